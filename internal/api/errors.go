@@ -1,0 +1,123 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// ErrorCode is the machine-readable code of an ErrorResponse.
+type ErrorCode string
+
+// ErrorCode values (spec §7) and their HTTP statuses (contract §2).
+const (
+	CodeBadRequest       ErrorCode = "bad_request"
+	CodeValidationFailed ErrorCode = "validation_failed"
+	CodeUnauthenticated  ErrorCode = "unauthenticated"
+	CodeForbidden        ErrorCode = "forbidden"
+	CodeNotFound         ErrorCode = "not_found"
+	CodeMethodNotAllowed ErrorCode = "method_not_allowed"
+	CodeConflict         ErrorCode = "conflict"
+	CodeConflictStale    ErrorCode = "conflict_stale"
+	CodeRateLimited      ErrorCode = "rate_limited"
+	CodePayloadTooLarge  ErrorCode = "payload_too_large"
+	CodeInternal         ErrorCode = "internal"
+
+)
+
+// HTTPStatus maps a code to its HTTP status.
+func (c ErrorCode) HTTPStatus() int {
+	switch c {
+	case CodeBadRequest:
+		return http.StatusBadRequest
+	case CodeValidationFailed:
+		return http.StatusUnprocessableEntity
+	case CodeUnauthenticated:
+		return http.StatusUnauthorized
+	case CodeForbidden:
+		return http.StatusForbidden
+	case CodeNotFound:
+		return http.StatusNotFound
+	case CodeMethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case CodeConflict, CodeConflictStale:
+		return http.StatusConflict
+	case CodeRateLimited:
+		return http.StatusTooManyRequests
+	case CodePayloadTooLarge:
+		return http.StatusRequestEntityTooLarge
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// Reasons carried in params.reason for the named conditions of spec §7 and
+// the contract's further ones.
+const (
+	ReasonCannotCreateRequest = "cannot_create_request"
+	ReasonCannotEditRequest   = "cannot_edit_request"
+	ReasonCannotTransition    = "cannot_transition"
+	ReasonCannotPost          = "cannot_post"
+	ReasonCannotAssign        = "cannot_assign"
+	ReasonEmptyMessage        = "empty_message"
+	ReasonReadOnlyKey         = "read_only_key"
+	ReasonDealArchived        = "deal_archived"
+	ReasonInternalNotAllowed  = "internal_not_allowed"
+	ReasonNotDownloadable     = "not_downloadable"
+	ReasonDuplicateNumber     = "duplicate_number"
+	ReasonStatusNotAllowed    = "status_not_allowed"
+)
+
+// FieldError codes (contract §2).
+const (
+	FieldRequired     = "required"
+	FieldBlank        = "blank"
+	FieldTooLong      = "too_long"
+	FieldTooShort     = "too_short"
+	FieldInvalid      = "invalid"
+	FieldNotHTTPS     = "not_https"
+	FieldUnknownValue = "unknown_value"
+	FieldNotFound     = "not_found"
+	FieldTooMany      = "too_many"
+)
+
+// ErrorResponse is the body of every error answer. It is also a Go error,
+// so the server can return it and the client can decode into it.
+type ErrorResponse struct {
+	Code   ErrorCode      `json:"code"`
+	Params map[string]any `json:"params,omitempty"`
+	Fields []FieldError   `json:"fields,omitempty"`
+}
+
+// FieldError names one bad input field.
+type FieldError struct {
+	Path   string         `json:"path"`
+	Code   string         `json:"code"`
+	Params map[string]any `json:"params,omitempty"`
+}
+
+// Error renders the response as one line.
+func (e *ErrorResponse) Error() string {
+	s := string(e.Code)
+	if r, ok := e.Params["reason"]; ok {
+		s += fmt.Sprintf(" (%v)", r)
+	}
+	for _, f := range e.Fields {
+		s += fmt.Sprintf("; %s: %s", f.Path, f.Code)
+	}
+	return s
+}
+
+// Reason returns params.reason, or "".
+func (e *ErrorResponse) Reason() string {
+	r, _ := e.Params["reason"].(string)
+	return r
+}
+
+// NewError builds an ErrorResponse with an optional reason.
+func NewError(code ErrorCode, reason string) *ErrorResponse {
+	e := &ErrorResponse{Code: code}
+	if reason != "" {
+		e.Params = map[string]any{"reason": reason}
+	}
+	return e
+}

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// maxAttach caps one attached file: the store keeps file bytes in the
+// database and serves them from memory.
+const maxAttach = 100 << 20
+
+type attachOptions struct {
+	Deal, Request, Message, Name, ContentType string
+	Unscanned                                 bool
+}
+
+func newAdminFilesCmd(o *adminOptions) *cobra.Command {
+	cmd := &cobra.Command{Use: "files", Short: "Put files on answers (the API has no upload)"}
+	cmd.AddCommand(newAdminFilesAttachCmd(o))
+	return cmd
+}
+
+func newAdminFilesAttachCmd(o *adminOptions) *cobra.Command {
+	a := &attachOptions{}
+	cmd := &cobra.Command{
+		Use:   "attach --deal DEAL --request NUMBER [--message ID] FILE...",
+		Short: "Attach files to an answer",
+		Long: `Attach files to a message of a request: the one --message names, else the
+request's newest response that both sides can see. Files are downloadable at
+once unless --unscanned marks them as still being scanned.`,
+		Example: `  dealctl admin files attach --deal Falcon --request 2.3 accounts-2025.pdf
+  dealctl admin files attach -d Falcon --request 1.1 --message 0192... scan.pdf --unscanned`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if a.Deal == "" || a.Request == "" {
+				return usageErrorf("--deal and --request are required")
+			}
+			if a.Name != "" && len(args) > 1 {
+				return usageErrorf("--name renames one file; attach %d files one at a time to name them", len(args))
+			}
+			asJSON, err := o.asJSON(cmd)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			db, err := o.open(ctx)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			d, err := findDeal(ctx, db, a.Deal)
+			if err != nil {
+				return err
+			}
+			r, err := findRequest(ctx, db, d, a.Request)
+			if err != nil {
+				return err
+			}
+			m, err := attachTarget(cmd, db, d, r, a.Message)
+			if err != nil {
+				return err
+			}
+			var attached []map[string]any
+			for _, path := range args {
+				f, err := attachOne(cmd, db, m, path, a)
+				if err != nil {
+					return err
+				}
+				attached = append(attached, map[string]any{"version_id": f.VersionID, "name": *f.Name, "size": *f.Size,
+					"content_type": *f.ContentType, "downloadable": f.Downloadable(), "message_id": m.ID})
+				if !asJSON {
+					fmt.Fprintf(cmd.OutOrStdout(), "Attached %s (%d bytes) to request %s, message %s: version %s.\n", *f.Name, *f.Size, r.Number, m.ID, f.VersionID)
+				}
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), attached)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&a.Deal, "deal", "d", "", "deal: id, codename or name")
+	f.StringVar(&a.Request, "request", "", "request number (like 2.3) or id")
+	f.StringVar(&a.Message, "message", "", "message id (default: the request's newest visible response)")
+	f.StringVar(&a.Name, "name", "", "file name to show (default: the file's base name)")
+	f.StringVar(&a.ContentType, "content-type", "", "media type (default: guessed from the name)")
+	f.BoolVar(&a.Unscanned, "unscanned", false, "mark as not yet scanned: listed, but not downloadable")
+	return cmd
+}
+
+// attachTarget finds the message files go on.
+func attachTarget(cmd *cobra.Command, st store.Store, d store.Deal, r store.Request, messageID string) (store.Message, error) {
+	ctx := cmd.Context()
+	if messageID != "" {
+		m, err := st.Message(ctx, d.ID, messageID)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && m.RequestID != r.ID) {
+			return m, withExit(ExitNotFound, fmt.Errorf("request %s has no message %s (list them with 'dealctl messages ls %s')", r.Number, messageID, r.Number))
+		}
+		return m, err
+	}
+	msgs, err := st.Messages(ctx, d.ID, r.ID)
+	if err != nil {
+		return store.Message{}, err
+	}
+	m, ok := newestAnswer(msgs)
+	if !ok {
+		return m, withExit(ExitNotFound, fmt.Errorf("request %s has no answer to attach files to: post one first (dealctl answer %s -m ...) or pass --message ID", r.Number, r.Number))
+	}
+	return m, nil
+}
+
+func attachOne(cmd *cobra.Command, st store.Store, m store.Message, path string, a *attachOptions) (store.File, error) {
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return store.File{}, withExit(ExitNotFound, fmt.Errorf("file %s does not exist", path))
+	case err != nil:
+		return store.File{}, err
+	case info.IsDir():
+		return store.File{}, usageErrorf("%s is a folder; attach files", path)
+	case info.Size() > maxAttach:
+		return store.File{}, usageErrorf("%s is %d MiB; files up to %d MiB can be attached", path, info.Size()>>20, maxAttach>>20)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return store.File{}, err
+	}
+	name := a.Name
+	if name == "" {
+		name = filepath.Base(path)
+	}
+	ct := a.ContentType
+	if ct == "" {
+		if ct = mime.TypeByExtension(filepath.Ext(name)); ct == "" {
+			ct = "application/octet-stream"
+		}
+	}
+	f := store.File{DealID: m.DealID, MessageID: m.ID, Name: &name, ContentType: &ct, Scanned: !a.Unscanned}
+	f, err = st.AttachFile(cmd.Context(), f, data)
+	if err != nil {
+		return f, fmt.Errorf("cannot attach %s: %w", path, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/world"
+)
+
+var adminUUID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// The store has no reader for "user by email" or "every deal", so admin
+// commands find users and deals through the refs a world apply records
+// (world files are the only way users and deals come to exist). A store
+// that grows these readers is used instead.
+type (
+	userByEmailer interface {
+		UserByEmail(ctx context.Context, email string) (store.User, error)
+	}
+	dealLister interface {
+		Deals(ctx context.Context) ([]store.Deal, error)
+	}
+)
+
+// findUser resolves a user by email, id, or world-file key.
+func findUser(ctx context.Context, st store.Store, s string) (store.User, error) {
+	notFound := withExit(ExitNotFound, fmt.Errorf("no user %q in the database: name a user by email, id or world-file key (users come from 'dealctl admin apply')", s))
+	if adminUUID.MatchString(s) {
+		u, err := st.User(ctx, s)
+		if errors.Is(err, store.ErrNotFound) {
+			return u, notFound
+		}
+		return u, err
+	}
+	if strings.Contains(s, "@") {
+		if ue, ok := st.(userByEmailer); ok {
+			u, err := ue.UserByEmail(ctx, s)
+			if errors.Is(err, store.ErrNotFound) {
+				return u, notFound
+			}
+			return u, err
+		}
+		u, err := userByRef(ctx, st, world.RefUserEmail, strings.ToLower(s))
+		// The ref outlives an email change: trust it only while it matches.
+		if err == nil && (u.Email == nil || !strings.EqualFold(*u.Email, s)) {
+			err = store.ErrNotFound
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return u, notFound
+		}
+		return u, err
+	}
+	u, err := userByRef(ctx, st, world.RefUser, s)
+	if errors.Is(err, store.ErrNotFound) {
+		return u, notFound
+	}
+	return u, err
+}
+
+func userByRef(ctx context.Context, st store.Store, kind, name string) (store.User, error) {
+	id, err := st.Ref(ctx, kind, name)
+	if err != nil {
+		return store.User{}, err
+	}
+	return st.User(ctx, id)
+}
+
+// findDeal resolves a deal by id, world-file key, codename or name.
+func findDeal(ctx context.Context, st store.Store, s string) (store.Deal, error) {
+	notFound := withExit(ExitNotFound, fmt.Errorf("no deal %q in the database: name it by id, codename, name or world-file key", s))
+	if adminUUID.MatchString(s) {
+		d, err := st.Deal(ctx, s)
+		if errors.Is(err, store.ErrNotFound) {
+			return d, notFound
+		}
+		return d, err
+	}
+	if dl, ok := st.(dealLister); ok {
+		deals, err := dl.Deals(ctx)
+		if err != nil {
+			return store.Deal{}, err
+		}
+		for _, d := range deals {
+			if strings.EqualFold(d.Codename, s) || strings.EqualFold(d.Name, s) {
+				return d, nil
+			}
+		}
+	}
+	for _, kind := range []string{world.RefDeal, world.RefDealName} {
+		name := s
+		if kind == world.RefDealName {
+			name = strings.ToLower(strings.TrimSpace(s))
+		}
+		id, err := st.Ref(ctx, kind, name)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return store.Deal{}, err
+		}
+		d, err := st.Deal(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return d, err
+		}
+		// A name ref outlives a rename: trust it only while it matches.
+		if kind == world.RefDealName && !strings.EqualFold(d.Name, s) && !strings.EqualFold(d.Codename, s) {
+			continue
+		}
+		return d, nil
+	}
+	return store.Deal{}, notFound
+}
+
+// findRequest resolves a row of a deal by number or id.
+func findRequest(ctx context.Context, st store.Store, d store.Deal, s string) (store.Request, error) {
+	if adminUUID.MatchString(s) {
+		r, err := st.Request(ctx, d.ID, s)
+		if err == nil || !errors.Is(err, store.ErrNotFound) {
+			return r, err
+		}
+	}
+	rows, err := st.Requests(ctx, d.ID)
+	if err != nil {
+		return store.Request{}, err
+	}
+	for _, r := range rows {
+		if r.Number == s {
+			return r, nil
+		}
+	}
+	return store.Request{}, withExit(ExitNotFound, fmt.Errorf("deal %s has no request %q: name it by number (like 2.3) or id", d.Codename, s))
+}
+
+// newestAnswer is the message a file attaches to by default: the newest
+// response both sides can see.
+func newestAnswer(msgs []store.Message) (store.Message, bool) {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m := msgs[i]; m.Kind == api.MessageResponse && !m.Internal {
+			return m, true
+		}
+	}
+	return store.Message{}, false
+}
+
+// redactDSN hides a password in a postgres:// URL before printing it.
+func redactDSN(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}

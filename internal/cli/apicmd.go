@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/cli/output"
+)
+
+// APIOptions are `api`'s inputs.
+type APIOptions struct {
+	cmdEnv
+	Method string
+	Path   string
+	Fields []string // key=value, raw strings
+	Typed  []string // key=value, value read as JSON when it parses
+	Input  string   // a file holding the body, - for stdin
+}
+
+// NewCmdAPI is `dealctl api METHOD PATH`.
+func NewCmdAPI(f *Factory, runF func(*APIOptions) error) *cobra.Command {
+	opts := &APIOptions{cmdEnv: f.env()}
+	cmd := &cobra.Command{
+		Use:   "api METHOD PATH",
+		Short: "Call any API path and print the answer's body",
+		Long: `Sends METHOD to PATH, relative to /api/v1 (/me) or a full path starting
+with /api/, with the stored key, and prints the body. -f key=value adds a
+string field, -F key=value a typed one (true, 3, null, [..], {..}); for a
+GET they become query parameters, otherwise a JSON object body. --input
+FILE (or -) sends a body as it is. {deal} in PATH is the chosen deal's id.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Method, opts.Path = strings.ToUpper(args[0]), args[1]
+			if opts.Input != "" && (len(opts.Fields) > 0 || len(opts.Typed) > 0) {
+				return usageErrorf("--input and -f/-F cannot be combined")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return apiRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringArrayVarP(&opts.Fields, "field", "f", nil, "add a string field key=value")
+	cmd.Flags().StringArrayVarP(&opts.Typed, "typed-field", "F", nil, "add a typed field key=value (JSON value)")
+	cmd.Flags().StringVar(&opts.Input, "input", "", "read the body from FILE (- for stdin)")
+	return cmd
+}
+
+func apiRun(ctx context.Context, o *APIOptions) error {
+	fields := map[string]any{}
+	order := []string{}
+	for _, kv := range o.Fields {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usageErrorf("-f %q: want key=value", kv)
+		}
+		fields[k] = v
+		order = append(order, k)
+	}
+	for _, kv := range o.Typed {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usageErrorf("-F %q: want key=value", kv)
+		}
+		var typed any
+		if err := json.Unmarshal([]byte(v), &typed); err != nil {
+			typed = v
+		}
+		fields[k] = typed
+		order = append(order, k)
+	}
+	path := o.Path
+	if strings.Contains(path, "{deal}") {
+		s, err := o.openDeal(ctx)
+		if err != nil {
+			return err
+		}
+		path = strings.ReplaceAll(path, "{deal}", s.Deal.ID)
+	}
+	var body []byte
+	switch {
+	case o.Input == "-":
+		b, err := io.ReadAll(o.IO.In)
+		if err != nil {
+			return err
+		}
+		body = b
+	case o.Input != "":
+		b, err := os.ReadFile(o.Input)
+		if err != nil {
+			return withExit(ExitUsage, fmt.Errorf("--input: %w", err))
+		}
+		body = b
+	case len(fields) > 0 && (o.Method == http.MethodGet || o.Method == http.MethodHead):
+		q := url.Values{}
+		for _, k := range order {
+			q.Add(k, fmt.Sprint(fields[k]))
+		}
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		path += sep + q.Encode()
+	case len(fields) > 0:
+		b, err := json.Marshal(fields)
+		if err != nil {
+			return err
+		}
+		body = b
+	}
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	resp, err := c.Raw(ctx, o.Method, path, body)
+	if err != nil {
+		return err
+	}
+	p := o.Printer()
+	if len(resp.Body) == 0 {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(resp.Body, &v) != nil {
+		_, err := o.IO.Out.Write(resp.Body)
+		return err
+	}
+	if p.JQ != "" || p.Format == output.FormatYAML {
+		return p.Print(output.View{Data: v})
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, resp.Body, "", "  "); err != nil {
+		_, err := o.IO.Out.Write(resp.Body)
+		return err
+	}
+	buf.WriteByte('\n')
+	_, err = o.IO.Out.Write(buf.Bytes())
+	return err
+}

@@ -1,0 +1,270 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/client"
+)
+
+// Exit codes users and scripts rely on (contract §4).
+const (
+	ExitOK          = 0
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitNotFound    = 3
+	ExitAuth        = 4
+	ExitConflict    = 5
+	ExitValidation  = 6
+	ExitRateLimited = 7
+)
+
+// exitError carries an exit code with the message printed to stderr.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// withExit wraps err so that Main exits with code.
+func withExit(code int, err error) error { return &exitError{code: code, err: err} }
+
+// usageErrorf reports a usage mistake (exit 2).
+func usageErrorf(format string, a ...any) error {
+	return withExit(ExitUsage, fmt.Errorf(format, a...))
+}
+
+// notFoundErrorf reports something the user named that does not exist
+// (exit 3).
+func notFoundErrorf(format string, a ...any) error {
+	return withExit(ExitNotFound, fmt.Errorf(format, a...))
+}
+
+// silentExit ends the command with code and prints nothing (e.g. `requests
+// ls --exit-code` when rows matched).
+type silentExit struct{ code int }
+
+func (e *silentExit) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// exitCode maps an error to the documented exit code.
+func exitCode(err error) int {
+	var se *silentExit
+	if errors.As(err, &se) {
+		return se.code
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	var rl *client.RateLimitedError
+	if errors.As(err, &rl) {
+		return ExitRateLimited
+	}
+	var ce *client.Error
+	if errors.As(err, &ce) {
+		switch ce.StatusCode {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			return ExitAuth
+		case http.StatusNotFound:
+			return ExitNotFound
+		case http.StatusConflict:
+			return ExitConflict
+		case http.StatusUnprocessableEntity:
+			return ExitValidation
+		case http.StatusTooManyRequests:
+			return ExitRateLimited
+		}
+		return ExitFailure
+	}
+	if isFlagError(err) {
+		return ExitUsage
+	}
+	return ExitFailure
+}
+
+// isFlagError tells cobra's argument-count and unknown-command errors,
+// which are usage mistakes but arrive as plain errors.
+func isFlagError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument", "unknown flag", "unknown shorthand flag", "flag needs an argument", "required flag"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// printError writes err to w as one line a person can act on, or with
+// --json as the server's ErrorResponse (synthesised for local errors).
+func printError(w io.Writer, err error, asJSON bool) {
+	var se *silentExit
+	if errors.As(err, &se) {
+		return
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(errorResponseOf(err))
+		return
+	}
+	fmt.Fprintln(w, "dealctl: "+describeError(err))
+}
+
+// errorResponseOf returns the server's ErrorResponse inside err, or one
+// made up from the exit code with the message in params.message.
+func errorResponseOf(err error) *api.ErrorResponse {
+	var ce *client.Error
+	if errors.As(err, &ce) && ce.Decoded {
+		return ce.Response
+	}
+	code := map[int]api.ErrorCode{
+		ExitUsage: api.CodeBadRequest, ExitNotFound: api.CodeNotFound, ExitAuth: api.CodeUnauthenticated,
+		ExitConflict: api.CodeConflict, ExitValidation: api.CodeValidationFailed, ExitRateLimited: api.CodeRateLimited,
+	}[exitCode(err)]
+	if ce != nil {
+		code = ce.Response.Code
+	}
+	if code == "" {
+		code = api.CodeInternal
+	}
+	return &api.ErrorResponse{Code: code, Params: map[string]any{"message": describeError(err)}}
+}
+
+// describeError turns err into one line: what failed, why, what to do.
+func describeError(err error) string {
+	if errors.Is(err, context.Canceled) {
+		return "interrupted"
+	}
+	var rl *client.RateLimitedError
+	if errors.As(err, &rl) {
+		return fmt.Sprintf("the server's rate limit is exhausted (waited %s, it asks for %s more): wait a minute and run it again, or raise DEALCTL_RATE_WAIT",
+			rl.Waited.Round(1e9), rl.RetryAfter.Round(1e9))
+	}
+	var ne *client.NetworkError
+	if errors.As(err, &ne) {
+		return fmt.Sprintf("cannot reach the server (%v): check --server / DEALCTL_SERVER and that the server is running", ne.Err)
+	}
+	var ce *client.Error
+	if errors.As(err, &ce) {
+		return describeAPIError(ce)
+	}
+	return err.Error()
+}
+
+// describeAPIError explains an API error answer in the user's terms.
+func describeAPIError(e *client.Error) string {
+	r := e.Response
+	reason := r.Reason()
+	what := fmt.Sprintf("%s %s failed", e.Method, trimAPI(e.URL))
+	if e.StatusCode == http.StatusGone {
+		return "the download link expired before use: run the command again"
+	}
+	switch r.Code {
+	case api.CodeUnauthenticated:
+		return "the server rejected the API key (unknown, expired or revoked): run 'dealctl auth login' with a valid key, or fix DEALCTL_API_KEY"
+	case api.CodeForbidden:
+		if msg, ok := forbiddenReasons[reason]; ok {
+			return "not allowed: " + msg
+		}
+		if reason != "" {
+			return fmt.Sprintf("not allowed (%s): %s", reason, what)
+		}
+		return "not allowed: your key or role does not permit " + what
+	case api.CodeNotFound:
+		return what + ": not found, or not visible to this key: check the deal and the id ('dealctl deals ls', 'dealctl requests ls')"
+	case api.CodeConflict:
+		if allowed, ok := r.Params["allowed"].([]any); ok {
+			return fmt.Sprintf("cannot move the status from %v to %v; allowed moves: %s", r.Params["from"], r.Params["to"], joinAny(allowed))
+		}
+		if n, ok := r.Params["number"]; ok {
+			return fmt.Sprintf("number %v is already used on this deal: choose another with --number", n)
+		}
+		if reason == api.ReasonNotDownloadable {
+			return "the file is not downloadable yet (still being scanned): try again later"
+		}
+		return what + ": conflict with the current state: read it again and retry"
+	case api.CodeConflictStale:
+		return what + ": someone changed it meanwhile: read it again and retry"
+	case api.CodeValidationFailed:
+		return "the server rejected the input: " + describeFields(r.Fields)
+	case api.CodeBadRequest:
+		if reason == api.ReasonEmptyMessage {
+			return "the message is empty: give text with -m or -F, or a --link"
+		}
+		return what + ": the server could not read the request" + paramsSuffix(r)
+	case api.CodePayloadTooLarge:
+		return what + ": the body is over the server's 1 MiB limit: shorten it"
+	}
+	return fmt.Sprintf("%s: the server answered %d %s: try again later, or report it to the server's operator", what, e.StatusCode, r.Code)
+}
+
+var forbiddenReasons = map[string]string{
+	api.ReasonReadOnlyKey:         "this API key is read-only: use a key with write access ('dealctl auth login')",
+	api.ReasonDealArchived:        "the deal is archived and read-only",
+	api.ReasonCannotCreateRequest: "only admins and editors of the owning side may create requests",
+	api.ReasonCannotEditRequest:   "only admins and editors of the owning side may edit requests",
+	api.ReasonCannotTransition:    "your role on this deal cannot move a request's status (viewers cannot)",
+	api.ReasonCannotPost:          "your role on this deal cannot post on this request",
+	api.ReasonCannotAssign:        "your role on this deal cannot assign requests or set due dates",
+	api.ReasonInternalNotAllowed:  "the counterparty cannot post internal notes: drop --internal and --kind internal_note",
+}
+
+func describeFields(fields []api.FieldError) string {
+	if len(fields) == 0 {
+		return "invalid input"
+	}
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		s := f.Path + ": " + strings.ReplaceAll(f.Code, "_", " ")
+		if len(f.Params) > 0 {
+			keys := make([]string, 0, len(f.Params))
+			for k := range f.Params {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			var ps []string
+			for _, k := range keys {
+				ps = append(ps, fmt.Sprintf("%s %v", k, f.Params[k]))
+			}
+			s += " (" + strings.Join(ps, ", ") + ")"
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, "; ")
+}
+
+func paramsSuffix(r *api.ErrorResponse) string {
+	if len(r.Params) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(r.Params)
+	return " " + string(b)
+}
+
+func joinAny(xs []any) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// trimAPI shortens a request URL to its API path for messages.
+func trimAPI(u string) string {
+	if i := strings.Index(u, "/api/v1"); i >= 0 {
+		return u[i+len("/api/v1"):]
+	}
+	return u
+}

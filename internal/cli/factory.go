@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dealctl/dealctl/internal/cli/config"
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/client"
+)
+
+// Version is set at build time (-ldflags "-X
+// github.com/dealctl/dealctl/internal/cli.Version=1.2.3"); otherwise the
+// module version from the build info is used.
+var Version = ""
+
+// version reports the running version.
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// GlobalOptions are the root's persistent flags.
+type GlobalOptions struct {
+	Server  string
+	Deal    string
+	Output  string
+	JSON    bool
+	JQ      string
+	NoColor bool
+	Quiet   bool
+}
+
+// Factory carries what commands need. Everything expensive (config files,
+// the keyring, HTTP clients) is built on first use, so `dealctl --version`
+// and `dealctl completion` pay for none of it.
+type Factory struct {
+	IO     *iostreams.IOStreams
+	Global *GlobalOptions
+	Now    func() time.Time
+
+	// Config, Keys and Client are lazy; tests replace them.
+	Config func() (*config.Config, error)
+	Keys   func() (*config.KeyStore, error)
+	Client func() (*client.Client, error)
+
+	flags *pflag.FlagSet // the root's persistent flags, bound into Config
+}
+
+// NewFactory returns the factory for a real process.
+func NewFactory(io *iostreams.IOStreams) *Factory {
+	f := &Factory{IO: io, Global: &GlobalOptions{}, Now: time.Now}
+	f.Config = sync.OnceValues(func() (*config.Config, error) { return config.Load(f.flags) })
+	f.Keys = sync.OnceValues(func() (*config.KeyStore, error) {
+		cfg, err := f.Config()
+		if err != nil {
+			return nil, err
+		}
+		return config.NewKeyStore(cfg.Dir(), f.Warnf), nil
+	})
+	f.Client = sync.OnceValues(f.newClient)
+	return f
+}
+
+// Server is the server address the configuration names.
+func (f *Factory) Server() (string, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return "", err
+	}
+	s := cfg.Server()
+	if s == "" {
+		return "", withExit(ExitUsage, fmt.Errorf("no server chosen: pass --server URL, set DEALCTL_SERVER, or run 'dealctl auth login --server URL'"))
+	}
+	u, err := client.ParseBaseURL(s)
+	if err != nil {
+		return "", withExit(ExitUsage, fmt.Errorf("%w: fix --server or DEALCTL_SERVER", err))
+	}
+	return u.String(), nil
+}
+
+func (f *Factory) newClient() (*client.Client, error) {
+	server, err := f.Server()
+	if err != nil {
+		return nil, err
+	}
+	keys, err := f.Keys()
+	if err != nil {
+		return nil, err
+	}
+	key, _, err := keys.Get(server)
+	if err != nil {
+		return nil, withExit(ExitAuth, fmt.Errorf("no API key for %s: set DEALCTL_API_KEY or run 'dealctl auth login'", server))
+	}
+	return f.clientFor(server, key)
+}
+
+// clientFor builds a client of server with key (auth login checks a key
+// before storing it).
+func (f *Factory) clientFor(server, key string) (*client.Client, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, err
+	}
+	o := client.Options{
+		BaseURL:     server,
+		Key:         key,
+		UserAgent:   "dealctl/" + version(),
+		MaxRateWait: cfg.RateWait(),
+	}
+	if !cfg.NoCache() {
+		if dir, err := client.DefaultCacheDir(); err == nil {
+			o.Cache = client.NewCache(dir)
+		}
+	}
+	return client.New(o)
+}
+
+// Printer returns the printer the global flags ask for.
+func (f *Factory) Printer() *output.Printer {
+	g := f.Global
+	format := g.Output
+	if g.JSON || (g.JQ != "" && format == "") {
+		format = output.FormatJSON
+	}
+	return &output.Printer{IO: f.IO, Format: format, JQ: g.JQ, Theme: f.Theme()}
+}
+
+// Theme colours terminal output unless colour is off.
+func (f *Factory) Theme() *output.Theme {
+	return output.NewTheme(f.IO.Out, f.IO.ColorEnabled())
+}
+
+// Warnf prints a warning to stderr, unless -q.
+func (f *Factory) Warnf(format string, a ...any) {
+	if f.Global.Quiet {
+		return
+	}
+	fmt.Fprintf(f.IO.ErrOut, "warning: "+format+"\n", a...)
+}
+
+// Infof prints a confirmation to stderr, unless -q or the output is for a
+// program. Confirmations go to stderr so stdout stays the data.
+func (f *Factory) Infof(format string, a ...any) {
+	if f.Global.Quiet {
+		return
+	}
+	fmt.Fprintf(f.IO.ErrOut, format+"\n", a...)
+}

@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/glamour"
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
+)
+
+// NewCmdMessages is `dealctl messages`.
+func NewCmdMessages(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{Use: "messages", Short: "Read a request's conversation"}
+	cmd.AddCommand(NewCmdMessagesList(f, nil))
+	return cmd
+}
+
+// MessagesListOptions are `messages ls`'s inputs.
+type MessagesListOptions struct {
+	cmdEnv
+	Ref string
+}
+
+// NewCmdMessagesList is `dealctl messages ls REQUEST`.
+func NewCmdMessagesList(f *Factory, runF func(*MessagesListOptions) error) *cobra.Command {
+	opts := &MessagesListOptions{cmdEnv: f.env()}
+	return &cobra.Command{
+		Use:               "ls REQUEST",
+		Aliases:           []string{"list"},
+		Short:             "Show a request's messages, oldest first",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeRequests(f, api.KindRequest),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return messagesListRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func messagesListRun(ctx context.Context, o *MessagesListOptions) error {
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	r, err := s.Request(ctx, o.Ref)
+	if err != nil {
+		return err
+	}
+	msgs, err := s.c.Messages(ctx, s.Deal.ID, r.ID)
+	if err != nil {
+		return err
+	}
+	if msgs == nil {
+		msgs = []api.Message{}
+	}
+	p := o.Printer()
+	tty := o.IO.IsStdoutTTY()
+	return p.Print(output.View{Data: msgs, Table: messagesTable(msgs), Human: func(w io.Writer) error {
+		if len(msgs) == 0 {
+			o.Infof("No messages on %s yet", r.Number)
+			return nil
+		}
+		for i, m := range msgs {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			width := 0
+			if tty {
+				width = o.IO.TerminalWidth()
+			}
+			if err := writeMessage(w, &m, p.Theme, width, o.IO.ColorEnabled()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}})
+}
+
+func messagesTable(msgs []api.Message) *output.Table {
+	t := &output.Table{Columns: []output.Column{
+		{Header: "POSTED"}, {Header: "AUTHOR"}, {Header: "KIND"}, {Header: "PARTIAL"}, {Header: "INTERNAL"},
+		{Header: "SOURCE"}, {Header: "FILES"}, {Header: "TEXT"}, {Header: "ID"},
+	}}
+	for _, m := range msgs {
+		t.AddRow(timeCell(m.PostedAt), authorLabel(m.Author), string(m.Kind), yesNo(m.Partial), yesNo(m.Internal),
+			string(m.Source), itoa(len(m.Files)), m.Text, m.ID)
+	}
+	return t
+}
+
+// writeMessage prints one message: a header line, the text, its links and
+// files. With width > 0 (a terminal that wide) Markdown text is rendered;
+// otherwise it is printed as written.
+func writeMessage(w io.Writer, m *api.Message, th *output.Theme, width int, color bool) error {
+	var tags []string
+	tags = append(tags, string(m.Kind))
+	if m.Partial {
+		tags = append(tags, "partial")
+	}
+	if m.Internal {
+		tags = append(tags, "internal")
+	}
+	if m.Source == api.SourceAPI {
+		tags = append(tags, "via API")
+	} else if m.Source != api.SourceWeb {
+		tags = append(tags, "via "+string(m.Source))
+	}
+	if m.OnBehalf {
+		tags = append(tags, "on behalf")
+	}
+	fmt.Fprintf(w, "%s %s %s\n", th.Bold(authorLabel(m.Author)), th.Dim(timeCell(m.PostedAt)), th.Dim("("+strings.Join(tags, ", ")+")"))
+	text := strings.TrimRight(m.Text, "\n")
+	if width > 0 && m.Format == api.FormatMarkdown && text != "" {
+		if out, err := renderMarkdown(text, min(max(width, 40), 120), color); err == nil {
+			text = strings.Trim(out, "\n")
+		}
+	}
+	if text != "" {
+		fmt.Fprintln(w, text)
+	}
+	for _, f := range m.Files {
+		fmt.Fprintln(w, "  "+fileLine(f))
+	}
+	return nil
+}
+
+// renderMarkdown is glamour's terminal rendering, built only when a
+// conversation is shown on a terminal (it is costly to set up).
+func renderMarkdown(text string, width int, color bool) (string, error) {
+	style := "notty"
+	if color {
+		style = "dark"
+	}
+	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
+	if err != nil {
+		return "", err
+	}
+	return r.Render(text)
+}
+
+func fileLine(f api.File) string {
+	name := "(withheld)"
+	if f.Name != nil {
+		name = *f.Name
+	}
+	if f.Kind == api.FileKindLink {
+		return fmt.Sprintf("link: %s %s", name, deref(f.URL))
+	}
+	s := "file: " + name
+	if f.Size != nil {
+		s += " (" + humanSize(*f.Size) + ")"
+	}
+	if !f.Downloadable {
+		s += " [not downloadable yet]"
+	}
+	return s
+}
+
+func authorLabel(a *api.Author) string {
+	if a == nil {
+		return "unknown"
+	}
+	if a.Name != nil && *a.Name != "" {
+		return *a.Name + " <" + a.Email + ">"
+	}
+	return a.Email
+}
+
+func timeCell(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// humanSize writes bytes in SI units, as file managers do.
+func humanSize(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}

@@ -1,0 +1,48 @@
+package output
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/itchyny/gojq"
+)
+
+// runJQ evaluates expr over v's JSON form. Strings print raw and other
+// values as compact JSON, one result a line, as `jq -r` users expect.
+func runJQ(w io.Writer, expr string, v any) error {
+	q, err := gojq.Parse(expr)
+	if err != nil {
+		return fmt.Errorf("--jq %q: %w", expr, err)
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	var in any
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	iter := q.Run(in)
+	for {
+		r, ok := iter.Next()
+		if !ok {
+			return nil
+		}
+		if err, ok := r.(error); ok {
+			if h, ok := err.(*gojq.HaltError); ok && h.Value() == nil {
+				return nil
+			}
+			return fmt.Errorf("--jq %q: %w", expr, err)
+		}
+		if s, ok := r.(string); ok {
+			fmt.Fprintln(w, s)
+			continue
+		}
+		b, err := gojq.Marshal(r)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(w, string(b))
+	}
+}

@@ -1,0 +1,156 @@
+// Package output renders a command's result in the format asked for:
+// aligned, coloured tables for a terminal; stable, headerless
+// tab-separated columns for a pipe; or json, yaml, csv, tsv, or a --jq
+// expression over the JSON.
+package output
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"go.yaml.in/yaml/v3"
+)
+
+// Formats accepted by -o.
+const (
+	FormatTable = "table"
+	FormatJSON  = "json"
+	FormatYAML  = "yaml"
+	FormatCSV   = "csv"
+	FormatTSV   = "tsv"
+)
+
+// Formats lists the -o values, for validation and completion.
+var Formats = []string{FormatTable, FormatJSON, FormatYAML, FormatCSV, FormatTSV}
+
+// Printer writes views to a command's stdout.
+type Printer struct {
+	IO     *iostreams.IOStreams
+	Format string // one of Formats; "" means table
+	JQ     string // a jq expression; implies JSON input
+	Theme  *Theme
+}
+
+// View is one result: Data is what json, yaml and --jq see (the API's own
+// shapes); Table is its rows for the tabular formats; Human, when set,
+// replaces Table for the default format (a detail view, a conversation).
+type View struct {
+	Data  any
+	Table *Table
+	Human func(w io.Writer) error
+}
+
+// Machine reports whether the output is for a program (json, yaml, jq),
+// so commands can skip human-only lines.
+func (p *Printer) Machine() bool {
+	return p.JQ != "" || p.Format == FormatJSON || p.Format == FormatYAML
+}
+
+// Print renders v.
+func (p *Printer) Print(v View) error {
+	w := p.IO.Out
+	switch {
+	case p.JQ != "":
+		return runJQ(w, p.JQ, v.Data)
+	case p.Format == FormatJSON:
+		return WriteJSON(w, v.Data)
+	case p.Format == FormatYAML:
+		return writeYAML(w, v.Data)
+	case p.Format == FormatCSV, p.Format == FormatTSV:
+		if v.Table == nil {
+			return fmt.Errorf("-o %s is not available here; use -o json or -o yaml", p.Format)
+		}
+		return writeDelimited(w, v.Table, p.Format == FormatTSV)
+	}
+	if v.Human != nil {
+		return v.Human(w)
+	}
+	if v.Table == nil {
+		return WriteJSON(w, v.Data)
+	}
+	if p.IO.IsStdoutTTY() {
+		return v.Table.render(w, p.Theme)
+	}
+	return v.Table.writePlain(w)
+}
+
+// WriteJSON writes v as indented JSON without HTML escaping (bodies carry
+// Markdown with & and <).
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeYAML goes through JSON so field names and omissions are the API's,
+// and through a yaml.Node so fields keep their order.
+func writeYAML(w io.Writer, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		return err
+	}
+	blockStyle(&n)
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(&n); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+// blockStyle undoes the flow style that parsing JSON leaves on every node.
+func blockStyle(n *yaml.Node) {
+	n.Style &^= yaml.FlowStyle
+	for _, c := range n.Content {
+		blockStyle(c)
+	}
+}
+
+// writeDelimited writes every column (pipe columns included) with a header
+// row: csv per RFC 4180, tsv with tabs and newlines in cells flattened.
+func writeDelimited(w io.Writer, t *Table, tabs bool) error {
+	cols := t.plainColumns()
+	if tabs {
+		var b bytes.Buffer
+		row := func(cells []string) {
+			for i, c := range cells {
+				if i > 0 {
+					b.WriteByte('\t')
+				}
+				b.WriteString(flatten(c))
+			}
+			b.WriteByte('\n')
+		}
+		row(t.headers(cols))
+		for _, r := range t.Rows {
+			row(pick(r, cols))
+		}
+		_, err := w.Write(b.Bytes())
+		return err
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(t.headers(cols)); err != nil {
+		return err
+	}
+	for _, r := range t.Rows {
+		if err := cw.Write(pick(r, cols)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+var flattener = strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ")
+
+func flatten(s string) string { return flattener.Replace(s) }

@@ -1,0 +1,172 @@
+package output
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Column describes one column of a Table.
+type Column struct {
+	Header string
+	// PipeOnly columns (ids, full timestamps) are left out of the terminal
+	// table, where they are noise, but kept for scripts.
+	PipeOnly bool
+	// TTYOnly columns (bars, relative times) exist only for people.
+	TTYOnly bool
+	// Max truncates the cell on a terminal (0: never). Pipes get it whole.
+	Max int
+	// Color styles a cell on a terminal, by its text (e.g. a status) and,
+	// when needed, the rest of its row (the whole row, every column).
+	Color func(t *Theme, cell string, row []string) string
+}
+
+// Table is rows of cells under columns. Every row has one cell a column.
+type Table struct {
+	Columns []Column
+	Rows    [][]string
+}
+
+// AddRow appends a row.
+func (t *Table) AddRow(cells ...string) { t.Rows = append(t.Rows, cells) }
+
+func (t *Table) ttyColumns() []int {
+	var idx []int
+	for i, c := range t.Columns {
+		if !c.PipeOnly {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+func (t *Table) plainColumns() []int {
+	var idx []int
+	for i, c := range t.Columns {
+		if !c.TTYOnly {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+func (t *Table) headers(cols []int) []string {
+	h := make([]string, len(cols))
+	for i, c := range cols {
+		h[i] = t.Columns[c].Header
+	}
+	return h
+}
+
+func pick(row []string, cols []int) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		if c < len(row) {
+			out[i] = row[c]
+		}
+	}
+	return out
+}
+
+// writePlain is the piped form: no header, tab-separated, untruncated,
+// one line a row, so `cut -f` and `while read` keep working across
+// releases.
+func (t *Table) writePlain(w io.Writer) error {
+	cols := t.plainColumns()
+	var b bytes.Buffer
+	for _, r := range t.Rows {
+		for i, c := range cols {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			if c < len(r) {
+				b.WriteString(flatten(r[c]))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// Render writes the terminal form, for views that combine tables.
+func (t *Table) Render(w io.Writer, th *Theme) error { return t.render(w, th) }
+
+// render is the terminal form: a header row and aligned, coloured cells.
+func (t *Table) render(w io.Writer, theme *Theme) error {
+	cols := t.ttyColumns()
+	var buf bytes.Buffer
+	tbl := tablewriter.NewTable(&buf,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleNone),
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.Off},
+			},
+		})),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}},
+			},
+			Row: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}},
+			},
+		}),
+	)
+	hdr := t.headers(cols)
+	for i := range hdr {
+		hdr[i] = theme.Bold(hdr[i])
+	}
+	tbl.Header(hdr)
+	for _, r := range t.Rows {
+		cells := pick(r, cols)
+		for i, c := range cols {
+			col := t.Columns[c]
+			cells[i] = flatten(cells[i])
+			if col.Max > 0 {
+				cells[i] = truncate(cells[i], col.Max)
+			}
+			if col.Color != nil {
+				cells[i] = col.Color(theme, cells[i], r)
+			}
+		}
+		if err := tbl.Append(cells); err != nil {
+			return err
+		}
+	}
+	if err := tbl.Render(); err != nil {
+		return err
+	}
+	// Padding leaves trailing blanks on every line; they only get in the
+	// way of copying and of golden files.
+	var out bytes.Buffer
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		out.WriteString(strings.TrimRight(line, " \n"))
+		if strings.HasSuffix(line, "\n") {
+			out.WriteByte('\n')
+		}
+	}
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+// truncate shortens s to max runes with an ellipsis.
+func truncate(s string, max int) string {
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	if max <= 1 {
+		return string(r[:max])
+	}
+	return strings.TrimRight(string(r[:max-1]), " ") + "…"
+}

@@ -1,0 +1,92 @@
+package output
+
+import (
+	"io"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Theme colours text for a terminal; with colour off every method returns
+// its input unchanged.
+type Theme struct {
+	on                                  bool
+	bold, dim, red, green, yellow, cyan lipgloss.Style
+}
+
+// NewTheme returns a theme writing to w, coloured only when color is true.
+// The profile is fixed here rather than detected by lipgloss, so that
+// NO_COLOR, --no-color and pipes are decided in one place (iostreams).
+func NewTheme(w io.Writer, color bool) *Theme {
+	r := lipgloss.NewRenderer(w)
+	if color {
+		r.SetColorProfile(termenv.ANSI256)
+	} else {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	return &Theme{
+		on:     color,
+		bold:   r.NewStyle().Bold(true),
+		dim:    r.NewStyle().Faint(true),
+		red:    r.NewStyle().Foreground(lipgloss.Color("1")),
+		green:  r.NewStyle().Foreground(lipgloss.Color("2")),
+		yellow: r.NewStyle().Foreground(lipgloss.Color("3")),
+		cyan:   r.NewStyle().Foreground(lipgloss.Color("6")),
+	}
+}
+
+func (t *Theme) paint(s lipgloss.Style, text string) string {
+	if t == nil || !t.on || text == "" {
+		return text
+	}
+	return s.Render(text)
+}
+
+// Bold emphasises headers and titles.
+func (t *Theme) Bold(s string) string { return t.paint(t.bold, s) }
+
+// Dim de-emphasises secondary text.
+func (t *Theme) Dim(s string) string { return t.paint(t.dim, s) }
+
+// Red marks failures and overdue dates.
+func (t *Theme) Red(s string) string { return t.paint(t.red, s) }
+
+// Green marks success.
+func (t *Theme) Green(s string) string { return t.paint(t.green, s) }
+
+// Yellow marks warnings and partial answers.
+func (t *Theme) Yellow(s string) string { return t.paint(t.yellow, s) }
+
+// Cyan marks names and numbers.
+func (t *Theme) Cyan(s string) string { return t.paint(t.cyan, s) }
+
+// Status colours a request status: open cyan, partial yellow, complete
+// green.
+func (t *Theme) Status(s string) string {
+	switch s {
+	case "complete":
+		return t.Green(s)
+	case "partial":
+		return t.Yellow(s)
+	case "open":
+		return t.Cyan(s)
+	}
+	return s
+}
+
+// StatusColumn is a Column.Color for status cells.
+func StatusColumn(t *Theme, cell string, _ []string) string { return t.Status(cell) }
+
+// PriorityColumn is a Column.Color that makes high priority stand out.
+func PriorityColumn(t *Theme, cell string, _ []string) string {
+	if cell == "high" {
+		return t.Red(cell)
+	}
+	return cell
+}
+
+// BoldColumn is a Column.Color for names that should stand out.
+func BoldColumn(t *Theme, cell string, _ []string) string { return t.Bold(cell) }
+
+// CyanColumn is a Column.Color for numbers and codes.
+func CyanColumn(t *Theme, cell string, _ []string) string { return t.Cyan(cell) }

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
+)
+
+// NewCmdPeople is `dealctl people`.
+func NewCmdPeople(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{Use: "people", Short: "List the people on a deal"}
+	cmd.AddCommand(NewCmdPeopleList(f, nil))
+	return cmd
+}
+
+// PeopleListOptions are `people ls`'s inputs.
+type PeopleListOptions struct{ cmdEnv }
+
+// NewCmdPeopleList is `dealctl people ls`.
+func NewCmdPeopleList(f *Factory, runF func(*PeopleListOptions) error) *cobra.Command {
+	opts := &PeopleListOptions{cmdEnv: f.env()}
+	return &cobra.Command{
+		Use:     "ls",
+		Aliases: []string{"list"},
+		Short:   "List everyone on the deal, from both sides",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return peopleListRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func peopleListRun(ctx context.Context, o *PeopleListOptions) error {
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	people, err := s.People(ctx)
+	if err != nil {
+		return err
+	}
+	if people == nil {
+		people = []api.Person{}
+	}
+	t := &output.Table{Columns: []output.Column{
+		{Header: "EMAIL"}, {Header: "NAME"}, {Header: "SIDE"}, {Header: "ACCESS"}, {Header: "ROLE"},
+		{Header: "ADMIN"}, {Header: "JOINED"}, {Header: "ID", PipeOnly: true},
+	}}
+	for _, p := range people {
+		t.AddRow(p.Email, deref(p.Name), partyLabel(s.Deal, p.PartyID), string(p.Access), string(p.Role),
+			yesNo(p.IsProjectAdmin), yesNo(p.Joined), p.ID)
+	}
+	return o.Printer().Print(output.View{Data: people, Table: t})
+}

@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
+)
+
+// ProgressOptions are `progress`'s inputs.
+type ProgressOptions struct{ cmdEnv }
+
+// NewCmdProgress is `dealctl progress`.
+func NewCmdProgress(f *Factory, runF func(*ProgressOptions) error) *cobra.Command {
+	opts := &ProgressOptions{cmdEnv: f.env()}
+	return &cobra.Command{
+		Use:   "progress",
+		Short: "The deal at a glance: counts by status, category and assignee; overdue and due this week",
+		Long: `Counts the deal's requests (sections aside) by status and category and by
+assignee, and counts those overdue (due before today in the deal's time
+zone, not complete) and due this week (today and the six days after, not
+complete).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return progressRun(cmd.Context(), opts)
+		},
+	}
+}
+
+// statusCounts counts requests by status.
+type statusCounts struct {
+	Open     int `json:"open"`
+	Partial  int `json:"partial"`
+	Complete int `json:"complete"`
+	Total    int `json:"total"`
+}
+
+func (c *statusCounts) add(s api.RequestStatus) {
+	switch s {
+	case api.StatusOpen:
+		c.Open++
+	case api.StatusPartial:
+		c.Partial++
+	case api.StatusComplete:
+		c.Complete++
+	}
+	c.Total++
+}
+
+// assigneeCounts is one assignee's line.
+type assigneeCounts struct {
+	Assignee string `json:"assignee"` // an email, or "" for unassigned
+	statusCounts
+}
+
+// progressReport is what `progress -o json` prints.
+type progressReport struct {
+	Deal        string                   `json:"deal"`
+	Today       string                   `json:"today"`
+	Total       statusCounts             `json:"total"`
+	ByCategory  map[string]*statusCounts `json:"by_category"`
+	ByAssignee  []assigneeCounts         `json:"by_assignee"`
+	Overdue     int                      `json:"overdue"`
+	DueThisWeek int                      `json:"due_this_week"`
+}
+
+func progressRun(ctx context.Context, o *ProgressOptions) error {
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	rows, err := s.Requests(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := s.People(ctx); err != nil {
+		return err
+	}
+	rep := buildProgress(s, rows, o.Now())
+	p := o.Printer()
+	return p.Print(output.View{Data: rep, Table: progressTable(rep, false), Human: func(w io.Writer) error {
+		return writeProgress(w, rep, p.Theme, o.IO.IsStdoutTTY())
+	}})
+}
+
+func buildProgress(s *dealScope, rows []api.DealRequest, now time.Time) *progressReport {
+	today := s.Today(now)
+	weekEnd := s.Today(now.AddDate(0, 0, 6))
+	rep := &progressReport{Deal: s.Deal.Codename, Today: today, ByCategory: map[string]*statusCounts{}}
+	byAssignee := map[string]*statusCounts{}
+	for _, c := range api.RequestCategories {
+		rep.ByCategory[string(c)] = &statusCounts{}
+	}
+	for _, r := range rows {
+		if r.Kind != api.KindRequest {
+			continue
+		}
+		rep.Total.add(r.Status)
+		if rep.ByCategory[string(r.Category)] == nil {
+			rep.ByCategory[string(r.Category)] = &statusCounts{}
+		}
+		rep.ByCategory[string(r.Category)].add(r.Status)
+		who := s.personLabel(r.AssigneeID)
+		if byAssignee[who] == nil {
+			byAssignee[who] = &statusCounts{}
+		}
+		byAssignee[who].add(r.Status)
+		if isOverdue(r, today) {
+			rep.Overdue++
+		}
+		if r.Status != api.StatusComplete && r.DueDate != nil && *r.DueDate >= today && *r.DueDate <= weekEnd {
+			rep.DueThisWeek++
+		}
+	}
+	for who, c := range byAssignee {
+		rep.ByAssignee = append(rep.ByAssignee, assigneeCounts{Assignee: who, statusCounts: *c})
+	}
+	sort.Slice(rep.ByAssignee, func(i, j int) bool {
+		a, b := rep.ByAssignee[i], rep.ByAssignee[j]
+		if (a.Assignee == "") != (b.Assignee == "") {
+			return b.Assignee == "" // unassigned last
+		}
+		return a.Assignee < b.Assignee
+	})
+	if rep.ByAssignee == nil {
+		rep.ByAssignee = []assigneeCounts{}
+	}
+	return rep
+}
+
+// progressTable is the category × status table; for csv/tsv it is the
+// whole report's data.
+func progressTable(rep *progressReport, bars bool) *output.Table {
+	t := &output.Table{Columns: []output.Column{
+		{Header: "CATEGORY"}, {Header: "OPEN"}, {Header: "PARTIAL"}, {Header: "COMPLETE"}, {Header: "TOTAL"},
+		{Header: "DONE", TTYOnly: true},
+	}}
+	add := func(name string, c statusCounts) {
+		if c.Total == 0 && name != "total" {
+			return
+		}
+		t.AddRow(name, itoa(c.Open), itoa(c.Partial), itoa(c.Complete), itoa(c.Total), bar(c, bars))
+	}
+	for _, cat := range api.RequestCategories {
+		add(string(cat), *rep.ByCategory[string(cat)])
+	}
+	add("total", rep.Total)
+	return t
+}
+
+// bar shows the share of complete (█) and partial (▒) requests.
+func bar(c statusCounts, on bool) string {
+	if !on || c.Total == 0 {
+		return ""
+	}
+	const width = 20
+	full := c.Complete * width / c.Total
+	half := c.Partial * width / c.Total
+	return strings.Repeat("█", full) + strings.Repeat("▒", half) + strings.Repeat("░", width-full-half) +
+		fmt.Sprintf(" %3d%%", c.Complete*100/c.Total)
+}
+
+func writeProgress(w io.Writer, rep *progressReport, th *output.Theme, tty bool) error {
+	if !tty {
+		// Stable lines for scripts: a label, then the counts.
+		fmt.Fprintf(w, "total\t%d\t%d\t%d\t%d\n", rep.Total.Open, rep.Total.Partial, rep.Total.Complete, rep.Total.Total)
+		for _, cat := range api.RequestCategories {
+			c := rep.ByCategory[string(cat)]
+			fmt.Fprintf(w, "category:%s\t%d\t%d\t%d\t%d\n", cat, c.Open, c.Partial, c.Complete, c.Total)
+		}
+		for _, a := range rep.ByAssignee {
+			fmt.Fprintf(w, "assignee:%s\t%d\t%d\t%d\t%d\n", a.Assignee, a.Open, a.Partial, a.Complete, a.Total)
+		}
+		fmt.Fprintf(w, "overdue\t%d\ndue_this_week\t%d\n", rep.Overdue, rep.DueThisWeek)
+		return nil
+	}
+	fmt.Fprintf(w, "%s — %d requests, %d complete, %d partial, %d open (today %s)\n\n",
+		th.Bold(rep.Deal), rep.Total.Total, rep.Total.Complete, rep.Total.Partial, rep.Total.Open, rep.Today)
+	if err := progressTable(rep, true).Render(w, th); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	at := &output.Table{Columns: []output.Column{{Header: "ASSIGNEE"}, {Header: "OPEN"}, {Header: "PARTIAL"}, {Header: "COMPLETE"}, {Header: "TOTAL"}, {Header: "DONE"}}}
+	for _, a := range rep.ByAssignee {
+		at.AddRow(orDash(a.Assignee), itoa(a.Open), itoa(a.Partial), itoa(a.Complete), itoa(a.Total), bar(a.statusCounts, true))
+	}
+	if err := at.Render(w, th); err != nil {
+		return err
+	}
+	overdue := fmt.Sprintf("%d overdue", rep.Overdue)
+	if rep.Overdue > 0 {
+		overdue = th.Red(overdue)
+	}
+	_, err := fmt.Fprintf(w, "\n%s, %d due this week\n", overdue, rep.DueThisWeek)
+	return err
+}

@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
+)
+
+// RequestsCreateOptions are `requests create`'s inputs.
+type RequestsCreateOptions struct {
+	cmdEnv
+	Title, Body, BodyFile, Number, Parent, Kind  string
+	Priority, Category, Requester, Due, Assignee string
+	// Set records which optional flags were given, so that only those are
+	// sent and the server's defaults apply to the rest.
+	Set map[string]bool
+}
+
+// NewCmdRequestsCreate is `dealctl requests create`.
+func NewCmdRequestsCreate(f *Factory, runF func(*RequestsCreateOptions) error) *cobra.Command {
+	opts := &RequestsCreateOptions{cmdEnv: f.env()}
+	cmd := &cobra.Command{
+		Use:   "create --title TITLE",
+		Short: "Create a request or section (owning side's admins and editors)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Set = changedFlags(cmd)
+			if runF != nil {
+				return runF(opts)
+			}
+			return requestsCreateRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Title, "title", "", "title (required)")
+	fl.StringVar(&opts.Body, "body", "", "body, Markdown")
+	fl.StringVarP(&opts.BodyFile, "body-file", "F", "", "read the body from FILE (- for stdin)")
+	fl.StringVar(&opts.Number, "number", "", "number (default: next under the parent)")
+	fl.StringVar(&opts.Parent, "parent", "", "section to put it under (number or id)")
+	fl.StringVar(&opts.Kind, "kind", "", "request or section")
+	fl.StringVar(&opts.Priority, "priority", "", "low, medium or high")
+	fl.StringVar(&opts.Category, "category", "", "business, legal, tax, accounting, technology, human_resources")
+	fl.StringVar(&opts.Requester, "requester", "", "the advisor firm raising it")
+	fl.StringVar(&opts.Due, "due", "", "due date, YYYY-MM-DD in the deal's time zone")
+	fl.StringVar(&opts.Assignee, "assignee", "", "person to answer it: email, name, me or id")
+	_ = cmd.MarkFlagRequired("title")
+	cmd.MarkFlagsMutuallyExclusive("body", "body-file")
+	_ = cmd.RegisterFlagCompletionFunc("kind", enumCompletion(api.RequestKinds))
+	_ = cmd.RegisterFlagCompletionFunc("priority", enumCompletion(api.Priorities))
+	_ = cmd.RegisterFlagCompletionFunc("category", enumCompletion(api.RequestCategories))
+	_ = cmd.RegisterFlagCompletionFunc("parent", completeRequests(f, api.KindSection))
+	_ = cmd.RegisterFlagCompletionFunc("assignee", completePeople(f, "me"))
+	return cmd
+}
+
+func requestsCreateRun(ctx context.Context, o *RequestsCreateOptions) error {
+	in := api.DealRequestCreate{Title: api.Some(o.Title)}
+	if strings.TrimSpace(o.Title) == "" {
+		return usageErrorf("--title must not be blank")
+	}
+	if o.Set["kind"] {
+		k, err := parseEnum("--kind", o.Kind, api.RequestKinds)
+		if err != nil {
+			return err
+		}
+		in.Kind = api.Some(k)
+	}
+	if o.Set["priority"] {
+		v, err := parseEnum("--priority", o.Priority, api.Priorities)
+		if err != nil {
+			return err
+		}
+		in.Priority = api.Some(v)
+	}
+	if o.Set["category"] {
+		v, err := parseEnum("--category", o.Category, api.RequestCategories)
+		if err != nil {
+			return err
+		}
+		in.Category = api.Some(v)
+	}
+	body, bodySet, err := readBody(o.IO.In, o.Body, o.BodyFile, o.Set["body"], o.Set["body-file"])
+	if err != nil {
+		return err
+	}
+	if bodySet {
+		in.Body = api.Some(body)
+	}
+	if o.Set["number"] {
+		in.Number = api.Some(o.Number)
+	}
+	if o.Set["requester"] {
+		in.Requester = api.Some(o.Requester)
+	}
+
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	if o.Set["due"] {
+		d, err := s.parseDay(o.Due, o.Now())
+		if err != nil {
+			return err
+		}
+		in.DueDate = api.Some(d)
+	}
+	if o.Set["parent"] {
+		parent, err := s.Request(ctx, o.Parent)
+		if err != nil {
+			return err
+		}
+		if parent.Kind != api.KindSection {
+			return usageErrorf("--parent %s is a request: only a section can hold others", o.Parent)
+		}
+		in.ParentID = api.Some(parent.ID)
+	}
+	if o.Set["assignee"] {
+		p, err := s.Person(ctx, o.Assignee)
+		if err != nil {
+			return err
+		}
+		in.AssigneeID = api.Some(p.ID)
+	}
+	r, err := s.c.CreateRequest(ctx, s.Deal.ID, in)
+	if err != nil {
+		return err
+	}
+	return printChangedRequest(o.cmdEnv, r, fmt.Sprintf("Created %s %s: %s", r.Kind, r.Number, r.Title))
+}
+
+// printChangedRequest prints a request a command created or changed: the
+// object for -o json/yaml/--jq; a sentence on a terminal; "NUMBER\tSTATUS
+// \tID" on a pipe so scripts can pick up the number and id.
+func printChangedRequest(e cmdEnv, r *api.DealRequest, sentence string) error {
+	p := e.Printer()
+	return p.Print(output.View{Data: r, Human: func(w io.Writer) error {
+		if e.IO.IsStdoutTTY() {
+			_, err := fmt.Fprintln(w, sentence)
+			return err
+		}
+		_, err := fmt.Fprintf(w, "%s\t%s\t%s\n", r.Number, r.Status, r.ID)
+		return err
+	}})
+}
+
+// readBody takes the text of --body, or of --body-file/-F (- is stdin).
+func readBody(stdin io.Reader, body, file string, bodySet, fileSet bool) (string, bool, error) {
+	switch {
+	case fileSet:
+		var data []byte
+		var err error
+		if file == "-" {
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(file)
+		}
+		if err != nil {
+			return "", false, withExit(ExitUsage, fmt.Errorf("reading %s: %w", file, err))
+		}
+		return string(data), true, nil
+	case bodySet:
+		return body, true, nil
+	}
+	return "", false, nil
+}
+
+// changedFlags lists the flags given on the command line.
+func changedFlags(cmd *cobra.Command) map[string]bool {
+	set := map[string]bool{}
+	cmd.Flags().Visit(func(f *pflag.Flag) { set[f.Name] = true })
+	return set
+}

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
+)
+
+// RequestsListOptions are `requests ls`'s inputs.
+type RequestsListOptions struct {
+	cmdEnv
+	Statuses   []string
+	Priorities []string
+	Categories []string
+	Assignee   string // me, an email, a name, an id, or none
+	Section    string // a section's number or id
+	Overdue    bool
+	DueBefore  string
+	Search     string
+	ExitCode   bool
+}
+
+// NewCmdRequestsList is `dealctl requests ls`.
+func NewCmdRequestsList(f *Factory, runF func(*RequestsListOptions) error) *cobra.Command {
+	opts := &RequestsListOptions{cmdEnv: f.env()}
+	cmd := &cobra.Command{
+		Use:     "ls",
+		Aliases: []string{"list"},
+		Short:   "List the deal's requests, with filters",
+		Long: `Lists the deal's rows in list order. With no filter, sections are shown too;
+with any filter, only the requests that match. Due dates are calendar days
+in the deal's time zone: --overdue means due before today there and not
+complete; --due-before DATE means due strictly before DATE.
+
+With --exit-code the command exits 1 when anything matches, 0 when nothing
+does: a gate for CI (dealctl requests ls --overdue --exit-code).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return requestsListRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&opts.Statuses, "status", nil, "only these statuses (open,partial,complete)")
+	fl.StringSliceVar(&opts.Priorities, "priority", nil, "only these priorities (low,medium,high)")
+	fl.StringSliceVar(&opts.Categories, "category", nil, "only these categories")
+	fl.StringVar(&opts.Assignee, "assignee", "", "only requests assigned to me, EMAIL, NAME, or none")
+	fl.StringVar(&opts.Section, "section", "", "only requests under this section number")
+	fl.BoolVar(&opts.Overdue, "overdue", false, "only requests due before today and not complete")
+	fl.StringVar(&opts.DueBefore, "due-before", "", "only requests due before DATE (YYYY-MM-DD, today, tomorrow)")
+	fl.StringVar(&opts.Search, "search", "", "only requests whose number, title, body or requester contain TEXT")
+	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 1 when any row matches")
+	_ = cmd.RegisterFlagCompletionFunc("status", enumCompletion(api.RequestStatuses))
+	_ = cmd.RegisterFlagCompletionFunc("priority", enumCompletion(api.Priorities))
+	_ = cmd.RegisterFlagCompletionFunc("category", enumCompletion(api.RequestCategories))
+	_ = cmd.RegisterFlagCompletionFunc("assignee", completePeople(f, "me", "none"))
+	_ = cmd.RegisterFlagCompletionFunc("section", completeRequests(f, api.KindSection))
+	return cmd
+}
+
+func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
+	var flt requestFilter
+	var err error
+	// Validate what needs no server first: a typo should not cost a call.
+	if flt.statuses, err = parseEnumList("status", o.Statuses, api.RequestStatuses); err != nil {
+		return err
+	}
+	if flt.priorities, err = parseEnumList("priority", o.Priorities, api.Priorities); err != nil {
+		return err
+	}
+	if flt.categories, err = parseEnumList("category", o.Categories, api.RequestCategories); err != nil {
+		return err
+	}
+	flt.search = o.Search
+	flt.overdue = o.Overdue
+
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	now := o.Now()
+	flt.today = s.Today(now)
+	if o.DueBefore != "" {
+		if flt.dueBefore, err = s.parseDay(o.DueBefore, now); err != nil {
+			return err
+		}
+	}
+	p := o.Printer()
+	needPeople := !p.Machine() || o.Assignee != ""
+	if o.Assignee != "" {
+		flt.assignee = true
+		if !strings.EqualFold(o.Assignee, "none") {
+			person, err := s.Person(ctx, o.Assignee)
+			if err != nil {
+				return err
+			}
+			flt.assigneeID = &person.ID
+		}
+	}
+	rows, err := s.Requests(ctx)
+	if err != nil {
+		return err
+	}
+	if o.Section != "" {
+		sec, err := s.Request(ctx, o.Section)
+		if err != nil {
+			return err
+		}
+		if sec.Kind != api.KindSection {
+			return usageErrorf("--section %s: %s is a request, not a section", o.Section, sec.Number)
+		}
+		flt.sectionID = sec.ID
+	}
+	if needPeople {
+		// Assignees show as emails; without the people list only ids.
+		if _, err := s.People(ctx); err != nil {
+			return err
+		}
+	}
+	rows = flt.apply(rows)
+	if err := p.Print(output.View{Data: rows, Table: requestsTable(s, rows, flt.today)}); err != nil {
+		return err
+	}
+	if o.ExitCode && len(rows) > 0 {
+		return &silentExit{code: ExitFailure}
+	}
+	return nil
+}
+
+func requestsTable(s *dealScope, rows []api.DealRequest, today string) *output.Table {
+	t := &output.Table{Columns: []output.Column{
+		{Header: "NUMBER", Color: output.CyanColumn},
+		{Header: "KIND", PipeOnly: true},
+		{Header: "STATUS", Color: output.StatusColumn},
+		{Header: "PRIORITY", Color: output.PriorityColumn},
+		{Header: "CATEGORY"},
+		{Header: "DUE", Color: func(th *output.Theme, c string, row []string) string {
+			if row[len(row)-1] == "overdue" {
+				return th.Red(c)
+			}
+			return c
+		}},
+		{Header: "ASSIGNEE"},
+		{Header: "TITLE", Max: 60},
+		{Header: "ID", PipeOnly: true},
+		// A hidden marker the DUE colour reads; neither shown nor piped.
+		{Header: "", PipeOnly: true, TTYOnly: true},
+	}}
+	for _, r := range rows {
+		if r.Kind == api.KindSection {
+			t.AddRow(r.Number, string(r.Kind), "", "", "", "", "", r.Title, r.ID, "")
+			continue
+		}
+		mark := ""
+		if isOverdue(r, today) {
+			mark = "overdue"
+		}
+		t.AddRow(r.Number, string(r.Kind), string(r.Status), string(r.Priority), string(r.Category),
+			deref(r.DueDate), s.personLabel(r.AssigneeID), r.Title, r.ID, mark)
+	}
+	return t
+}

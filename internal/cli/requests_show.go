@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
+)
+
+// RequestsShowOptions are `requests show`'s inputs.
+type RequestsShowOptions struct {
+	cmdEnv
+	Ref string
+}
+
+// NewCmdRequestsShow is `dealctl requests show REQUEST`.
+func NewCmdRequestsShow(f *Factory, runF func(*RequestsShowOptions) error) *cobra.Command {
+	opts := &RequestsShowOptions{cmdEnv: f.env()}
+	return &cobra.Command{
+		Use:               "show REQUEST",
+		Short:             "Show one request by number (2.3) or id",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeRequests(f, ""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return requestsShowRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func requestsShowRun(ctx context.Context, o *RequestsShowOptions) error {
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	r, err := s.Request(ctx, o.Ref)
+	if err != nil {
+		return err
+	}
+	p := o.Printer()
+	if !p.Machine() {
+		if _, err := s.People(ctx); err != nil {
+			return err
+		}
+	}
+	return p.Print(output.View{Data: r, Table: requestsTable(s, []api.DealRequest{*r}, s.Today(o.Now())), Human: func(w io.Writer) error {
+		return writeRequestDetail(w, s, r, p.Theme, s.Today(o.Now()))
+	}})
+}
+
+func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *output.Theme, today string) error {
+	fields := []output.Field{
+		{Label: "Number", Value: r.Number},
+		{Label: "Title", Value: th.Bold(r.Title)},
+		{Label: "Kind", Value: string(r.Kind)},
+	}
+	if r.Kind == api.KindRequest {
+		allowed := make([]string, len(r.AllowedStatuses))
+		for i, a := range r.AllowedStatuses {
+			allowed[i] = string(a)
+		}
+		moves := "none"
+		if len(allowed) > 0 {
+			moves = strings.Join(allowed, ", ")
+		}
+		due := deref(r.DueDate)
+		if isOverdue(*r, today) {
+			due = th.Red(due + " (overdue)")
+		}
+		fields = append(fields,
+			output.Field{Label: "Status", Value: th.Status(string(r.Status)) + th.Dim(" (can move to: "+moves+")")},
+			output.Field{Label: "Priority", Value: string(r.Priority)},
+			output.Field{Label: "Category", Value: string(r.Category)},
+			output.Field{Label: "Requester", Value: orDash(deref(r.Requester))},
+			output.Field{Label: "Due", Value: orDash(due)},
+			output.Field{Label: "Assignee", Value: orDash(s.personLabel(r.AssigneeID))},
+		)
+	}
+	fields = append(fields,
+		output.Field{Label: "Updated", Value: r.UpdatedAt.Format(time.RFC3339)},
+		output.Field{Label: "Id", Value: r.ID},
+	)
+	if r.LatestAnswer != nil {
+		a := r.LatestAnswer
+		who := "unknown"
+		if a.Author != nil {
+			who = a.Author.Email
+		}
+		fields = append(fields, output.Field{Label: "Latest", Value: fmt.Sprintf("%s: %s", who, flattenLine(a.Preview))})
+	}
+	if len(r.Files) > 0 {
+		fields = append(fields, output.Field{Label: "Files", Value: fmt.Sprintf("%d ('dealctl files ls %s')", len(r.Files), r.Number)})
+	}
+	if err := output.WriteFields(w, fields); err != nil {
+		return err
+	}
+	if strings.TrimSpace(r.Body) != "" {
+		_, err := fmt.Fprintf(w, "\n%s\n", strings.TrimRight(r.Body, "\n"))
+		return err
+	}
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func flattenLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/client"
+)
+
+var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// looksLikeID reports whether s is shaped like an API id (a UUID), so it
+// can be fetched directly instead of searched for in a list.
+func looksLikeID(s string) bool { return uuidRE.MatchString(s) }
+
+// dealScope is the deal a command works on, with what has been fetched
+// about it so far; each thing is fetched at most once.
+type dealScope struct {
+	c      *client.Client
+	Deal   api.Deal
+	seat   *api.Seat
+	people []api.Person
+	rows   []api.DealRequest
+}
+
+// openDeal resolves the chosen deal and returns a client and scope.
+func (e cmdEnv) openDeal(ctx context.Context) (*dealScope, error) {
+	ref, err := e.DealRef()
+	if err != nil {
+		return nil, err
+	}
+	c, err := e.Client()
+	if err != nil {
+		return nil, err
+	}
+	return resolveDeal(ctx, c, ref)
+}
+
+// resolveDeal finds a deal by id, codename or name (case-insensitive).
+func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope, error) {
+	if looksLikeID(ref) {
+		d, err := c.Deal(ctx, ref)
+		if client.IsNotFound(err) {
+			return nil, notFoundErrorf("no deal %s reachable with this key: see 'dealctl deals ls'", ref)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &dealScope{c: c, Deal: d.Deal, seat: &d.Me}, nil
+	}
+	deals, err := c.Deals(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d, err := matchDeal(deals, ref)
+	if err != nil {
+		return nil, err
+	}
+	return &dealScope{c: c, Deal: *d}, nil
+}
+
+func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
+	for _, match := range []func(api.Deal) bool{
+		func(d api.Deal) bool { return d.ID == ref },
+		func(d api.Deal) bool { return strings.EqualFold(d.Codename, ref) },
+		func(d api.Deal) bool { return strings.EqualFold(d.Name, ref) },
+	} {
+		var found []api.Deal
+		for _, d := range deals {
+			if match(d) {
+				found = append(found, d)
+			}
+		}
+		if len(found) == 1 {
+			return &found[0], nil
+		}
+		if len(found) > 1 {
+			ids := make([]string, len(found))
+			for i, d := range found {
+				ids[i] = d.ID
+			}
+			return nil, usageErrorf("%q names %d deals: use an id (%s)", ref, len(found), strings.Join(ids, ", "))
+		}
+	}
+	return nil, notFoundErrorf("no deal %q among the %d deals this key reaches: see 'dealctl deals ls'", ref, len(deals))
+}
+
+// Seat is the caller's place on the deal.
+func (s *dealScope) Seat(ctx context.Context) (*api.Seat, error) {
+	if s.seat == nil {
+		d, err := s.c.Deal(ctx, s.Deal.ID)
+		if err != nil {
+			return nil, err
+		}
+		s.seat = &d.Me
+	}
+	return s.seat, nil
+}
+
+// People lists everyone on the deal.
+func (s *dealScope) People(ctx context.Context) ([]api.Person, error) {
+	if s.people == nil {
+		p, err := s.c.People(ctx, s.Deal.ID)
+		if err != nil {
+			return nil, err
+		}
+		s.people = p
+	}
+	return s.people, nil
+}
+
+// Requests lists the deal's rows in list order.
+func (s *dealScope) Requests(ctx context.Context) ([]api.DealRequest, error) {
+	if s.rows == nil {
+		r, err := s.c.Requests(ctx, s.Deal.ID)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			r = []api.DealRequest{}
+		}
+		s.rows = r
+	}
+	return s.rows, nil
+}
+
+// Request finds a row by number (2.3) or id.
+func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, error) {
+	if looksLikeID(ref) {
+		r, err := s.c.Request(ctx, s.Deal.ID, ref)
+		if client.IsNotFound(err) {
+			return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
+		}
+		return r, err
+	}
+	rows, err := s.Requests(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		if rows[i].Number == ref || rows[i].ID == ref {
+			return &rows[i], nil
+		}
+	}
+	return nil, notFoundErrorf("no request numbered %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
+}
+
+// Person finds someone on the deal by email, name, id, or "me".
+func (s *dealScope) Person(ctx context.Context, ref string) (*api.Person, error) {
+	people, err := s.People(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ref == "me" || ref == "@me" {
+		seat, err := s.Seat(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ref = seat.ParticipantID
+	}
+	for _, match := range []func(api.Person) bool{
+		func(p api.Person) bool { return p.ID == ref },
+		func(p api.Person) bool { return strings.EqualFold(p.Email, ref) },
+		func(p api.Person) bool { return p.Name != nil && strings.EqualFold(*p.Name, ref) },
+	} {
+		var found []api.Person
+		for _, p := range people {
+			if match(p) {
+				found = append(found, p)
+			}
+		}
+		if len(found) == 1 {
+			return &found[0], nil
+		}
+		if len(found) > 1 {
+			return nil, usageErrorf("%q names %d people on %s: use an email", ref, len(found), s.Deal.Codename)
+		}
+	}
+	return nil, notFoundErrorf("no person %q on %s: see 'dealctl people ls'", ref, s.Deal.Codename)
+}
+
+// personLabel is how a person id is shown: their email, else the id.
+func (s *dealScope) personLabel(id *string) string {
+	if id == nil {
+		return ""
+	}
+	for _, p := range s.people {
+		if p.ID == *id {
+			return p.Email
+		}
+	}
+	return *id
+}
+
+// Location is the deal's time zone, in which its due dates fall due.
+func (s *dealScope) Location() *time.Location {
+	if loc, err := time.LoadLocation(s.Deal.Timezone); err == nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// Today is the calendar day now in the deal's time zone.
+func (s *dealScope) Today(now time.Time) string {
+	return now.In(s.Location()).Format(time.DateOnly)
+}
+
+// parseDay reads a calendar day: YYYY-MM-DD, or today/tomorrow in the
+// deal's time zone.
+func (s *dealScope) parseDay(v string, now time.Time) (string, error) {
+	switch strings.ToLower(v) {
+	case "today":
+		return s.Today(now), nil
+	case "tomorrow":
+		return s.Today(now.AddDate(0, 0, 1)), nil
+	}
+	if _, err := time.Parse(time.DateOnly, v); err != nil {
+		return "", usageErrorf("%q is not a date: use YYYY-MM-DD, today or tomorrow", v)
+	}
+	return v, nil
+}
+
+func describeDeal(d api.Deal) string {
+	return fmt.Sprintf("%s (%s)", d.Codename, d.Name)
+}

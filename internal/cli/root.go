@@ -1,0 +1,125 @@
+// Package cli holds dealctl's cobra commands, one file per noun, built in
+// the cli/cli manner: a Factory carries lazily built dependencies, each
+// command copies what it needs into an Options struct, and NewCmdX(f,
+// runF) lets tests capture the parsed options or stub the behaviour.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+
+	"github.com/itchyny/gojq"
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cli/output"
+)
+
+// Main runs dealctl with args and returns the process exit code.
+func Main(args []string) int {
+	// The version is asked for by people and by scripts checking an
+	// install; answer before building anything else.
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "version") {
+		fmt.Println("dealctl version " + version())
+		return ExitOK
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	f := NewFactory(iostreams.System())
+	return Run(ctx, f, args)
+}
+
+// Run executes args against f and returns the exit code, printing any
+// error to f.IO.ErrOut.
+func Run(ctx context.Context, f *Factory, args []string) int {
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	printError(f.IO.ErrOut, err, f.Global.JSON || f.Global.Output == output.FormatJSON || f.Global.JQ != "")
+	return exitCode(err)
+}
+
+// NewCmdRoot builds the command tree.
+func NewCmdRoot(f *Factory) *cobra.Command {
+	g := f.Global
+	root := &cobra.Command{
+		Use:           "dealctl",
+		Short:         "Work a due-diligence request list: serve the API, or act against it",
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if g.NoColor {
+				f.IO.SetColorEnabled(false)
+			}
+			if g.Output != "" && !slices.Contains(output.Formats, g.Output) {
+				return usageErrorf("-o %q: choose one of %v", g.Output, output.Formats)
+			}
+			if g.JQ != "" {
+				if _, err := gojq.Parse(g.JQ); err != nil {
+					return usageErrorf("--jq %q: %v", g.JQ, err)
+				}
+			}
+			return nil
+		},
+	}
+	root.SetVersionTemplate("dealctl version {{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
+	})
+
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.Server, "server", "", "server URL (env DEALCTL_SERVER)")
+	pf.StringVarP(&g.Deal, "deal", "d", "", "deal id, codename or name (env DEALCTL_DEAL; default from 'deals use')")
+	pf.StringVarP(&g.Output, "output", "o", "", "output format: table, json, yaml, csv or tsv")
+	pf.BoolVar(&g.JSON, "json", false, "output JSON (errors too, as the server's ErrorResponse)")
+	pf.StringVar(&g.JQ, "jq", "", "filter JSON output with a jq expression")
+	pf.BoolVar(&g.NoColor, "no-color", false, "no colours (also NO_COLOR)")
+	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "print only data: no confirmations or warnings")
+	f.flags = pf
+	_ = root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(output.Formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("deal", completeDeals(f))
+
+	root.AddCommand(
+		NewCmdAuth(f),
+		NewCmdWhoami(f, nil),
+		NewCmdDeals(f),
+		NewCmdPeople(f),
+		NewCmdRequests(f),
+		NewCmdStatus(f, nil),
+		NewCmdAnswer(f, nil),
+		NewCmdMessages(f),
+		NewCmdFiles(f),
+		NewCmdDownload(f, nil),
+		NewCmdProgress(f, nil),
+		NewCmdWatch(f, nil),
+		NewCmdAPI(f, nil),
+		NewCmdCompletion(f),
+		NewCmdVersion(f),
+	)
+	root.AddCommand(newServeCmd(), newAdminCmd())
+	return root
+}
+
+// NewCmdVersion is `dealctl version`.
+func NewCmdVersion(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print dealctl's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := fmt.Fprintln(f.IO.Out, "dealctl version "+version())
+			return err
+		},
+	}
+}

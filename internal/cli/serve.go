@@ -1,0 +1,236 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/dbpath"
+	"github.com/dealctl/dealctl/internal/server"
+	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/store/sqlstore"
+	"github.com/dealctl/dealctl/internal/world"
+)
+
+// serveOptions are the flags of `dealctl serve`.
+type serveOptions struct {
+	addr            string
+	db              string
+	baseURL         string
+	rateLimit       int
+	demo            bool
+	notifyURL       string
+	webhookSecret   string
+	logFormat       string
+	shutdownTimeout time.Duration
+}
+
+func newServeCmd() *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the Deal Request List API v1",
+		Long: `Serve the Deal Request List Service API v1 on an embedded SQLite file (the
+default) or on PostgreSQL (--db postgres://…; several instances may share it).
+
+Every flag also reads an environment variable: DEALCTL_ADDR, DEALCTL_DB,
+DEALCTL_BASE_URL, DEALCTL_RATE_LIMIT, DEALCTL_NOTIFY_URL, DEALCTL_WEBHOOK_SECRET.`,
+		Example: `  dealctl serve --demo                      # a demo deal on a throwaway database
+  dealctl serve --db /var/lib/dealctl/deals.db --addr 0.0.0.0:8080 --base-url https://deals.example.com
+  dealctl serve --db postgres://dealctl@db/dealctl --notify-url smtp://mail:25?from=deals@example.com`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", envOr("DEALCTL_ADDR", "127.0.0.1:8080"), "address to listen on (port 0 picks a free one)")
+	f.StringVar(&o.db, "db", "", "database: a file path, sqlite:PATH or postgres://… (default $DEALCTL_DB, else the embedded database in the user's data directory)")
+	f.StringVar(&o.baseURL, "base-url", os.Getenv("DEALCTL_BASE_URL"), "public URL download links are built on (default http://ADDR)")
+	f.IntVar(&o.rateLimit, "rate-limit", envInt("DEALCTL_RATE_LIMIT", 600), "calls a minute per key")
+	f.BoolVar(&o.demo, "demo", false, "load the demo deal and print keys for both sides (on a throwaway database unless --db is given)")
+	f.StringVar(&o.notifyURL, "notify-url", os.Getenv("DEALCTL_NOTIFY_URL"), "where notifications go: log (default), smtp://host:port?from=ADDR, or an https:// webhook")
+	f.StringVar(&o.notifyURL, "smtp-url", os.Getenv("DEALCTL_NOTIFY_URL"), "same as --notify-url with an smtp:// URL")
+	f.StringVar(&o.webhookSecret, "webhook-secret", os.Getenv("DEALCTL_WEBHOOK_SECRET"), "secret that signs webhook notifications")
+	f.StringVar(&o.logFormat, "log-format", envOr("DEALCTL_LOG_FORMAT", "text"), "access log format: text or json")
+	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let calls in flight finish on SIGINT/SIGTERM")
+	return cmd
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
+	}
+	return def
+}
+
+func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
+	if o.rateLimit < 1 {
+		return usageErrorf("--rate-limit must be at least 1 call a minute")
+	}
+	logger, err := newLogger(o.logFormat, stderr)
+	if err != nil {
+		return err
+	}
+	dsn, cleanup, err := serveDatabase(o)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	db, err := sqlstore.Open(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("cannot open the database %s: %w", redactDSN(dsn), err)
+	}
+	defer db.Close()
+
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w (is another server running there? pick another --addr)", o.addr, err)
+	}
+	baseURL := o.baseURL
+	if baseURL == "" {
+		baseURL = "http://" + ln.Addr().String()
+	}
+	var demo *world.Result
+	if o.demo {
+		if demo, err = loadDemo(ctx, db); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger}
+	if shared, ok := any(db).(interface{ RateLimiter() store.RateLimiter }); ok && db.Dialect() == sqlstore.Postgres {
+		cfg.Limiter = shared.RateLimiter()
+	}
+	srv, err := server.New(ctx, cfg)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	stopNotify, err := startNotifier(ctx, db, o, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopNotify()
+
+	fmt.Fprintf(stdout, "dealctl serving the API on %s (database: %s)\n", baseURL, redactDSN(dsn))
+	if demo != nil {
+		printDemo(stdout, demo, baseURL)
+	}
+	return serveUntilDone(ctx, ln, srv, o.shutdownTimeout, logger)
+}
+
+// serveUntilDone serves until ctx ends (SIGINT/SIGTERM), then lets calls
+// in flight finish within timeout.
+func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, timeout time.Duration, logger *slog.Logger) error {
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", timeout)
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, usageErrorf("--log-format must be text or json, not %q", format)
+}
+
+// serveDatabase picks the database: --demo without --db (or DEALCTL_DB)
+// gets a throwaway file, removed on exit, so the demo always starts clean.
+func serveDatabase(o *serveOptions) (string, func(), error) {
+	if o.demo && o.db == "" && os.Getenv(dbpath.EnvVar) == "" {
+		dir, err := os.MkdirTemp("", "dealctl-demo-")
+		if err != nil {
+			return "", nil, err
+		}
+		return filepath.Join(dir, "demo.db"), func() { os.RemoveAll(dir) }, nil
+	}
+	dsn, err := dbpath.Resolve(o.db)
+	return dsn, func() {}, err
+}
+
+// loadDemo loads the demo world into an empty database.
+func loadDemo(ctx context.Context, db *sqlstore.DB) (*world.Result, error) {
+	var deals int
+	if err := db.Apply(ctx, func(tx store.AdminTx) error {
+		n, err := tx.CountDeals()
+		deals = n
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if deals > 0 {
+		return nil, usageErrorf("--demo loads the demo deal into an empty database, and this one has %d deal(s): drop --demo, or give another --db", deals)
+	}
+	return world.ApplyDemo(ctx, db, time.Now())
+}
+
+// printDemo shows the ready keys of the demo and the lines that point the
+// client at this server.
+func printDemo(w io.Writer, r *world.Result, baseURL string) {
+	names := make([]string, 0, len(r.Keys))
+	for name := range r.Keys {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	fmt.Fprintln(w, "\nDemo deal loaded. Keys (shown once):")
+	for _, name := range names {
+		k := r.Keys[name]
+		fmt.Fprintf(w, "  %-18s %-26s %-5s %s\n", name, k.Email, k.Access, k.Secret)
+	}
+	fmt.Fprintln(w, "\nIn another terminal, act as the owning (sell) side:")
+	fmt.Fprintf(w, "  export DEALCTL_SERVER=%s\n", baseURL)
+	if k, ok := r.Keys["demo-sell-admin"]; ok {
+		fmt.Fprintf(w, "  export DEALCTL_API_KEY=%s\n", k.Secret)
+	}
+	fmt.Fprintln(w, "  dealctl requests ls")
+	if k, ok := r.Keys["demo-buy-editor"]; ok {
+		fmt.Fprintf(w, "\nor as the counterparty (buy side):\n  export DEALCTL_API_KEY=%s\n", k.Secret)
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
+)
+
+// StatusOptions are `status`'s inputs.
+type StatusOptions struct {
+	cmdEnv
+	Ref    string
+	Status string
+}
+
+// NewCmdStatus is the top-level `dealctl status REQUEST STATUS`, the same
+// as `dealctl requests status`.
+func NewCmdStatus(f *Factory, runF func(*StatusOptions) error) *cobra.Command {
+	return newCmdStatus(f, runF, "status REQUEST STATUS")
+}
+
+func newCmdStatus(f *Factory, runF func(*StatusOptions) error, use string) *cobra.Command {
+	opts := &StatusOptions{cmdEnv: f.env()}
+	return &cobra.Command{
+		Use:   use,
+		Short: "Move a request to open, partial or complete",
+		Long: `Moves a request's status. Asking for the status it already has succeeds
+and says so without calling the server, so scripts can re-run safely. A
+move your role does not allow exits 5 and lists the moves you may make.`,
+		Args: cobra.ExactArgs(2),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return completeRequests(f, api.KindRequest)(cmd, args, toComplete)
+			}
+			if len(args) == 1 {
+				return enumCompletion(api.RequestStatuses)(cmd, args, toComplete)
+			}
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ref, opts.Status = args[0], args[1]
+			if runF != nil {
+				return runF(opts)
+			}
+			return statusRun(cmd.Context(), opts)
+		},
+	}
+}
+
+// statusResult is what -o json prints.
+type statusResult struct {
+	Number  string            `json:"number"`
+	From    api.RequestStatus `json:"from"`
+	To      api.RequestStatus `json:"to"`
+	Changed bool              `json:"changed"`
+	Request *api.DealRequest  `json:"request"`
+}
+
+func statusRun(ctx context.Context, o *StatusOptions) error {
+	to, err := parseEnum("status", o.Status, api.RequestStatuses)
+	if err != nil {
+		return err
+	}
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	r, err := s.Request(ctx, o.Ref)
+	if err != nil {
+		return err
+	}
+	if r.Kind == api.KindSection {
+		return usageErrorf("%s is a section: sections have no status", r.Number)
+	}
+	res := statusResult{Number: r.Number, From: r.Status, To: to, Request: r}
+	switch {
+	case r.Status == to:
+		// Already there: success without a PATCH the server would refuse.
+	case len(r.AllowedStatuses) > 0 && !api.OneOf(to, r.AllowedStatuses):
+		return withExit(ExitConflict, fmt.Errorf("cannot move %s from %s to %s; allowed moves: %s",
+			r.Number, r.Status, to, joinEnum(r.AllowedStatuses)))
+	default:
+		// An empty allowed list is the server's to explain (read-only key,
+		// viewer, archived deal), so the call is made and its 403 shown.
+		updated, err := s.c.UpdateRequest(ctx, s.Deal.ID, r.ID, api.DealRequestUpdate{Status: api.Some(to)})
+		if err != nil {
+			return err
+		}
+		res.Changed, res.Request = true, updated
+	}
+	p := o.Printer()
+	return p.Print(output.View{Data: res, Human: func(w io.Writer) error {
+		var line string
+		if res.Changed {
+			line = fmt.Sprintf("%s moved from %s to %s", res.Number, p.Theme.Status(string(res.From)), p.Theme.Status(string(res.To)))
+		} else {
+			line = fmt.Sprintf("%s is already %s; nothing to do", res.Number, p.Theme.Status(string(res.To)))
+		}
+		_, err := fmt.Fprintln(w, line)
+		return err
+	}})
+}

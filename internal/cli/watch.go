@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// WatchOptions are `watch`'s inputs.
+type WatchOptions struct {
+	cmdEnv
+	Interval time.Duration
+	Count    int // polls before stopping; 0: until interrupted
+	Sleep    func(ctx context.Context, d time.Duration) error
+}
+
+// NewCmdWatch is `dealctl watch`.
+func NewCmdWatch(f *Factory, runF func(*WatchOptions) error) *cobra.Command {
+	opts := &WatchOptions{cmdEnv: f.env(), Sleep: sleepCtx}
+	cmd := &cobra.Command{
+		Use:   "watch",
+		Short: "Print new answers and status moves on the deal as they happen",
+		Long: `Polls the deal's list with If-None-Match (an unchanged list costs a 304)
+and prints each status move and each new answer. The API has no webhooks;
+the default interval of 30s uses 2 of the 600 calls a minute. With -o json
+(or --json) each event is one JSON object on its own line.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Interval < time.Second {
+				return usageErrorf("--interval %s: at least 1s, to stay within the rate limit", opts.Interval)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return watchRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().DurationVar(&opts.Interval, "interval", 30*time.Second, "time between polls")
+	cmd.Flags().IntVar(&opts.Count, "count", 0, "stop after N polls (0: run until interrupted)")
+	return cmd
+}
+
+// watchEvent is one change seen between polls.
+type watchEvent struct {
+	Type      string            `json:"type"` // "status", "answer", "new_request"
+	At        time.Time         `json:"at"`
+	Number    string            `json:"number"`
+	RequestID string            `json:"request_id"`
+	Title     string            `json:"title"`
+	From      api.RequestStatus `json:"from,omitempty"`
+	To        api.RequestStatus `json:"to,omitempty"`
+	MessageID string            `json:"message_id,omitempty"`
+	Author    string            `json:"author,omitempty"`
+	Partial   bool              `json:"partial,omitempty"`
+	Preview   string            `json:"preview,omitempty"`
+}
+
+func watchRun(ctx context.Context, o *WatchOptions) error {
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	p := o.Printer()
+	asJSON := p.Machine()
+	if !asJSON {
+		o.Infof("Watching %s every %s (Ctrl-C to stop)", describeDeal(s.Deal), o.Interval)
+	}
+	var etag string
+	var prev map[string]api.DealRequest
+	for poll := 1; ; poll++ {
+		rows, newETag, changed, err := s.c.RequestsIfChanged(ctx, s.Deal.ID, etag)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // interrupted: a normal way to stop watching
+			}
+			return err
+		}
+		etag = newETag
+		if changed {
+			cur := make(map[string]api.DealRequest, len(rows))
+			for _, r := range rows {
+				cur[r.ID] = r
+			}
+			if prev != nil {
+				for _, ev := range diffRequests(prev, rows, o.Now()) {
+					if err := printEvent(o, ev, asJSON); err != nil {
+						return err
+					}
+				}
+			}
+			prev = cur
+		}
+		if o.Count > 0 && poll >= o.Count {
+			return nil
+		}
+		if err := o.Sleep(ctx, o.Interval); err != nil {
+			return nil
+		}
+	}
+}
+
+// diffRequests lists the moves and answers between two snapshots, in list
+// order.
+func diffRequests(prev map[string]api.DealRequest, rows []api.DealRequest, now time.Time) []watchEvent {
+	var evs []watchEvent
+	for _, r := range rows {
+		if r.Kind != api.KindRequest {
+			continue
+		}
+		base := watchEvent{At: now.UTC(), Number: r.Number, RequestID: r.ID, Title: r.Title}
+		old, seen := prev[r.ID]
+		if !seen {
+			ev := base
+			ev.Type, ev.To = "new_request", r.Status
+			evs = append(evs, ev)
+			continue
+		}
+		if a := r.LatestAnswer; a != nil && (old.LatestAnswer == nil || old.LatestAnswer.MessageID != a.MessageID) {
+			ev := base
+			ev.Type, ev.MessageID, ev.Partial, ev.Preview = "answer", a.MessageID, a.Partial, a.Preview
+			if a.Author != nil {
+				ev.Author = a.Author.Email
+			}
+			if a.PostedAt != nil {
+				ev.At = a.PostedAt.UTC()
+			}
+			evs = append(evs, ev)
+		}
+		if old.Status != r.Status {
+			ev := base
+			ev.Type, ev.From, ev.To = "status", old.Status, r.Status
+			if r.StatusChangedAt != nil {
+				ev.At = r.StatusChangedAt.UTC()
+			}
+			evs = append(evs, ev)
+		}
+	}
+	return evs
+}
+
+func printEvent(o *WatchOptions, ev watchEvent, asJSON bool) error {
+	w := o.IO.Out
+	if asJSON {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(w, string(b))
+		return err
+	}
+	th := o.Printer().Theme
+	at := ev.At.Local().Format("15:04:05")
+	var err error
+	switch ev.Type {
+	case "status":
+		_, err = fmt.Fprintf(w, "%s %s %s → %s  %s\n", at, th.Cyan(ev.Number), th.Status(string(ev.From)), th.Status(string(ev.To)), ev.Title)
+	case "answer":
+		kind := "answer"
+		if ev.Partial {
+			kind = "partial answer"
+		}
+		_, err = fmt.Fprintf(w, "%s %s %s by %s: %s\n", at, th.Cyan(ev.Number), kind, orDash(ev.Author), flattenLine(ev.Preview))
+	case "new_request":
+		_, err = fmt.Fprintf(w, "%s %s new request: %s\n", at, th.Cyan(ev.Number), ev.Title)
+	}
+	return err
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,122 @@
+// Package domain holds dealctl's pure rules: who may do what, which
+// statuses a caller may move a request to, request numbering and list
+// order. Nothing here touches storage or HTTP.
+package domain
+
+import (
+	"strconv"
+	"strings"
+)
+
+// CompareNumbers orders request numbers naturally: dotted components are
+// compared one by one, digit runs by value, so "2.9" < "2.10" and "2" <
+// "2.1". It returns -1, 0 or 1.
+func CompareNumbers(a, b string) int {
+	for a != "" || b != "" {
+		if a == "" {
+			return -1
+		}
+		if b == "" {
+			return 1
+		}
+		ca, ra, _ := strings.Cut(a, ".")
+		cb, rb, _ := strings.Cut(b, ".")
+		if c := compareComponent(ca, cb); c != 0 {
+			return c
+		}
+		a, b = ra, rb
+	}
+	return 0
+}
+
+// compareComponent compares one dotted component by alternating runs of
+// digits (by value) and other characters (case-insensitively, then
+// exactly).
+func compareComponent(a, b string) int {
+	for a != "" && b != "" {
+		da, db := isDigit(a[0]), isDigit(b[0])
+		if da != db {
+			if da { // digits sort before letters: "2" < "A"
+				return -1
+			}
+			return 1
+		}
+		ra, restA := run(a, da)
+		rb, restB := run(b, db)
+		var c int
+		if da {
+			c = compareDigits(ra, rb)
+		} else {
+			c = strings.Compare(strings.ToLower(ra), strings.ToLower(rb))
+			if c == 0 {
+				c = strings.Compare(ra, rb)
+			}
+		}
+		if c != 0 {
+			return c
+		}
+		a, b = restA, restB
+	}
+	switch {
+	case a == "" && b == "":
+		return 0
+	case a == "":
+		return -1
+	default:
+		return 1
+	}
+}
+
+// compareDigits compares two digit strings by value without overflow,
+// then by length so "01" sorts after "1".
+func compareDigits(a, b string) int {
+	ta, tb := strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	if len(ta) != len(tb) {
+		if len(ta) < len(tb) {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(ta, tb); c != 0 {
+		return c
+	}
+	switch {
+	case len(a) < len(b):
+		return -1
+	case len(a) > len(b):
+		return 1
+	}
+	return 0
+}
+
+func run(s string, digits bool) (string, string) {
+	i := 0
+	for i < len(s) && isDigit(s[i]) == digits && s[i] != '.' {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// NextNumber is the number a new row gets when none is given: the
+// parent's number, a dot, and one more than the largest numeric last
+// component among its siblings; at the top level (parent "") the next
+// integer. Siblings whose last component is not a number are ignored.
+func NextNumber(parent string, siblings []string) string {
+	largest := 0
+	for _, s := range siblings {
+		last := s
+		if i := strings.LastIndexByte(s, '.'); i >= 0 {
+			last = s[i+1:]
+		}
+		if n, err := strconv.Atoi(last); err == nil && n > largest {
+			largest = n
+		}
+	}
+	next := strconv.Itoa(largest + 1)
+	if parent == "" {
+		return next
+	}
+	return parent + "." + next
+}

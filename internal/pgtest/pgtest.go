@@ -1,0 +1,139 @@
+// Package pgtest hands tests a fresh, empty PostgreSQL database.
+//
+// The server comes from DEALCTL_TEST_PG (a base URL such as the one
+// .ci/start-postgres.sh prints) when it is set. Otherwise, when Debian's
+// PostgreSQL binaries are installed, pgtest starts a throwaway server of
+// its own, once per test process, and stops it when the process ends.
+// Without either, tests are skipped — unless DEALCTL_REQUIRE_PG=1, which
+// turns the skip into a failure so that CI cannot pass by accident.
+package pgtest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+)
+
+// Environment switches.
+const (
+	EnvURL     = "DEALCTL_TEST_PG"
+	EnvRequire = "DEALCTL_REQUIRE_PG"
+)
+
+var (
+	once    sync.Once
+	baseURL string
+	// unavailable says why there is no server; startErr that starting
+	// one failed, which is a failure rather than a skip.
+	unavailable string
+	startErr    error
+	local       *server
+)
+
+// URL returns the URL of a new, empty database on a throwaway PostgreSQL
+// server. The database is dropped when the test ends.
+func URL(t testing.TB) string {
+	t.Helper()
+	once.Do(setup)
+	switch {
+	case startErr != nil:
+		t.Fatalf("pgtest: %v", startErr)
+	case unavailable != "":
+		if os.Getenv(EnvRequire) == "1" {
+			t.Fatalf("pgtest: %s, and %s=1 requires PostgreSQL", unavailable, EnvRequire)
+		}
+		t.Skipf("pgtest: skipping PostgreSQL test: %s (set %s to a server URL, or install postgresql; run .ci/start-postgres.sh)", unavailable, EnvURL)
+	}
+	name := "t_" + randomHex(8)
+	admin, err := sql.Open("pgx", baseURL)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("pgtest: cannot create a test database on %s: %v", redact(baseURL), err)
+	}
+	t.Cleanup(func() {
+		// Cleanups run last-registered first, so the store the test
+		// opened on this database is normally closed by now; FORCE ends
+		// any connection a failed test left behind.
+		db, err := sql.Open("pgx", baseURL)
+		if err != nil {
+			return
+		}
+		defer db.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := db.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Logf("pgtest: cannot drop %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		t.Fatalf("pgtest: %s: %v", EnvURL, err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// Main runs the package's tests and then stops the server pgtest started,
+// if any. Use it from TestMain: os.Exit(pgtest.Main(m)). Without it the
+// server is still stopped, by a watchdog, shortly after the process ends.
+func Main(m *testing.M) int {
+	code := m.Run()
+	Stop()
+	return code
+}
+
+// Stop stops the server pgtest started, if any.
+func Stop() {
+	if local != nil {
+		local.stop()
+	}
+}
+
+func setup() {
+	if u := os.Getenv(EnvURL); u != "" {
+		baseURL = u
+		return
+	}
+	bin, ok := findBinaries()
+	if !ok {
+		unavailable = "no PostgreSQL: " + EnvURL + " is not set and initdb/pg_ctl are not under /usr/lib/postgresql/*/bin"
+		return
+	}
+	s, err := start(bin)
+	if err != nil {
+		startErr = fmt.Errorf("cannot start a throwaway PostgreSQL from %s: %w", bin, err)
+		return
+	}
+	local, baseURL = s, s.url
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+// redact hides a password in a URL shown in a failure message.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "the server"
+	}
+	return u.Redacted()
+}

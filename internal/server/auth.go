@@ -1,0 +1,187 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/keys"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// call is an authenticated API call: the key and the user it acts as.
+type call struct {
+	key  store.APIKey
+	user store.User
+}
+
+// handlerFunc is an API handler; a returned error is written as an
+// ErrorResponse.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
+
+// authed authenticates the bearer key, spends one call of its rate budget
+// and runs h.
+func (s *Server) authed(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.authenticate(r)
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="dealctl"`)
+			s.writeError(w, r, err)
+			return
+		}
+		noteKeyPrefix(r.Context(), c.key.Prefix)
+		if !s.allow(w, r, c.key.ID) {
+			return
+		}
+		if err := h(w, r, c); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
+
+// authenticate finds the key by its public prefix and compares the hash
+// of the whole secret in constant time. Every failure looks the same to
+// the caller, so nothing tells a wrong secret from an unknown key.
+func (s *Server) authenticate(r *http.Request) (*call, error) {
+	scheme, secret, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return nil, &api.ErrorResponse{Code: api.CodeUnauthenticated, Params: map[string]any{"reason": "missing_key"}}
+	}
+	secret = strings.TrimSpace(secret)
+	if keys.Validate(secret) != nil {
+		return nil, errUnauthenticated
+	}
+	k, err := s.store.APIKeyByPrefix(r.Context(), keys.Prefix(secret))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errUnauthenticated
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !keys.Matches(secret, k.Hash) {
+		return nil, errUnauthenticated
+	}
+	if k.RevokedAt != nil || !s.now().Before(k.ExpiresAt) {
+		return nil, errUnauthenticated
+	}
+	u, err := s.store.User(r.Context(), k.UserID)
+	if err != nil {
+		return nil, fmt.Errorf("key %s has no user: %w", k.Prefix, err)
+	}
+	return &call{key: k, user: u}, nil
+}
+
+// allow spends a call; when the budget is spent it answers 429 with
+// Retry-After in whole seconds.
+func (s *Server) allow(w http.ResponseWriter, r *http.Request, keyID string) bool {
+	d, err := s.limiter.Take(r.Context(), keyID, s.rateLimit, s.now())
+	if err != nil {
+		// A limiter that cannot be reached must not take the API down.
+		s.log.Warn("rate limiter unavailable", "err", err)
+		return true
+	}
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(s.rateLimit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
+	h.Set("X-RateLimit-Reset", strconv.Itoa(ceilSeconds(d.Reset)))
+	if d.Allowed {
+		return true
+	}
+	wait := max(1, ceilSeconds(d.RetryAfter))
+	h.Set("Retry-After", strconv.Itoa(wait))
+	s.writeError(w, r, &api.ErrorResponse{Code: api.CodeRateLimited, Params: map[string]any{"retry_after": wait, "limit": s.rateLimit}})
+	return false
+}
+
+func ceilSeconds(d time.Duration) int {
+	return int((d + time.Second - 1) / time.Second)
+}
+
+// dealCall is a call on one deal the caller can reach.
+type dealCall struct {
+	*call
+	deal    store.Deal
+	parties []store.Party
+	seat    store.Person
+	caller  domain.Caller
+}
+
+// errNotFound answers whatever the caller cannot reach: existence is never
+// leaked.
+var errNotFound = api.NewError(api.CodeNotFound, "")
+
+// reachDeal resolves the deal in the path for the caller: a malformed id,
+// a deal outside the key's limits, one the user is not on, or an archived
+// one for someone not its project admin are all 404.
+func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCall, error) {
+	if !validUUID(dealID) {
+		return nil, errNotFound
+	}
+	if c.key.DealIDs != nil && !slices.Contains(c.key.DealIDs, dealID) {
+		return nil, errNotFound
+	}
+	seat, err := s.store.Seat(ctx, dealID, c.user.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	deal, err := s.store.Deal(ctx, dealID)
+	if err != nil {
+		return nil, err
+	}
+	if deal.Archived && !seat.IsProjectAdmin {
+		return nil, errNotFound
+	}
+	parties, err := s.store.Parties(ctx, dealID)
+	if err != nil {
+		return nil, err
+	}
+	return &dealCall{call: c, deal: deal, parties: parties, seat: seat, caller: callerOf(c.key, deal, parties, seat)}, nil
+}
+
+func callerOf(k store.APIKey, deal store.Deal, parties []store.Party, seat store.Person) domain.Caller {
+	owner := false
+	for _, p := range parties {
+		if p.ID == seat.PartyID {
+			owner = p.IsOwner
+		}
+	}
+	return domain.Caller{
+		KeyAccess:      k.Access,
+		PartyID:        seat.PartyID,
+		Access:         seat.Access,
+		IsProjectAdmin: seat.IsProjectAdmin,
+		OwnerSide:      owner,
+		Archived:       deal.Archived,
+	}
+}
+
+// validUUID accepts the canonical 36-character form only.
+func validUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	_, err := uuid.Parse(s)
+	return err == nil
+}
+
+// denyWrite refuses any write on a read key or an archived deal.
+func denyWrite(dc *dealCall) error {
+	if reason := dc.caller.WriteDenial(); reason != "" {
+		return api.NewError(api.CodeForbidden, reason)
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"container/list"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// etagOf makes a strong validator from the parts that decide a body.
+func etagOf(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return `"` + hex.EncodeToString(h.Sum(nil)[:16]) + `"`
+}
+
+// viewClass names everything that makes two callers see a deal
+// differently: their side (internal messages), their access and key
+// (can flags, allowed statuses). Callers of one class share bodies.
+func viewClass(dc *dealCall) string {
+	return strings.Join([]string{dc.seat.PartyID, string(dc.seat.Access), string(dc.key.Access), strconv.FormatBool(dc.seat.IsProjectAdmin)}, "|")
+}
+
+// notModified answers 304 when If-None-Match names etag.
+func notModified(w http.ResponseWriter, r *http.Request, etag string) bool {
+	w.Header().Set("ETag", etag)
+	inm := r.Header.Get("If-None-Match")
+	if inm == "" {
+		return false
+	}
+	for _, t := range strings.Split(inm, ",") {
+		t = strings.TrimSpace(t)
+		if t == etag || t == "*" || strings.TrimPrefix(t, "W/") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return true
+		}
+	}
+	return false
+}
+
+// bodyCache keeps encoded list bodies by ETag, up to a byte budget, so a
+// list that has not changed is served like a static file.
+type bodyCache struct {
+	mu      sync.Mutex
+	budget  int
+	used    int
+	order   *list.List // front: most recently used
+	entries map[string]*list.Element
+}
+
+type cached struct {
+	key  string
+	body []byte
+}
+
+func newBodyCache(budget int) *bodyCache {
+	return &bodyCache{budget: budget, order: list.New(), entries: map[string]*list.Element{}}
+}
+
+func (c *bodyCache) get(key string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[key]; ok {
+		c.order.MoveToFront(e)
+		return e.Value.(*cached).body, true
+	}
+	return nil, false
+}
+
+func (c *bodyCache) put(key string, body []byte) {
+	if len(body) > c.budget/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[key]; ok {
+		return
+	}
+	c.entries[key] = c.order.PushFront(&cached{key: key, body: body})
+	c.used += len(body)
+	for c.used > c.budget {
+		e := c.order.Back()
+		v := e.Value.(*cached)
+		c.order.Remove(e)
+		delete(c.entries, v.key)
+		c.used -= len(v.body)
+	}
+}

@@ -1,0 +1,185 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// listMessages answers a request's conversation as the caller may see it:
+// the other side's internal messages are left out.
+func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, c *call) error {
+	ctx := r.Context()
+	dc, row, err := s.reachRequest(ctx, c, r)
+	if err != nil {
+		return err
+	}
+	etag := etagOf("messages", row.ID, strconv.FormatInt(dc.deal.Version, 10), viewClass(dc))
+	if notModified(w, r, etag) {
+		return nil
+	}
+	msgs, err := s.store.Messages(ctx, dc.deal.ID, row.ID)
+	if err != nil {
+		return err
+	}
+	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, row.ID, dc.seat.PartyID)
+	if err != nil {
+		return err
+	}
+	view, err := s.newDealView(ctx, dc)
+	if err != nil {
+		return err
+	}
+	filesBy := map[string][]store.File{}
+	for _, f := range files {
+		filesBy[f.MessageID] = append(filesBy[f.MessageID], f)
+	}
+	out := make([]api.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if dc.caller.MaySeeMessage(m.PartyID, m.Internal) {
+			out = append(out, view.message(m, filesBy[m.ID]))
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// postMessage posts under the key owner's name with source api. A
+// response moves the request's status (spec §3); a shared message
+// notifies the other side.
+func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) error {
+	ctx := r.Context()
+	dc, row, err := s.reachRequest(ctx, c, r)
+	if err != nil {
+		return err
+	}
+	if err := denyWrite(dc); err != nil {
+		return err
+	}
+	var in api.MessageCreate
+	if err := decodeBody(r, &in); err != nil {
+		return err
+	}
+	if !dc.caller.Can(row.Kind, row.Status).Answer {
+		return api.NewError(api.CodeForbidden, api.ReasonCannotPost)
+	}
+	kind := orDefault(in.Kind, api.MessageResponse)
+	internal := boolOr(in.Internal, false) || kind == api.MessageInternalNote
+	if internal && !dc.caller.MayPostInternal() {
+		return api.NewError(api.CodeForbidden, api.ReasonInternalNotAllowed)
+	}
+	var errs fieldErrors
+	enum(&errs, "kind", in.Kind, api.MessageKinds)
+	errs.text("text", in.Text, api.MaxBodyLen)
+	errs.links(in.Links)
+	for _, name := range []struct {
+		path string
+		o    api.Optional[bool]
+	}{{"partial", in.Partial}, {"internal", in.Internal}, {"update_status", in.UpdateStatus}} {
+		if name.o.Set && name.o.Null {
+			errs.add(name.path, api.FieldInvalid, map[string]any{"expected": "boolean"})
+		}
+	}
+	if err := errs.err(); err != nil {
+		return err
+	}
+	if isBlank(in.Text.Value) && len(in.Links.Value) == 0 {
+		return api.NewError(api.CodeBadRequest, api.ReasonEmptyMessage)
+	}
+	now := s.now().UTC()
+	partial := boolOr(in.Partial, false)
+	m := store.Message{
+		DealID: dc.deal.ID, RequestID: row.ID, PartyID: dc.seat.PartyID, AuthorID: &dc.seat.ID,
+		Kind: kind, Partial: partial, Internal: internal, Source: api.SourceAPI,
+		Text: in.Text.Value, Format: api.FormatMarkdown, PostedAt: now,
+	}
+	post := store.PostMessage{Message: m, Files: linkFiles(in.Links.Value)}
+	if kind == api.MessageResponse && boolOr(in.UpdateStatus, true) {
+		to := api.StatusComplete
+		if partial {
+			to = api.StatusPartial
+		}
+		post.MoveStatus = &to
+	}
+	if !internal {
+		people, err := s.store.People(ctx, dc.deal.ID)
+		if err != nil {
+			return err
+		}
+		post.Notify = func(stored store.Message) []store.Notification {
+			return notificationsFor(people, dc, row, stored, now)
+		}
+	}
+	stored, _, err := s.store.PostMessage(ctx, post)
+	if err != nil {
+		return err
+	}
+	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, row.ID, dc.seat.PartyID)
+	if err != nil {
+		return err
+	}
+	var mine []store.File
+	for _, f := range files {
+		if f.MessageID == stored.ID {
+			mine = append(mine, f)
+		}
+	}
+	view, err := s.newDealView(ctx, dc)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, view.message(stored, mine))
+	return nil
+}
+
+func boolOr(o api.Optional[bool], def bool) bool {
+	if !o.Set || o.Null {
+		return def
+	}
+	return o.Value
+}
+
+// linkFiles stores a message's links as files of kind link.
+func linkFiles(links []api.Link) []store.File {
+	out := make([]store.File, 0, len(links))
+	for _, l := range links {
+		u := l.URL
+		name := l.Label
+		if name == nil {
+			name = &u
+		}
+		out = append(out, store.File{Kind: api.FileKindLink, Name: name, URL: &u})
+	}
+	return out
+}
+
+// notificationsFor writes one outbox row per joined person of the other
+// side(s) of the deal.
+func notificationsFor(people []store.Person, dc *dealCall, req store.Request, m store.Message, now time.Time) []store.Notification {
+	var out []store.Notification
+	who := dc.user.Email
+	for _, p := range people {
+		if p.PartyID == dc.seat.PartyID || !p.Joined || p.Email == "" {
+			continue
+		}
+		out = append(out, store.Notification{
+			PersonID: p.ID, Email: p.Email,
+			Subject:       fmt.Sprintf("[%s] %s %s: new %s", dc.deal.Codename, req.Number, req.Title, m.Kind),
+			Body:          notificationBody(dc, req, m, who),
+			NextAttemptAt: now, CreatedAt: now,
+		})
+	}
+	return out
+}
+
+func notificationBody(dc *dealCall, req store.Request, m store.Message, who *string) string {
+	author := "someone"
+	if who != nil {
+		author = *who
+	}
+	return fmt.Sprintf("%s posted a %s (via API) on %s %s in %s:\n\n%s\n", author, m.Kind, req.Number, req.Title, dc.deal.Name, preview(m.Text))
+}

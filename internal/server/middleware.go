@@ -1,0 +1,89 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+type ctxKey int
+
+const (
+	requestIDKey ctxKey = iota
+	keyPrefixKey
+)
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// statusRecorder remembers the status for the access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	prefix string // the key prefix, once authenticated
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the real writer (flushing
+// downloads).
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// logged gives each call a request id, recovers panics as 500s and writes
+// one access-log line. Only the key's prefix is logged, never the secret.
+func (s *Server) logged(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if id == "" || len(id) > 64 {
+			var b [8]byte
+			_, _ = rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
+		w.Header().Set("X-Request-Id", id)
+		rec := &statusRecorder{ResponseWriter: w}
+		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		ctx = context.WithValue(ctx, keyPrefixKey, &rec.prefix)
+		r = r.WithContext(ctx)
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("panic", "request_id", id, "panic", p)
+				if rec.status == 0 {
+					s.writeError(rec, r, api.NewError(api.CodeInternal, ""))
+				}
+			}
+			s.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
+				"status", rec.status, "bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000,
+				"key_prefix", rec.prefix)
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+// noteKeyPrefix tells the access log which key made the call.
+func noteKeyPrefix(ctx context.Context, prefix string) {
+	if p, ok := ctx.Value(keyPrefixKey).(*string); ok {
+		*p = prefix
+	}
+}

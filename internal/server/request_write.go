@@ -1,0 +1,210 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) error {
+	ctx := r.Context()
+	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
+	if err != nil {
+		return err
+	}
+	if err := denyWrite(dc); err != nil {
+		return err
+	}
+	if !dc.caller.CanCreate() {
+		return api.NewError(api.CodeForbidden, api.ReasonCannotCreateRequest)
+	}
+	var in api.DealRequestCreate
+	if err := decodeBody(r, &in); err != nil {
+		return err
+	}
+	var errs fieldErrors
+	errs.title(in.Title, true)
+	errs.text("body", in.Body, api.MaxBodyLen)
+	errs.number(in.Number, true)
+	enum(&errs, "kind", in.Kind, api.RequestKinds)
+	enum(&errs, "priority", in.Priority, api.Priorities)
+	enum(&errs, "category", in.Category, api.RequestCategories)
+	errs.nullableText("requester", in.Requester, api.MaxRequesterLen)
+	errs.dueDate(in.DueDate)
+	if errs.uuidField("parent_id", in.ParentID) {
+		s.checkParent(ctx, &errs, dc.deal.ID, in.ParentID.Value)
+	}
+	if errs.uuidField("assignee_id", in.AssigneeID) {
+		s.checkAssignee(ctx, &errs, dc.deal.ID, in.AssigneeID.Value)
+	}
+	if err := errs.err(); err != nil {
+		return err
+	}
+	now := s.now().UTC()
+	row := store.Request{
+		DealID: dc.deal.ID, Kind: orDefault(in.Kind, api.KindRequest), Title: in.Title.Value, Body: in.Body.Value,
+		Status: api.StatusOpen, Priority: orDefault(in.Priority, api.PriorityMedium), Category: orDefault(in.Category, api.CategoryBusiness),
+		Requester: ptrOf(in.Requester), DueDate: ptrOf(in.DueDate), AssigneeID: ptrOf(in.AssigneeID), ParentID: ptrOf(in.ParentID),
+		Number: in.Number.Value, CreatedAt: now, UpdatedAt: now,
+	}
+	if row.Kind == api.KindSection {
+		// A section is a heading: it has no assignee or due date.
+		row.AssigneeID, row.DueDate = nil, nil
+	}
+	created, err := s.store.CreateRequest(ctx, row)
+	if errors.Is(err, store.ErrDuplicate) {
+		return duplicateNumber(row.Number)
+	}
+	if err != nil {
+		return err
+	}
+	return s.respondRequest(ctx, w, dc, http.StatusCreated, created)
+}
+
+// nullableText checks a nullable string of at most max characters.
+func (f *fieldErrors) nullableText(path string, o api.Optional[string], max int) {
+	if o.Set && !o.Null && length(o.Value) > max {
+		f.add(path, api.FieldTooLong, map[string]any{"max": max})
+	}
+}
+
+func (s *Server) checkParent(ctx context.Context, errs *fieldErrors, dealID, parentID string) {
+	p, err := s.store.Request(ctx, dealID, parentID)
+	switch {
+	case err != nil:
+		errs.add("parent_id", api.FieldNotFound, nil)
+	case p.Kind != api.KindSection:
+		errs.add("parent_id", api.FieldInvalid, map[string]any{"reason": "not_a_section"})
+	}
+}
+
+func (s *Server) checkAssignee(ctx context.Context, errs *fieldErrors, dealID, personID string) {
+	people, err := s.store.People(ctx, dealID)
+	if err == nil && slices.ContainsFunc(people, func(p store.Person) bool { return p.ID == personID }) {
+		return
+	}
+	errs.add("assignee_id", api.FieldNotFound, nil)
+}
+
+func orDefault[T ~string](o api.Optional[T], def T) T {
+	if !o.Set || o.Null {
+		return def
+	}
+	return o.Value
+}
+
+func ptrOf(o api.Optional[string]) *string {
+	if !o.Set || o.Null {
+		return nil
+	}
+	v := o.Value
+	return &v
+}
+
+// updateRequest edits, assigns and moves the status in one call. Each
+// part needs its own permission; the status move is checked again against
+// the row as it stands inside the write, so two racing moves cannot both
+// pass on stale state.
+func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) error {
+	ctx := r.Context()
+	dc, row, err := s.reachRequest(ctx, c, r)
+	if err != nil {
+		return err
+	}
+	if err := denyWrite(dc); err != nil {
+		return err
+	}
+	var in api.DealRequestUpdate
+	if err := decodeBody(r, &in); err != nil {
+		return err
+	}
+	can := dc.caller.Can(row.Kind, row.Status)
+	edits := in.Title.Set || in.Body.Set || in.Number.Set || in.Priority.Set || in.Category.Set || in.Requester.Set
+	switch {
+	case edits && !can.Edit:
+		return api.NewError(api.CodeForbidden, api.ReasonCannotEditRequest)
+	case (in.AssigneeID.Set || in.DueDate.Set) && !can.Assign:
+		return api.NewError(api.CodeForbidden, api.ReasonCannotAssign)
+	case in.Status.Set && !dc.caller.MayTransition():
+		return api.NewError(api.CodeForbidden, api.ReasonCannotTransition)
+	}
+	var errs fieldErrors
+	errs.title(in.Title, false)
+	errs.text("body", in.Body, api.MaxBodyLen)
+	errs.number(in.Number, false)
+	enum(&errs, "priority", in.Priority, api.Priorities)
+	enum(&errs, "category", in.Category, api.RequestCategories)
+	enum(&errs, "status", in.Status, api.RequestStatuses)
+	errs.nullableText("requester", in.Requester, api.MaxRequesterLen)
+	errs.dueDate(in.DueDate)
+	if errs.uuidField("assignee_id", in.AssigneeID) {
+		s.checkAssignee(ctx, &errs, dc.deal.ID, in.AssigneeID.Value)
+	}
+	if err := errs.err(); err != nil {
+		return err
+	}
+	ifMatch := r.Header.Get("If-Match")
+	if !in.Title.Set && !in.Body.Set && !in.Number.Set && !in.Priority.Set && !in.Category.Set && !in.Requester.Set &&
+		!in.AssigneeID.Set && !in.DueDate.Set && !in.Status.Set && ifMatch == "" {
+		return s.respondRequest(ctx, w, dc, http.StatusOK, row)
+	}
+	now := s.now().UTC()
+	updated, err := s.store.UpdateRequest(ctx, dc.deal.ID, row.ID, nil, func(cur *store.Request) error {
+		if ifMatch != "" && ifMatch != "*" && ifMatch != requestETag(dc, *cur) {
+			return store.ErrStale
+		}
+		if in.Status.Set {
+			allowed := dc.caller.AllowedStatuses(cur.Kind, cur.Status)
+			if !slices.Contains(allowed, in.Status.Value) {
+				return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{
+					"reason": api.ReasonStatusNotAllowed, "from": cur.Status, "to": in.Status.Value, "allowed": allowed}}
+			}
+			cur.Status, cur.StatusChangedAt = in.Status.Value, &now
+		}
+		applyEdits(cur, in)
+		cur.UpdatedAt = now
+		return nil
+	})
+	switch {
+	case errors.Is(err, store.ErrStale):
+		return &api.ErrorResponse{Code: api.CodeConflictStale, Params: map[string]any{"reason": "if_match_failed"}}
+	case errors.Is(err, store.ErrDuplicate):
+		return duplicateNumber(in.Number.Value)
+	case err != nil:
+		return err
+	}
+	return s.respondRequest(ctx, w, dc, http.StatusOK, updated)
+}
+
+// applyEdits copies the fields sent onto the row; null clears the
+// nullable ones.
+func applyEdits(cur *store.Request, in api.DealRequestUpdate) {
+	if in.Title.Set {
+		cur.Title = in.Title.Value
+	}
+	if in.Body.Set {
+		cur.Body = in.Body.Value
+	}
+	if in.Number.Set {
+		cur.Number = in.Number.Value
+	}
+	if in.Priority.Set {
+		cur.Priority = in.Priority.Value
+	}
+	if in.Category.Set {
+		cur.Category = in.Category.Value
+	}
+	if in.Requester.Set {
+		cur.Requester = ptrOf(in.Requester)
+	}
+	if in.DueDate.Set {
+		cur.DueDate = ptrOf(in.DueDate)
+	}
+	if in.AssigneeID.Set {
+		cur.AssigneeID = ptrOf(in.AssigneeID)
+	}
+}

@@ -1,0 +1,149 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// listRequests answers the deal's list in list order. The body depends
+// only on the deal's version, the caller's view class and the filters, so
+// it is cached by its ETag: an unchanged list costs two small reads.
+func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) error {
+	ctx := r.Context()
+	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
+	if err != nil {
+		return err
+	}
+	filter, err := parseListFilter(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	etag := etagOf("requests", dc.deal.ID, strconv.FormatInt(dc.deal.Version, 10), viewClass(dc), filter.key())
+	if notModified(w, r, etag) {
+		return nil
+	}
+	if body, ok := s.lists.get(etag); ok {
+		writeBody(w, http.StatusOK, body)
+		return nil
+	}
+	rows, err := s.requestViews(ctx, dc, "")
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(filter.apply(rows))
+	if err != nil {
+		return err
+	}
+	s.lists.put(etag, body)
+	writeBody(w, http.StatusOK, body)
+	return nil
+}
+
+// requestViews builds what the caller sees of the deal's rows (requestID
+// "") or of one row, in list order.
+func (s *Server) requestViews(ctx context.Context, dc *dealCall, requestID string) ([]api.DealRequest, error) {
+	var rows []store.Request
+	if requestID == "" {
+		all, err := s.store.Requests(ctx, dc.deal.ID)
+		if err != nil {
+			return nil, err
+		}
+		rows = listOrder(all)
+	} else {
+		one, err := s.store.Request(ctx, dc.deal.ID, requestID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, errNotFound
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows = []store.Request{one}
+	}
+	latest, err := s.store.LatestAnswers(ctx, dc.deal.ID, requestID, dc.seat.PartyID, api.MaxPreviewLen)
+	if err != nil {
+		return nil, err
+	}
+	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, requestID, dc.seat.PartyID)
+	if err != nil {
+		return nil, err
+	}
+	view, err := s.newDealView(ctx, dc)
+	if err != nil {
+		return nil, err
+	}
+	latestBy := make(map[string]*store.Message, len(latest))
+	for i := range latest {
+		latestBy[latest[i].RequestID] = &latest[i]
+	}
+	filesBy := make(map[string][]store.File)
+	for _, f := range files {
+		filesBy[f.RequestID] = append(filesBy[f.RequestID], f)
+	}
+	out := make([]api.DealRequest, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, view.request(row, latestBy[row.ID], filesBy[row.ID]))
+	}
+	return out, nil
+}
+
+// requestETag validates one request for one view class; it changes with
+// the request's updated_at, which every edit, status move and new message
+// advances.
+func requestETag(dc *dealCall, r store.Request) string {
+	return etagOf("request", r.ID, strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10), viewClass(dc), strconv.FormatBool(dc.deal.Archived))
+}
+
+func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) error {
+	ctx := r.Context()
+	dc, row, err := s.reachRequest(ctx, c, r)
+	if err != nil {
+		return err
+	}
+	if notModified(w, r, requestETag(dc, row)) {
+		return nil
+	}
+	views, err := s.requestViews(ctx, dc, row.ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, views[0])
+	return nil
+}
+
+// reachRequest resolves the deal and the request of the path.
+func (s *Server) reachRequest(ctx context.Context, c *call, r *http.Request) (*dealCall, store.Request, error) {
+	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
+	if err != nil {
+		return nil, store.Request{}, err
+	}
+	id := r.PathValue("request_id")
+	if !validUUID(id) {
+		return nil, store.Request{}, errNotFound
+	}
+	row, err := s.store.Request(ctx, dc.deal.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, store.Request{}, errNotFound
+	}
+	return dc, row, err
+}
+
+// respondRequest writes one request as the caller sees it, with its ETag.
+func (s *Server) respondRequest(ctx context.Context, w http.ResponseWriter, dc *dealCall, status int, row store.Request) error {
+	views, err := s.requestViews(ctx, dc, row.ID)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("ETag", requestETag(dc, row))
+	writeJSON(w, status, views[0])
+	return nil
+}
+
+func duplicateNumber(number string) error {
+	return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": api.ReasonDuplicateNumber, "number": number}}
+}

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// writeJSON writes v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, `{"code":"internal"}`, http.StatusInternalServerError)
+		return
+	}
+	writeBody(w, status, body)
+}
+
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// writeError writes err as an ErrorResponse; anything that is not one is
+// an internal error, logged here and never shown to the caller.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var e *api.ErrorResponse
+	if !errors.As(err, &e) {
+		s.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err, "request_id", requestID(r.Context()))
+		e = api.NewError(api.CodeInternal, "")
+	}
+	writeJSON(w, e.Code.HTTPStatus(), e)
+}
+
+// decodeBody reads a JSON object into v: over 1 MiB is 413, unparseable
+// is 400, a known field of the wrong type is 422 naming it. Unknown fields
+// are ignored (contract §2).
+func decodeBody(r *http.Request, v any) error {
+	body, err := io.ReadAll(io.LimitReader(r.Body, api.MaxRequestBody+1))
+	if err != nil {
+		return api.NewError(api.CodeBadRequest, "unreadable_body")
+	}
+	if len(body) > api.MaxRequestBody {
+		return &api.ErrorResponse{Code: api.CodePayloadTooLarge, Params: map[string]any{"max_bytes": api.MaxRequestBody}}
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": "the body must be a JSON object"}}
+	}
+	if !json.Valid(trimmed) {
+		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": "the body is not valid JSON"}}
+	}
+	if err := json.Unmarshal(trimmed, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			path := te.Field
+			if path == "" {
+				path = "body"
+			}
+			return &api.ErrorResponse{Code: api.CodeValidationFailed, Fields: []api.FieldError{{
+				Path: path, Code: api.FieldInvalid, Params: map[string]any{"expected": jsonTypeName(te.Type.String())},
+			}}}
+		}
+		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": err.Error()}}
+	}
+	return nil
+}
+
+// jsonTypeName names a Go type as the JSON type a caller should send.
+func jsonTypeName(goType string) string {
+	switch {
+	case strings.Contains(goType, "bool"):
+		return "boolean"
+	case strings.HasPrefix(goType, "[]"):
+		return "array"
+	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+		return "number"
+	case strings.Contains(goType, "struct"), strings.Contains(goType, "map"), strings.Contains(goType, "Link"):
+		return "object"
+	}
+	return "string"
+}

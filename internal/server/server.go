@@ -1,0 +1,176 @@
+// Package server serves the Deal Request List Service API v1 over HTTP:
+// handlers stay thin, permissions come from internal/domain, storage from
+// internal/store.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/server/openapi"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// Config is what a server is built from.
+type Config struct {
+	Store store.Store
+	// BaseURL is what download links are built on, without a trailing
+	// slash, e.g. "https://deals.example.com".
+	BaseURL string
+	// RateLimit is calls a minute per key (0: the API's 600).
+	RateLimit int
+	// Limiter counts calls; nil uses an in-process token bucket, right for
+	// one instance. Several instances share one through the database.
+	Limiter store.RateLimiter
+	Logger  *slog.Logger
+	// Now is the clock; nil means time.Now. Tests move it.
+	Now func() time.Time
+	// LinkTTL is how long a download link lives (0: 60 s).
+	LinkTTL time.Duration
+}
+
+// Server is the API's HTTP handler.
+type Server struct {
+	store     store.Store
+	baseURL   string
+	rateLimit int
+	limiter   store.RateLimiter
+	log       *slog.Logger
+	now       func() time.Time
+	linkTTL   time.Duration
+	signer    *linkSigner
+	lists     *bodyCache
+	mux       *http.ServeMux
+	patterns  []string // every "METHOD /path" routed, for Routes
+}
+
+// New builds a server; it reads (or creates) the link-signing secret.
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	s := &Server{
+		store:     cfg.Store,
+		baseURL:   strings.TrimSuffix(cfg.BaseURL, "/"),
+		rateLimit: cfg.RateLimit,
+		limiter:   cfg.Limiter,
+		log:       cfg.Logger,
+		now:       cfg.Now,
+		linkTTL:   cfg.LinkTTL,
+		lists:     newBodyCache(64 << 20),
+	}
+	if s.rateLimit <= 0 {
+		s.rateLimit = api.DefaultRateLimit
+	}
+	if s.limiter == nil {
+		s.limiter = newMemoryLimiter()
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.linkTTL <= 0 {
+		s.linkTTL = 60 * time.Second
+	}
+	signer, err := loadLinkSigner(ctx, cfg.Store)
+	if err != nil {
+		return nil, err
+	}
+	s.signer = signer
+	s.mux = s.routes()
+	return s, nil
+}
+
+// ServeHTTP logs, recovers and routes every call.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.logged(s.mux).ServeHTTP(w, r)
+}
+
+// Routes lists "METHOD /pattern" of every route, so that a test can hold
+// them to the OpenAPI document.
+func (s *Server) Routes() []string { return append([]string(nil), s.patterns...) }
+
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	handle := func(pattern string, h http.Handler) {
+		mux.Handle(pattern, h)
+		s.patterns = append(s.patterns, pattern)
+	}
+	const v1 = "/api/v1"
+	handle("GET "+v1+"/me", s.authed(s.getMe))
+	handle("GET "+v1+"/deals", s.authed(s.listDeals))
+	handle("GET "+v1+"/deals/{deal_id}", s.authed(s.getDeal))
+	handle("GET "+v1+"/deals/{deal_id}/people", s.authed(s.listPeople))
+	handle("GET "+v1+"/deals/{deal_id}/requests", s.authed(s.listRequests))
+	handle("POST "+v1+"/deals/{deal_id}/requests", s.authed(s.createRequest))
+	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.getRequest))
+	handle("PATCH "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.updateRequest))
+	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.listMessages))
+	handle("POST "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.postMessage))
+	handle("POST "+v1+"/deals/{deal_id}/files/{version_id}/download-link", s.authed(s.downloadLink))
+	handle("GET /dl/{token}", http.HandlerFunc(s.download))
+	handle("GET /healthz", http.HandlerFunc(s.healthz))
+	handle("GET /readyz", http.HandlerFunc(s.readyz))
+	handle("GET /openapi.yaml", static("application/yaml", openapi.YAML))
+	handle("GET /openapi.json", static("application/json", openapi.JSON))
+	handle("GET /llms.txt", static("text/plain; charset=utf-8", openapi.LLMS))
+
+	// Known paths with another method answer 405; anything else 404,
+	// both as ErrorResponse JSON. Method-less patterns are less specific
+	// than the ones above, so they only catch what those did not.
+	seen := map[string]bool{}
+	for _, p := range s.patterns {
+		_, path, _ := strings.Cut(p, " ")
+		if !seen[path] {
+			seen[path] = true
+			mux.Handle(path, s.methodNotAllowed(path))
+		}
+	}
+	mux.Handle("/api/v1/", s.authed(func(w http.ResponseWriter, r *http.Request, c *call) error {
+		return api.NewError(api.CodeNotFound, "")
+	}))
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, api.NewError(api.CodeNotFound, ""))
+	}))
+	return mux
+}
+
+func (s *Server) methodNotAllowed(path string) http.Handler {
+	allowed := []string{}
+	for _, p := range s.patterns {
+		if m, rest, _ := strings.Cut(p, " "); rest == path {
+			allowed = append(allowed, m)
+		}
+	}
+	allow := strings.Join(allowed, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		s.writeError(w, r, api.NewError(api.CodeMethodNotAllowed, ""))
+	})
+}
+
+func static(contentType string, body func() []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		_, _ = w.Write(body())
+	})
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		s.log.Warn("database unreachable", "err", err)
+		writeJSON(w, http.StatusServiceUnavailable, api.NewError(api.CodeInternal, "database_unreachable"))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}

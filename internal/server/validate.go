@@ -1,0 +1,147 @@
+package server
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// fieldErrors gathers every bad field of one body, so a caller learns of
+// all of them at once.
+type fieldErrors []api.FieldError
+
+func (f *fieldErrors) add(path, code string, params map[string]any) {
+	*f = append(*f, api.FieldError{Path: path, Code: code, Params: params})
+}
+
+// err is nil when nothing was wrong, else a 422.
+func (f fieldErrors) err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return &api.ErrorResponse{Code: api.CodeValidationFailed, Fields: f}
+}
+
+func length(s string) int { return utf8.RuneCountInString(s) }
+
+func isBlank(s string) bool { return strings.TrimFunc(s, unicode.IsSpace) == "" }
+
+// title: required, 1..500, not blank.
+func (f *fieldErrors) title(o api.Optional[string], required bool) {
+	switch {
+	case !o.Set:
+		if required {
+			f.add("title", api.FieldRequired, nil)
+		}
+	case o.Null:
+		f.add("title", api.FieldRequired, nil)
+	case o.Value == "":
+		f.add("title", api.FieldTooShort, map[string]any{"min": 1})
+	case length(o.Value) > api.MaxTitleLen:
+		f.add("title", api.FieldTooLong, map[string]any{"max": api.MaxTitleLen})
+	case isBlank(o.Value):
+		f.add("title", api.FieldBlank, nil)
+	}
+}
+
+// text checks a non-nullable string of at most max characters.
+func (f *fieldErrors) text(path string, o api.Optional[string], max int) {
+	switch {
+	case !o.Set:
+	case o.Null:
+		f.add(path, api.FieldInvalid, map[string]any{"expected": "string"})
+	case length(o.Value) > max:
+		f.add(path, api.FieldTooLong, map[string]any{"max": max})
+	}
+}
+
+// number: 1..64 characters, no leading or trailing white space.
+func (f *fieldErrors) number(o api.Optional[string], nullable bool) {
+	switch {
+	case !o.Set:
+	case o.Null:
+		if !nullable {
+			f.add("number", api.FieldInvalid, map[string]any{"expected": "string"})
+		}
+	case o.Value == "":
+		f.add("number", api.FieldTooShort, map[string]any{"min": 1})
+	case length(o.Value) > api.MaxNumberLen:
+		f.add("number", api.FieldTooLong, map[string]any{"max": api.MaxNumberLen})
+	case strings.TrimSpace(o.Value) != o.Value:
+		f.add("number", api.FieldInvalid, map[string]any{"reason": "leading_or_trailing_whitespace"})
+	}
+}
+
+// enum checks a non-nullable enumerated field.
+func enum[T ~string](f *fieldErrors, path string, o api.Optional[T], allowed []T) {
+	if !o.Set {
+		return
+	}
+	if o.Null || !api.OneOf(o.Value, allowed) {
+		vals := make([]string, len(allowed))
+		for i, a := range allowed {
+			vals[i] = string(a)
+		}
+		f.add(path, api.FieldUnknownValue, map[string]any{"allowed": vals})
+	}
+}
+
+// dueDate: null or a calendar date.
+func (f *fieldErrors) dueDate(o api.Optional[string]) {
+	if !o.Set || o.Null {
+		return
+	}
+	if _, err := time.Parse(time.DateOnly, o.Value); err != nil {
+		f.add("due_date", api.FieldInvalid, map[string]any{"format": "date", "example": "2026-12-01"})
+	}
+}
+
+// uuidField: null or a uuid. It reports whether a value is there to look up.
+func (f *fieldErrors) uuidField(path string, o api.Optional[string]) bool {
+	if !o.Set || o.Null {
+		return false
+	}
+	if !validUUID(o.Value) {
+		f.add(path, api.FieldInvalid, map[string]any{"format": "uuid"})
+		return false
+	}
+	return true
+}
+
+// links: at most 20, each an https URL of at most 2048 characters with a
+// label of at most 200.
+func (f *fieldErrors) links(o api.Optional[[]api.Link]) {
+	if !o.Set || o.Null {
+		return
+	}
+	if len(o.Value) > api.MaxLinks {
+		f.add("links", api.FieldTooMany, map[string]any{"max": api.MaxLinks})
+		return
+	}
+	for i, l := range o.Value {
+		path := "links[" + strconv.Itoa(i) + "]"
+		switch {
+		case l.URL == "":
+			f.add(path+".url", api.FieldRequired, nil)
+		case length(l.URL) > api.MaxLinkURLLen:
+			f.add(path+".url", api.FieldTooLong, map[string]any{"max": api.MaxLinkURLLen})
+		default:
+			u, err := url.Parse(l.URL)
+			switch {
+			case err != nil || u.Host == "" || u.Scheme == "":
+				f.add(path+".url", api.FieldInvalid, nil)
+			case !strings.EqualFold(u.Scheme, "https"):
+				f.add(path+".url", api.FieldNotHTTPS, nil)
+			}
+		}
+		if l.Label != nil && length(*l.Label) > api.MaxLinkLabelLen {
+			f.add(path+".label", api.FieldTooLong, map[string]any{"max": api.MaxLinkLabelLen})
+		}
+	}
+}
+

@@ -1,0 +1,128 @@
+package server
+
+import (
+	"context"
+	"unicode/utf8"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// dealView turns stored rows into what one caller sees of a deal.
+type dealView struct {
+	caller domain.Caller
+	people map[string]store.Person
+}
+
+func (s *Server) newDealView(ctx context.Context, dc *dealCall) (*dealView, error) {
+	people, err := s.store.People(ctx, dc.deal.ID)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]store.Person, len(people))
+	for _, p := range people {
+		byID[p.ID] = p
+	}
+	return &dealView{caller: dc.caller, people: byID}, nil
+}
+
+func apiDeal(d store.Deal, parties []store.Party) api.Deal {
+	out := api.Deal{ID: d.ID, Name: d.Name, Codename: d.Codename, Timezone: d.Timezone, Archived: d.Archived, Parties: []api.Party{}}
+	for _, p := range parties {
+		if p.DealID == d.ID {
+			out.Parties = append(out.Parties, api.Party{ID: p.ID, Side: p.Side, Label: p.Label, IsOwner: p.IsOwner})
+		}
+	}
+	return out
+}
+
+func apiPerson(p store.Person) api.Person {
+	return api.Person{ID: p.ID, Name: p.Name, Email: p.Email, PartyID: p.PartyID, Access: p.Access, Role: p.Role, IsProjectAdmin: p.IsProjectAdmin, Joined: p.Joined}
+}
+
+func (v *dealView) author(id *string) *api.Author {
+	if id == nil {
+		return nil
+	}
+	p, ok := v.people[*id]
+	if !ok {
+		return nil
+	}
+	return &api.Author{ID: p.ID, Name: p.Name, Email: p.Email}
+}
+
+func apiFile(f store.File) api.File {
+	return api.File{VersionID: f.VersionID, Name: f.Name, Kind: f.Kind, URL: f.URL, Size: f.Size, ContentType: f.ContentType, Downloadable: f.Downloadable()}
+}
+
+func (v *dealView) request(r store.Request, latest *store.Message, files []store.File) api.DealRequest {
+	out := api.DealRequest{
+		ID: r.ID, ParentID: r.ParentID, Kind: r.Kind, Number: r.Number, Title: r.Title, Body: r.Body,
+		Status:          r.Status,
+		AllowedStatuses: v.caller.AllowedStatuses(r.Kind, r.Status),
+		Priority:        r.Priority, Category: r.Category, Requester: r.Requester, DueDate: r.DueDate, AssigneeID: r.AssigneeID,
+		StatusChangedAt: r.StatusChangedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Files: make([]api.File, 0, len(files)),
+		Can:   v.caller.Can(r.Kind, r.Status),
+	}
+	if latest != nil {
+		posted := latest.PostedAt
+		out.LatestAnswer = &api.AnswerPreview{
+			MessageID: latest.ID, Preview: preview(latest.Text), Partial: latest.Partial,
+			Source: latest.Source, Author: v.author(latest.AuthorID), PostedAt: &posted,
+		}
+	}
+	for _, f := range files {
+		out.Files = append(out.Files, apiFile(f))
+	}
+	return out
+}
+
+// preview cuts text to at most MaxPreviewLen characters, ending with an
+// ellipsis when it was cut.
+func preview(text string) string {
+	if utf8.RuneCountInString(text) <= api.MaxPreviewLen {
+		return text
+	}
+	runes := []rune(text)
+	return string(runes[:api.MaxPreviewLen-1]) + "…"
+}
+
+func (v *dealView) message(m store.Message, files []store.File) api.Message {
+	posted := m.PostedAt
+	out := api.Message{
+		ID: m.ID, Kind: m.Kind, Partial: m.Partial, Internal: m.Internal, Source: m.Source, Text: m.Text, Format: m.Format,
+		PostedAt: &posted, Author: v.author(m.AuthorID), OnBehalf: m.OnBehalf, Files: make([]api.File, 0, len(files)),
+	}
+	for _, f := range files {
+		out.Files = append(out.Files, apiFile(f))
+	}
+	return out
+}
+
+
+// requestRow adapts a stored request to domain.Row for list ordering.
+type requestRow store.Request
+
+func (r requestRow) RowID() string { return r.ID }
+func (r requestRow) RowNumber() string { return r.Number }
+func (r requestRow) RowParentID() string {
+	if r.ParentID == nil {
+		return ""
+	}
+	return *r.ParentID
+}
+
+// listOrder sorts rows into the deal's list order.
+func listOrder(rows []store.Request) []store.Request {
+	adapted := make([]requestRow, len(rows))
+	for i, r := range rows {
+		adapted[i] = requestRow(r)
+	}
+	out := make([]store.Request, 0, len(rows))
+	for _, i := range domain.TreeOrder(adapted) {
+		out = append(out, rows[i])
+	}
+	return out
+}

@@ -1,0 +1,250 @@
+package sqlstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// Ref resolves a world-file reference.
+func (db *DB) Ref(ctx context.Context, kind, name string) (string, error) {
+	var id string
+	err := db.read.QueryRowContext(ctx, db.q("SELECT id FROM refs WHERE kind = ? AND name = ?"), kind, name).Scan(&id)
+	return id, notFound(err)
+}
+
+// Apply runs fn in one write transaction. Deals it touches get their
+// version bumped so that cached lists are not served stale.
+func (db *DB) Apply(ctx context.Context, fn func(tx store.AdminTx) error) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		a := &adminTx{ctx: ctx, db: db, tx: tx, touched: map[string]bool{}}
+		if err := fn(a); err != nil {
+			return err
+		}
+		for id := range a.touched {
+			if err := bumpDeal(ctx, db, tx, id); err != nil && err != store.ErrNotFound {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// adminTx implements store.AdminTx with upserts.
+type adminTx struct {
+	ctx     context.Context
+	db      *DB
+	tx      *sql.Tx
+	touched map[string]bool
+}
+
+func (a *adminTx) exec(query string, args ...any) error {
+	_, err := a.tx.ExecContext(a.ctx, a.db.q(query), args...)
+	return mapErr(err)
+}
+
+func (a *adminTx) Ref(kind, name string) (string, error) {
+	var id string
+	err := a.tx.QueryRowContext(a.ctx, a.db.q("SELECT id FROM refs WHERE kind = ? AND name = ?"), kind, name).Scan(&id)
+	return id, notFound(err)
+}
+
+func (a *adminTx) PutRef(kind, name, id string) error {
+	return a.exec("INSERT INTO refs (kind, name, id) VALUES (?, ?, ?) ON CONFLICT (kind, name) DO UPDATE SET id = excluded.id", kind, name, id)
+}
+
+func (a *adminTx) PutOrganization(o store.Organization) error {
+	return a.exec("INSERT INTO organizations (id, name) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name", o.ID, o.Name)
+}
+
+func (a *adminTx) PutUser(u store.User) error {
+	return a.exec(`INSERT INTO users (id, organization_id, name, email) VALUES (?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id, name = excluded.name, email = excluded.email`,
+		u.ID, u.OrganizationID, u.Name, u.Email)
+}
+
+func (a *adminTx) PutDeal(d store.Deal) error {
+	a.touched[d.ID] = true
+	return a.exec(`INSERT INTO deals (id, name, codename, timezone, archived, version) VALUES (?, ?, ?, ?, ?, 1)
+		ON CONFLICT (id) DO UPDATE SET name = excluded.name, codename = excluded.codename, timezone = excluded.timezone, archived = excluded.archived`,
+		d.ID, d.Name, d.Codename, d.Timezone, d.Archived)
+}
+
+func (a *adminTx) PutParty(p store.Party) error {
+	a.touched[p.DealID] = true
+	return a.exec(`INSERT INTO parties (`+partyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET side = excluded.side, label = excluded.label, is_owner = excluded.is_owner,
+		organization_id = excluded.organization_id, position = excluded.position`,
+		p.ID, p.DealID, string(p.Side), p.Label, p.IsOwner, p.OrganizationID, p.Position)
+}
+
+func (a *adminTx) PutPerson(p store.Person) (string, error) {
+	a.touched[p.DealID] = true
+	var id string
+	err := a.tx.QueryRowContext(a.ctx, a.db.q("SELECT id FROM people WHERE deal_id = ? AND user_id = ?"), p.DealID, p.UserID).Scan(&id)
+	switch {
+	case err == sql.ErrNoRows:
+		if p.ID == "" {
+			p.ID = NewID()
+		}
+		return p.ID, a.exec(`INSERT INTO people (id, deal_id, user_id, party_id, access, role, is_project_admin, joined) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			p.ID, p.DealID, p.UserID, p.PartyID, string(p.Access), string(p.Role), p.IsProjectAdmin, p.Joined)
+	case err != nil:
+		return "", err
+	}
+	return id, a.exec(`UPDATE people SET party_id = ?, access = ?, role = ?, is_project_admin = ?, joined = ? WHERE id = ?`,
+		p.PartyID, string(p.Access), string(p.Role), p.IsProjectAdmin, p.Joined, id)
+}
+
+func (a *adminTx) RequestByNumber(dealID, number string) (store.Request, error) {
+	r, err := scanRequest(a.tx.QueryRowContext(a.ctx, a.db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ? AND number = ?"), dealID, number))
+	return r, notFound(err)
+}
+
+func (a *adminTx) PutRequest(r store.Request) (string, error) {
+	a.touched[r.DealID] = true
+	old, err := a.RequestByNumber(r.DealID, r.Number)
+	switch {
+	case err == store.ErrNotFound:
+		if r.ID == "" {
+			r.ID = NewID()
+		}
+		return r.ID, a.exec(insertRequest, requestArgs(r)...)
+	case err != nil:
+		return "", err
+	}
+	r.ID, r.CreatedAt = old.ID, old.CreatedAt
+	if r.Status == old.Status {
+		r.StatusChangedAt = old.StatusChangedAt
+	}
+	return r.ID, a.exec(`UPDATE requests SET parent_id = ?, kind = ?, title = ?, body = ?, status = ?, priority = ?, category = ?,
+		requester = ?, due_date = ?, assignee_id = ?, status_changed_at = ?, updated_at = ? WHERE id = ?`,
+		r.ParentID, string(r.Kind), r.Title, r.Body, string(r.Status), string(r.Priority), string(r.Category),
+		r.Requester, r.DueDate, r.AssigneeID, nullMicros(r.StatusChangedAt), micros(r.UpdatedAt), r.ID)
+}
+
+func (a *adminTx) PutMessage(m store.Message) error {
+	a.touched[m.DealID] = true
+	// Author, side and time are updated too: a world file re-applied with
+	// a corrected author or posted_at must not keep the old ones.
+	return a.exec(insertMessage+` ON CONFLICT (id) DO UPDATE SET party_id = excluded.party_id, author_id = excluded.author_id,
+		kind = excluded.kind, partial = excluded.partial, internal = excluded.internal, source = excluded.source, text = excluded.text,
+		format = excluded.format, posted_at = excluded.posted_at, on_behalf = excluded.on_behalf`,
+		messageArgs(m)...)
+}
+
+func (a *adminTx) PutFile(f store.File, data []byte) error {
+	a.touched[f.DealID] = true
+	if f.Kind == api.FileKindFile && data != nil {
+		sha, err := putBlob(a.ctx, a.db, a.tx, data)
+		if err != nil {
+			return err
+		}
+		size := int64(len(data))
+		f.SHA256, f.Size = sha, &size
+	}
+	return a.exec(insertFile+` ON CONFLICT (version_id) DO UPDATE SET name = excluded.name, url = excluded.url, size = excluded.size,
+		content_type = excluded.content_type, sha256 = excluded.sha256, scanned = excluded.scanned, position = excluded.position`,
+		fileArgs(f)...)
+}
+
+func (a *adminTx) PutAPIKey(k store.APIKey) error {
+	return a.exec(`INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, name = excluded.name, prefix = excluded.prefix, hash = excluded.hash,
+		access = excluded.access, deal_ids = excluded.deal_ids, expires_at = excluded.expires_at, revoked_at = excluded.revoked_at`,
+		keyArgs(k)...)
+}
+
+func (a *adminTx) APIKey(id string) (store.APIKey, error) {
+	k, err := scanKey(a.tx.QueryRowContext(a.ctx, a.db.q("SELECT "+keyCols+" FROM api_keys WHERE id = ?"), id))
+	return k, notFound(err)
+}
+
+// putBlob stores data once under its SHA-256 (content-addressed).
+func putBlob(ctx context.Context, db *DB, tx queryer, data []byte) (string, error) {
+	sum := sha256.Sum256(data)
+	sha := hex.EncodeToString(sum[:])
+	_, err := tx.ExecContext(ctx, db.q("INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING"), sha, int64(len(data)), data)
+	return sha, err
+}
+
+// CreateAPIKey stores a new key.
+func (db *DB) CreateAPIKey(ctx context.Context, k store.APIKey) error {
+	_, err := db.write.ExecContext(ctx, db.q("INSERT INTO api_keys ("+keyCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"), keyArgs(k)...)
+	return mapErr(err)
+}
+
+// APIKeys lists keys, of one user or ("") of everyone, newest first.
+func (db *DB) APIKeys(ctx context.Context, userID string) ([]store.APIKey, error) {
+	if userID == "" {
+		return collect(ctx, db.read, scanKey, "SELECT "+keyCols+" FROM api_keys ORDER BY created_at DESC, id")
+	}
+	return collect(ctx, db.read, scanKey, db.q("SELECT "+keyCols+" FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, id"), userID)
+}
+
+// RevokeAPIKey revokes a key by id or prefix.
+func (db *DB) RevokeAPIKey(ctx context.Context, idOrPrefix string, at time.Time) error {
+	res, err := db.write.ExecContext(ctx, db.q("UPDATE api_keys SET revoked_at = ? WHERE (id = ? OR prefix = ?) AND revoked_at IS NULL"), micros(at), idOrPrefix, idOrPrefix)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		// Revoking a revoked key is not an error (scripts re-run); only a
+		// key that does not exist is. The first revocation time stands.
+		var one int
+		err := db.write.QueryRowContext(ctx, db.q("SELECT 1 FROM api_keys WHERE id = ? OR prefix = ?"), idOrPrefix, idOrPrefix).Scan(&one)
+		return notFound(err)
+	}
+	return nil
+}
+
+// SetDealArchived archives or unarchives a deal.
+func (db *DB) SetDealArchived(ctx context.Context, dealID string, archived bool) error {
+	return db.dealTx(ctx, dealID, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, db.q("UPDATE deals SET archived = ? WHERE id = ?"), archived, dealID)
+		return err
+	})
+}
+
+// AttachFile stores data and lists it on the message f names.
+func (db *DB) AttachFile(ctx context.Context, f store.File, data []byte) (store.File, error) {
+	err := db.dealTx(ctx, f.DealID, func(tx *sql.Tx) error {
+		m, err := scanMessage(tx.QueryRowContext(ctx, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND id = ?"), f.DealID, f.MessageID))
+		if err != nil {
+			return notFound(err)
+		}
+		f.RequestID = m.RequestID
+		if f.VersionID == "" {
+			f.VersionID = NewID()
+		}
+		if err := tx.QueryRowContext(ctx, db.q("SELECT COALESCE(MAX(position) + 1, 0) FROM files WHERE message_id = ?"), f.MessageID).Scan(&f.Position); err != nil {
+			return err
+		}
+		f.Kind = api.FileKindFile
+		sha, err := putBlob(ctx, db, tx, data)
+		if err != nil {
+			return err
+		}
+		size := int64(len(data))
+		f.SHA256, f.Size = sha, &size
+		_, err = tx.ExecContext(ctx, db.q(insertFile), fileArgs(f)...)
+		return mapErr(err)
+	})
+	return f, err
+}
+
+// Backup writes a consistent copy of an SQLite database while it serves.
+func (db *DB) Backup(ctx context.Context, path string) error {
+	if db.dialect != SQLite {
+		return fmt.Errorf("backup is for the embedded database; for PostgreSQL use pg_dump (see docs/deploy.md)")
+	}
+	_, err := db.write.ExecContext(ctx, "VACUUM INTO '"+strings.ReplaceAll(path, "'", "''")+"'")
+	return err
+}

@@ -1,0 +1,117 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// migration is one numbered schema step.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func (db *DB) migrations() ([]migration, error) {
+	dir := "migrations/" + db.dialect
+	entries, err := fs.ReadDir(migrations, dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("migration %s: name must start with a number and _", e.Name())
+		}
+		body, err := migrations.ReadFile(dir + "/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	return out, nil
+}
+
+// LatestVersion is the newest schema version this build knows.
+func (db *DB) LatestVersion() (int, error) {
+	ms, err := db.migrations()
+	if err != nil || len(ms) == 0 {
+		return 0, err
+	}
+	return ms[len(ms)-1].version, nil
+}
+
+// SchemaVersion is the version the database is at (0 when new).
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+	var v sql.NullInt64
+	err := db.read.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&v)
+	if err != nil {
+		// No table yet: a new database.
+		return 0, nil
+	}
+	return int(v.Int64), nil
+}
+
+// advisoryLockID keeps two instances starting together from migrating at
+// once on PostgreSQL (an arbitrary, fixed number).
+const advisoryLockID = 7_343_221_901
+
+// Migrate applies the migrations the database has not seen, in one
+// transaction. It refuses a database newer than this build.
+func (db *DB) Migrate(ctx context.Context) error {
+	ms, err := db.migrations()
+	if err != nil {
+		return err
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if db.dialect == Postgres {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", advisoryLockID); err != nil {
+			return fmt.Errorf("cannot take the migration lock: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
+		return fmt.Errorf("cannot create schema_migrations: %w", err)
+	}
+	var current sql.NullInt64
+	if err := tx.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&current); err != nil {
+		return err
+	}
+	latest := 0
+	if len(ms) > 0 {
+		latest = ms[len(ms)-1].version
+	}
+	if int(current.Int64) > latest {
+		return fmt.Errorf("the database schema is at version %d but this dealctl knows only up to %d: upgrade dealctl", current.Int64, latest)
+	}
+	for _, m := range ms {
+		if m.version <= int(current.Int64) {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+		if _, err := tx.ExecContext(ctx, db.q("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)"),
+			m.version, m.name, time.Now().UnixMicro()); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}

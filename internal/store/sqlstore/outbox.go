@@ -1,0 +1,53 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// ClaimNotifications takes due rows and pushes their next attempt past the
+// lease, so that another instance does not deliver them meanwhile. On
+// PostgreSQL, FOR UPDATE SKIP LOCKED lets instances claim side by side.
+func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]store.Notification, error) {
+	var out []store.Notification
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		query := "SELECT " + notificationCols + " FROM notifications WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"
+		if db.dialect == Postgres {
+			query += " FOR UPDATE SKIP LOCKED"
+		}
+		rows, err := collect(ctx, tx, scanNotification, db.q(query), micros(now), limit)
+		if err != nil {
+			return err
+		}
+		for _, n := range rows {
+			n.Attempts++
+			n.NextAttemptAt = now.Add(lease)
+			if _, err := tx.ExecContext(ctx, db.q("UPDATE notifications SET attempts = ?, next_attempt_at = ? WHERE id = ?"), n.Attempts, micros(n.NextAttemptAt), n.ID); err != nil {
+				return err
+			}
+			out = append(out, n)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// MarkDelivered records a delivery.
+func (db *DB) MarkDelivered(ctx context.Context, id string, at time.Time) error {
+	_, err := db.write.ExecContext(ctx, db.q("UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id = ?"), micros(at), id)
+	return err
+}
+
+// MarkFailed records a failed attempt and when to try again.
+func (db *DB) MarkFailed(ctx context.Context, id, errText string, retryAt time.Time) error {
+	_, err := db.write.ExecContext(ctx, db.q("UPDATE notifications SET last_error = ?, next_attempt_at = ? WHERE id = ?"), errText, micros(retryAt), id)
+	return err
+}
+
+// Notifications lists a deal's outbox, oldest first.
+func (db *DB) Notifications(ctx context.Context, dealID string) ([]store.Notification, error) {
+	return collect(ctx, db.read, scanNotification, db.q("SELECT "+notificationCols+" FROM notifications WHERE deal_id = ? ORDER BY created_at, id"), dealID)
+}

@@ -1,0 +1,182 @@
+package sqlstore
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"io"
+	"strings"
+
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// queryer is what *sql.DB and *sql.Tx share, so that reads run inside or
+// outside a transaction alike.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// collect runs a query and scans every row with scan.
+func collect[T any](ctx context.Context, q queryer, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// APIKeyByPrefix finds a key by the first characters of its secret.
+func (db *DB) APIKeyByPrefix(ctx context.Context, prefix string) (store.APIKey, error) {
+	k, err := scanKey(db.read.QueryRowContext(ctx, db.q("SELECT "+keyCols+" FROM api_keys WHERE prefix = ?"), prefix))
+	return k, notFound(err)
+}
+
+// User reads a user.
+func (db *DB) User(ctx context.Context, id string) (store.User, error) {
+	var u store.User
+	var name, email sql.NullString
+	err := db.read.QueryRowContext(ctx, db.q("SELECT id, organization_id, name, email FROM users WHERE id = ?"), id).
+		Scan(&u.ID, &u.OrganizationID, &name, &email)
+	u.Name, u.Email = strPtr(name), strPtr(email)
+	return u, notFound(err)
+}
+
+// Organization reads an organization.
+func (db *DB) Organization(ctx context.Context, id string) (store.Organization, error) {
+	var o store.Organization
+	err := db.read.QueryRowContext(ctx, db.q("SELECT id, name FROM organizations WHERE id = ?"), id).Scan(&o.ID, &o.Name)
+	return o, notFound(err)
+}
+
+// UserDeals lists the deals the user has a seat on.
+func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.Deal, error) {
+	return collect(ctx, db.read, scanDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version
+		FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ? ORDER BY d.name, d.id`), userID)
+}
+
+// Deal reads a deal.
+func (db *DB) Deal(ctx context.Context, id string) (store.Deal, error) {
+	d, err := scanDeal(db.read.QueryRowContext(ctx, db.q("SELECT "+dealCols+" FROM deals WHERE id = ?"), id))
+	return d, notFound(err)
+}
+
+// DealVersion reads only the deal's version.
+func (db *DB) DealVersion(ctx context.Context, id string) (int64, error) {
+	var v int64
+	err := db.read.QueryRowContext(ctx, db.q("SELECT version FROM deals WHERE id = ?"), id).Scan(&v)
+	return v, notFound(err)
+}
+
+// Parties lists the parties of the given deals.
+func (db *DB) Parties(ctx context.Context, dealIDs ...string) ([]store.Party, error) {
+	if len(dealIDs) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(dealIDs))
+	for i, id := range dealIDs {
+		args[i] = id
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(dealIDs)), ", ")
+	return collect(ctx, db.read, scanParty, db.q("SELECT "+partyCols+" FROM parties WHERE deal_id IN ("+marks+") ORDER BY deal_id, position, id"), args...)
+}
+
+// Seat finds the user's person on a deal.
+func (db *DB) Seat(ctx context.Context, dealID, userID string) (store.Person, error) {
+	p, err := scanPerson(db.read.QueryRowContext(ctx, db.q("SELECT "+personCols+" FROM people p JOIN users u ON u.id = p.user_id WHERE p.deal_id = ? AND p.user_id = ?"), dealID, userID))
+	return p, notFound(err)
+}
+
+// People lists everyone on a deal, by side then name, unnamed last
+// (stated, because SQLite sorts NULLs first and PostgreSQL last).
+func (db *DB) People(ctx context.Context, dealID string) ([]store.Person, error) {
+	return collect(ctx, db.read, scanPerson, db.q(`SELECT `+personCols+` FROM people p JOIN users u ON u.id = p.user_id
+		JOIN parties pa ON pa.id = p.party_id WHERE p.deal_id = ? ORDER BY pa.position, u.name IS NULL, u.name, u.email, p.id`), dealID)
+}
+
+// Requests lists a deal's rows; the caller puts them in list order.
+func (db *DB) Requests(ctx context.Context, dealID string) ([]store.Request, error) {
+	return collect(ctx, db.read, scanRequest, db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ?"), dealID)
+}
+
+// Request reads one row of a deal.
+func (db *DB) Request(ctx context.Context, dealID, id string) (store.Request, error) {
+	return getRequest(ctx, db, db.read, dealID, id)
+}
+
+func getRequest(ctx context.Context, db *DB, q queryer, dealID, id string) (store.Request, error) {
+	r, err := scanRequest(q.QueryRowContext(ctx, db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ? AND id = ?"), dealID, id))
+	return r, notFound(err)
+}
+
+// Messages lists messages oldest first (ids are time-ordered UUIDv7, the
+// tie-breaker for messages posted in the same microsecond).
+func (db *DB) Messages(ctx context.Context, dealID, requestID string) ([]store.Message, error) {
+	if requestID == "" {
+		return collect(ctx, db.read, scanMessage, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? ORDER BY posted_at, id"), dealID)
+	}
+	return collect(ctx, db.read, scanMessage, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND request_id = ? ORDER BY posted_at, id"), dealID, requestID)
+}
+
+// Message reads one message of a deal.
+func (db *DB) Message(ctx context.Context, dealID, id string) (store.Message, error) {
+	m, err := scanMessage(db.read.QueryRowContext(ctx, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND id = ?"), dealID, id))
+	return m, notFound(err)
+}
+
+// Files lists files and links by message and position.
+func (db *DB) Files(ctx context.Context, dealID, requestID string) ([]store.File, error) {
+	if requestID == "" {
+		return collect(ctx, db.read, scanFile, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? ORDER BY message_id, position"), dealID)
+	}
+	return collect(ctx, db.read, scanFile, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? AND request_id = ? ORDER BY message_id, position"), dealID, requestID)
+}
+
+// File reads one file version of a deal.
+func (db *DB) File(ctx context.Context, dealID, versionID string) (store.File, error) {
+	f, err := scanFile(db.read.QueryRowContext(ctx, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? AND version_id = ?"), dealID, versionID))
+	return f, notFound(err)
+}
+
+// OpenBlob returns a file's bytes. Files are capped by what an
+// administrator attaches, so one read into memory is acceptable.
+func (db *DB) OpenBlob(ctx context.Context, sha string) (io.ReadCloser, int64, error) {
+	var data []byte
+	err := db.read.QueryRowContext(ctx, db.q("SELECT data FROM blobs WHERE sha256 = ?"), sha).Scan(&data)
+	if err != nil {
+		return nil, 0, notFound(err)
+	}
+	return io.NopCloser(bytes.NewReader(data)), int64(len(data)), nil
+}
+
+// Setting reads a setting, creating it on first use. Two instances
+// racing to create it agree on whichever insert landed first.
+func (db *DB) Setting(ctx context.Context, name string, create func() (string, error)) (string, error) {
+	var v string
+	err := db.read.QueryRowContext(ctx, db.q("SELECT value FROM settings WHERE name = ?"), name).Scan(&v)
+	if err == nil {
+		return v, nil
+	}
+	if err != sql.ErrNoRows {
+		return "", err
+	}
+	fresh, err := create()
+	if err != nil {
+		return "", err
+	}
+	if _, err := db.write.ExecContext(ctx, db.q("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING"), name, fresh); err != nil {
+		return "", err
+	}
+	err = db.write.QueryRowContext(ctx, db.q("SELECT value FROM settings WHERE name = ?"), name).Scan(&v)
+	return v, err
+}

@@ -1,0 +1,192 @@
+package sqlstore
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// scanner is what *sql.Row and *sql.Rows share.
+type scanner interface{ Scan(dest ...any) error }
+
+// micros converts a time to the stored Unix microseconds.
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+// fromMicros converts stored Unix microseconds back, in UTC.
+func fromMicros(v int64) time.Time { return time.UnixMicro(v).UTC() }
+
+func nullMicros(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UnixMicro()
+}
+
+// roundPtr rounds a time to the stored precision.
+func roundPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	r := fromMicros(micros(*t))
+	return &r
+}
+
+func timePtr(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := fromMicros(v.Int64)
+	return &t
+}
+
+func strPtr(v sql.NullString) *string {
+	if !v.Valid {
+		return nil
+	}
+	s := v.String
+	return &s
+}
+
+func int64Ptr(v sql.NullInt64) *int64 {
+	if !v.Valid {
+		return nil
+	}
+	n := v.Int64
+	return &n
+}
+
+// notFound maps sql.ErrNoRows to store.ErrNotFound.
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	return err
+}
+
+const dealCols = "id, name, codename, timezone, archived, version"
+
+func scanDeal(s scanner) (store.Deal, error) {
+	var d store.Deal
+	err := s.Scan(&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version)
+	return d, err
+}
+
+const partyCols = "id, deal_id, side, label, is_owner, organization_id, position"
+
+func scanParty(s scanner) (store.Party, error) {
+	var p store.Party
+	var label, org sql.NullString
+	err := s.Scan(&p.ID, &p.DealID, &p.Side, &label, &p.IsOwner, &org, &p.Position)
+	p.Label, p.OrganizationID = strPtr(label), strPtr(org)
+	return p, err
+}
+
+const personCols = "p.id, p.deal_id, p.user_id, p.party_id, p.access, p.role, p.is_project_admin, p.joined, u.name, u.email"
+
+func scanPerson(s scanner) (store.Person, error) {
+	var p store.Person
+	var name, email sql.NullString
+	err := s.Scan(&p.ID, &p.DealID, &p.UserID, &p.PartyID, &p.Access, &p.Role, &p.IsProjectAdmin, &p.Joined, &name, &email)
+	p.Name, p.Email = strPtr(name), email.String
+	return p, err
+}
+
+const requestCols = `id, deal_id, parent_id, kind, number, title, body, status, priority, category,
+	requester, due_date, assignee_id, status_changed_at, created_at, updated_at`
+
+func scanRequest(s scanner) (store.Request, error) {
+	var r store.Request
+	var parent, requester, due, assignee sql.NullString
+	var changed sql.NullInt64
+	var created, updated int64
+	err := s.Scan(&r.ID, &r.DealID, &parent, &r.Kind, &r.Number, &r.Title, &r.Body, &r.Status, &r.Priority, &r.Category,
+		&requester, &due, &assignee, &changed, &created, &updated)
+	r.ParentID, r.Requester, r.DueDate, r.AssigneeID = strPtr(parent), strPtr(requester), strPtr(due), strPtr(assignee)
+	r.StatusChangedAt = timePtr(changed)
+	r.CreatedAt, r.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return r, err
+}
+
+func requestArgs(r store.Request) []any {
+	return []any{r.ID, r.DealID, r.ParentID, string(r.Kind), r.Number, r.Title, r.Body, string(r.Status), string(r.Priority), string(r.Category),
+		r.Requester, r.DueDate, r.AssigneeID, nullMicros(r.StatusChangedAt), micros(r.CreatedAt), micros(r.UpdatedAt)}
+}
+
+const messageCols = "id, deal_id, request_id, party_id, author_id, kind, partial, internal, source, text, format, posted_at, on_behalf"
+
+func scanMessage(s scanner) (store.Message, error) {
+	var m store.Message
+	var author sql.NullString
+	var posted int64
+	err := s.Scan(&m.ID, &m.DealID, &m.RequestID, &m.PartyID, &author, &m.Kind, &m.Partial, &m.Internal, &m.Source, &m.Text, &m.Format, &posted, &m.OnBehalf)
+	m.AuthorID, m.PostedAt = strPtr(author), fromMicros(posted)
+	return m, err
+}
+
+func messageArgs(m store.Message) []any {
+	return []any{m.ID, m.DealID, m.RequestID, m.PartyID, m.AuthorID, string(m.Kind), m.Partial, m.Internal, string(m.Source), m.Text, string(m.Format), micros(m.PostedAt), m.OnBehalf}
+}
+
+const fileCols = "version_id, deal_id, request_id, message_id, position, kind, name, url, size, content_type, sha256, scanned"
+
+func scanFile(s scanner) (store.File, error) {
+	var f store.File
+	var name, u, ct, sha sql.NullString
+	var size sql.NullInt64
+	err := s.Scan(&f.VersionID, &f.DealID, &f.RequestID, &f.MessageID, &f.Position, &f.Kind, &name, &u, &size, &ct, &sha, &f.Scanned)
+	f.Name, f.URL, f.ContentType, f.Size = strPtr(name), strPtr(u), strPtr(ct), int64Ptr(size)
+	f.SHA256 = sha.String
+	return f, err
+}
+
+func fileArgs(f store.File) []any {
+	var sha any
+	if f.SHA256 != "" {
+		sha = f.SHA256
+	}
+	return []any{f.VersionID, f.DealID, f.RequestID, f.MessageID, f.Position, string(f.Kind), f.Name, f.URL, f.Size, f.ContentType, sha, f.Scanned}
+}
+
+const keyCols = "id, user_id, name, prefix, hash, access, deal_ids, expires_at, revoked_at, created_at"
+
+func scanKey(s scanner) (store.APIKey, error) {
+	var k store.APIKey
+	var deals sql.NullString
+	var expires, created int64
+	var revoked sql.NullInt64
+	err := s.Scan(&k.ID, &k.UserID, &k.Name, &k.Prefix, &k.Hash, &k.Access, &deals, &expires, &revoked, &created)
+	if err != nil {
+		return k, err
+	}
+	if deals.Valid {
+		k.DealIDs = []string{}
+		if err := json.Unmarshal([]byte(deals.String), &k.DealIDs); err != nil {
+			return k, err
+		}
+	}
+	k.ExpiresAt, k.CreatedAt, k.RevokedAt = fromMicros(expires), fromMicros(created), timePtr(revoked)
+	return k, nil
+}
+
+func keyArgs(k store.APIKey) []any {
+	var deals any
+	if k.DealIDs != nil {
+		b, _ := json.Marshal(k.DealIDs)
+		deals = string(b)
+	}
+	return []any{k.ID, k.UserID, k.Name, k.Prefix, k.Hash, string(k.Access), deals, micros(k.ExpiresAt), nullMicros(k.RevokedAt), micros(k.CreatedAt)}
+}
+
+const notificationCols = "id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at"
+
+func scanNotification(s scanner) (store.Notification, error) {
+	var n store.Notification
+	var next, created int64
+	var delivered sql.NullInt64
+	err := s.Scan(&n.ID, &n.DealID, &n.MessageID, &n.PersonID, &n.Email, &n.Subject, &n.Body, &n.Attempts, &next, &delivered, &n.LastError, &created)
+	n.NextAttemptAt, n.CreatedAt, n.DeliveredAt = fromMicros(next), fromMicros(created), timePtr(delivered)
+	return n, err
+}

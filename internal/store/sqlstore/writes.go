@@ -1,0 +1,238 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// NewID returns a time-ordered UUID (v7), so rows sort by creation.
+func NewID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// isDuplicate tells a unique-constraint violation on either dialect.
+func isDuplicate(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "23505"
+	}
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
+// mapErr maps driver errors to the store's.
+func mapErr(err error) error {
+	if isDuplicate(err) {
+		return store.ErrDuplicate
+	}
+	return notFound(err)
+}
+
+// inTx runs fn in a write transaction and commits it.
+func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// dealTx runs fn in a write transaction that first bumps the deal's
+// version. On PostgreSQL the UPDATE also locks the deal row, which
+// serialises writers of one deal: that is what keeps two instances from
+// handing out the same next number.
+func (db *DB) dealTx(ctx context.Context, dealID string, fn func(tx *sql.Tx) error) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := bumpDeal(ctx, db, tx, dealID); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+func bumpDeal(ctx context.Context, db *DB, tx queryer, dealID string) error {
+	res, err := tx.ExecContext(ctx, db.q("UPDATE deals SET version = version + 1 WHERE id = ?"), dealID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+const insertRequest = "INSERT INTO requests (" + requestCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+// CreateRequest inserts a row; an empty Number gets the next one under
+// its parent, chosen inside the transaction.
+func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request, error) {
+	if r.ID == "" {
+		r.ID = NewID()
+	}
+	// Return exactly what is stored (microseconds), so that a caller's
+	// later ifUpdatedAt taken from this value matches the row.
+	now := fromMicros(micros(time.Now()))
+	if r.CreatedAt.IsZero() {
+		r.CreatedAt = now
+	}
+	if r.UpdatedAt.IsZero() {
+		r.UpdatedAt = r.CreatedAt
+	}
+	r.CreatedAt, r.UpdatedAt = fromMicros(micros(r.CreatedAt)), fromMicros(micros(r.UpdatedAt))
+	r.StatusChangedAt = roundPtr(r.StatusChangedAt)
+	err := db.dealTx(ctx, r.DealID, func(tx *sql.Tx) error {
+		if r.Number == "" {
+			n, err := nextNumber(ctx, db, tx, r.DealID, r.ParentID)
+			if err != nil {
+				return err
+			}
+			r.Number = n
+		}
+		_, err := tx.ExecContext(ctx, db.q(insertRequest), requestArgs(r)...)
+		return mapErr(err)
+	})
+	return r, err
+}
+
+func nextNumber(ctx context.Context, db *DB, tx queryer, dealID string, parentID *string) (string, error) {
+	var siblings []string
+	var parentNumber string
+	var err error
+	scanString := func(s scanner) (string, error) {
+		var v string
+		return v, s.Scan(&v)
+	}
+	if parentID == nil {
+		siblings, err = collect(ctx, tx, scanString, db.q("SELECT number FROM requests WHERE deal_id = ? AND parent_id IS NULL"), dealID)
+	} else {
+		if err := tx.QueryRowContext(ctx, db.q("SELECT number FROM requests WHERE deal_id = ? AND id = ?"), dealID, *parentID).Scan(&parentNumber); err != nil {
+			return "", notFound(err)
+		}
+		siblings, err = collect(ctx, tx, scanString, db.q("SELECT number FROM requests WHERE deal_id = ? AND parent_id = ?"), dealID, *parentID)
+	}
+	if err != nil {
+		return "", err
+	}
+	return domain.NextNumber(parentNumber, siblings), nil
+}
+
+const updateRequest = `UPDATE requests SET number = ?, title = ?, body = ?, status = ?, priority = ?, category = ?,
+	requester = ?, due_date = ?, assignee_id = ?, status_changed_at = ?, updated_at = ? WHERE deal_id = ? AND id = ?`
+
+func writeRequest(ctx context.Context, db *DB, tx queryer, r store.Request) error {
+	_, err := tx.ExecContext(ctx, db.q(updateRequest), r.Number, r.Title, r.Body, string(r.Status), string(r.Priority), string(r.Category),
+		r.Requester, r.DueDate, r.AssigneeID, nullMicros(r.StatusChangedAt), micros(r.UpdatedAt), r.DealID, r.ID)
+	return mapErr(err)
+}
+
+// UpdateRequest reads, changes and writes a request in one transaction.
+func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, ifUpdatedAt *time.Time, change store.RequestChange) (store.Request, error) {
+	var out store.Request
+	err := db.dealTx(ctx, dealID, func(tx *sql.Tx) error {
+		r, err := getRequest(ctx, db, tx, dealID, id)
+		if err != nil {
+			return err
+		}
+		// Compare at the stored precision: a caller's time may carry
+		// nanoseconds the database never kept.
+		if ifUpdatedAt != nil && micros(r.UpdatedAt) != micros(*ifUpdatedAt) {
+			return store.ErrStale
+		}
+		old := r
+		if err := change(&r); err != nil {
+			return err
+		}
+		// The row is addressed by what was read, whatever change did.
+		r.ID, r.DealID = old.ID, old.DealID
+		r.UpdatedAt = fromMicros(micros(r.UpdatedAt))
+		r.StatusChangedAt = roundPtr(r.StatusChangedAt)
+		// UpdatedAt is the version behind If-Match: every write must move
+		// it forward, even when change did not set it or two writes fall
+		// in the same microsecond, or a stale writer would go unnoticed.
+		if !r.UpdatedAt.After(old.UpdatedAt) {
+			r.UpdatedAt = fromMicros(max(micros(time.Now()), micros(old.UpdatedAt)+1))
+		}
+		out = r
+		return writeRequest(ctx, db, tx, r)
+	})
+	return out, err
+}
+
+const insertMessage = "INSERT INTO messages (" + messageCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+const insertFile = "INSERT INTO files (" + fileCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+const insertNotification = "INSERT INTO notifications (" + notificationCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+// PostMessage writes a message with its files, moves the request's status
+// when asked, and queues the notifications, in one transaction.
+func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Message, store.Request, error) {
+	m := p.Message
+	if m.ID == "" {
+		m.ID = NewID()
+	}
+	if m.PostedAt.IsZero() {
+		m.PostedAt = time.Now()
+	}
+	m.PostedAt = fromMicros(micros(m.PostedAt))
+	var req store.Request
+	err := db.dealTx(ctx, m.DealID, func(tx *sql.Tx) error {
+		r, err := getRequest(ctx, db, tx, m.DealID, m.RequestID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.q(insertMessage), messageArgs(m)...); err != nil {
+			return mapErr(err)
+		}
+		for i, f := range p.Files {
+			f.MessageID, f.RequestID, f.DealID, f.Position = m.ID, m.RequestID, m.DealID, i
+			if f.VersionID == "" {
+				f.VersionID = NewID()
+			}
+			if _, err := tx.ExecContext(ctx, db.q(insertFile), fileArgs(f)...); err != nil {
+				return mapErr(err)
+			}
+		}
+		// A new message changes what the request shows (latest answer,
+		// files), so it counts as an update of the request.
+		now := m.PostedAt
+		r.UpdatedAt = now
+		if p.MoveStatus != nil && *p.MoveStatus != r.Status {
+			r.Status, r.StatusChangedAt = *p.MoveStatus, &now
+		}
+		if err := writeRequest(ctx, db, tx, r); err != nil {
+			return err
+		}
+		req = r
+		if p.Notify == nil {
+			return nil
+		}
+		for _, n := range p.Notify(m) {
+			if n.ID == "" {
+				n.ID = NewID()
+			}
+			n.DealID, n.MessageID = m.DealID, m.ID
+			// A row without times is due at once.
+			if n.CreatedAt.IsZero() {
+				n.CreatedAt = m.PostedAt
+			}
+			if n.NextAttemptAt.IsZero() {
+				n.NextAttemptAt = n.CreatedAt
+			}
+			if _, err := tx.ExecContext(ctx, db.q(insertNotification), n.ID, n.DealID, n.MessageID, n.PersonID, n.Email, n.Subject, n.Body,
+				n.Attempts, micros(n.NextAttemptAt), nullMicros(n.DeliveredAt), n.LastError, micros(n.CreatedAt)); err != nil {
+				return mapErr(err)
+			}
+		}
+		return nil
+	})
+	return m, req, err
+}

@@ -1,0 +1,168 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// Errors every backend maps its driver errors to.
+var (
+	ErrNotFound  = errors.New("not found")
+	ErrDuplicate = errors.New("duplicate")
+	// ErrStale is returned by UpdateRequest when IfVersion no longer matches.
+	ErrStale = errors.New("stale")
+)
+
+// Store is what the server needs from storage. Every write is one
+// transaction that also bumps the deal's Version.
+type Store interface {
+	Reader
+	ViewReader
+	Writer
+	Admin
+	Outbox
+	// Ping checks the database is reachable.
+	Ping(ctx context.Context) error
+	// Dialect is "sqlite" or "postgres".
+	Dialect() string
+	Close() error
+}
+
+// Reader reads what API calls show.
+type Reader interface {
+	APIKeyByPrefix(ctx context.Context, prefix string) (APIKey, error)
+	User(ctx context.Context, id string) (User, error)
+	Organization(ctx context.Context, id string) (Organization, error)
+	// UserDeals lists the deals the user has a seat on, by name.
+	UserDeals(ctx context.Context, userID string) ([]Deal, error)
+	Deal(ctx context.Context, id string) (Deal, error)
+	// DealVersion is the cheap read behind ETags.
+	DealVersion(ctx context.Context, id string) (int64, error)
+	// Parties lists the parties of the given deals, by deal and position.
+	Parties(ctx context.Context, dealIDs ...string) ([]Party, error)
+	// Seat finds the user's person on the deal.
+	Seat(ctx context.Context, dealID, userID string) (Person, error)
+	People(ctx context.Context, dealID string) ([]Person, error)
+	Requests(ctx context.Context, dealID string) ([]Request, error)
+	Request(ctx context.Context, dealID, id string) (Request, error)
+	// Messages lists a request's messages oldest first; requestID ""
+	// lists the whole deal's.
+	Messages(ctx context.Context, dealID, requestID string) ([]Message, error)
+	// Files lists a request's files by message and position; requestID ""
+	// lists the whole deal's.
+	Files(ctx context.Context, dealID, requestID string) ([]File, error)
+	File(ctx context.Context, dealID, versionID string) (File, error)
+	Message(ctx context.Context, dealID, id string) (Message, error)
+	// OpenBlob streams a file's bytes.
+	OpenBlob(ctx context.Context, sha256 string) (io.ReadCloser, int64, error)
+	// Setting reads a server-wide setting, creating it with create() the
+	// first time, so that every instance on one database agrees on it.
+	Setting(ctx context.Context, name string, create func() (string, error)) (string, error)
+}
+
+// RequestChange is applied by UpdateRequest inside its transaction to the
+// row as it stands; returning an error aborts the write.
+type RequestChange func(r *Request) error
+
+// PostMessage writes a message, its links and files, an optional status
+// move and the notifications it causes, all at once.
+type PostMessage struct {
+	Message Message
+	Files   []File
+	// MoveStatus, when not nil, is applied to the request if it differs
+	// from the request's status at the time of writing.
+	MoveStatus *api.RequestStatus
+	// Notify is called inside the transaction with the stored message
+	// and returns the outbox rows to write.
+	Notify func(m Message) []Notification
+}
+
+// Writer holds the API's writes.
+type Writer interface {
+	CreateRequest(ctx context.Context, r Request) (Request, error)
+	// UpdateRequest reads the request inside a write transaction, applies
+	// change and writes it back. ifUpdatedAt, when non-nil, must equal the
+	// stored UpdatedAt or ErrStale is returned.
+	UpdateRequest(ctx context.Context, dealID, id string, ifUpdatedAt *time.Time, change RequestChange) (Request, error)
+	PostMessage(ctx context.Context, p PostMessage) (Message, Request, error)
+}
+
+// Admin holds what `dealctl admin` does against the database.
+type Admin interface {
+	// Ref resolves a world-file reference (kind, local name) to an id;
+	// ErrNotFound when it was never applied.
+	Ref(ctx context.Context, kind, name string) (string, error)
+	// Apply runs fn in one write transaction.
+	Apply(ctx context.Context, fn func(tx AdminTx) error) error
+	CreateAPIKey(ctx context.Context, k APIKey) error
+	APIKeys(ctx context.Context, userID string) ([]APIKey, error)
+	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
+	SetDealArchived(ctx context.Context, dealID string, archived bool) error
+	// AttachFile stores data as a blob and lists it on the message.
+	AttachFile(ctx context.Context, f File, data []byte) (File, error)
+	// Backup writes a consistent copy of the database to path (SQLite).
+	Backup(ctx context.Context, path string) error
+}
+
+// AdminTx is the transaction of Admin.Apply: upserts by id, used to seed
+// worlds idempotently. Each Put replaces the row with that id.
+type AdminTx interface {
+	Ref(kind, name string) (string, error)
+	PutRef(kind, name, id string) error
+	PutOrganization(o Organization) error
+	PutUser(u User) error
+	PutDeal(d Deal) error
+	PutParty(p Party) error
+	// PutPerson upserts by (deal, user); it returns the person's id.
+	PutPerson(p Person) (string, error)
+	// PutRequest upserts by (deal, number); it returns the row's id.
+	PutRequest(r Request) (string, error)
+	RequestByNumber(dealID, number string) (Request, error)
+	PutMessage(m Message) error
+	PutFile(f File, data []byte) error
+	PutAPIKey(k APIKey) error
+	APIKey(id string) (APIKey, error)
+	// CountDeals tells an empty database (serve --demo).
+	CountDeals() (int, error)
+}
+
+// Outbox is the notification queue.
+type Outbox interface {
+	// ClaimNotifications takes up to limit rows due by now, hiding them
+	// from other claimers until lease has passed.
+	ClaimNotifications(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Notification, error)
+	MarkDelivered(ctx context.Context, id string, at time.Time) error
+	MarkFailed(ctx context.Context, id string, errText string, retryAt time.Time) error
+	Notifications(ctx context.Context, dealID string) ([]Notification, error)
+}
+
+// RateLimiter counts calls per key. A backend whose instances share a
+// database provides one shared by all of them.
+type RateLimiter interface {
+	// Take spends one call of key's budget of limit calls a minute.
+	Take(ctx context.Context, key string, limit int, now time.Time) (RateDecision, error)
+}
+
+// RateDecision is the outcome of RateLimiter.Take.
+type RateDecision struct {
+	Allowed    bool
+	Remaining  int
+	RetryAfter time.Duration // when not allowed: until one call is available
+	Reset      time.Duration // until the bucket is full again
+}
+
+// ViewReader holds the reads that build what one side sees; viewerParty
+// is the caller's party, whose internal messages the caller may see.
+type ViewReader interface {
+	// LatestAnswers returns, per request, the newest `response` the viewer
+	// may see, with Text cut to at most previewLen+1 characters. requestID
+	// "" covers the whole deal.
+	LatestAnswers(ctx context.Context, dealID, requestID, viewerParty string, previewLen int) ([]Message, error)
+	// VisibleFiles lists the files and links on messages the viewer may
+	// see, by message and position. requestID "" covers the whole deal.
+	VisibleFiles(ctx context.Context, dealID, requestID, viewerParty string) ([]File, error)
+}
