@@ -10,8 +10,16 @@ import (
 
 // CompareNumbers orders request numbers naturally: dotted components are
 // compared one by one, digit runs by value, so "2.9" < "2.10" and "2" <
-// "2.1". It returns -1, 0 or 1.
+// "2.1". Numbers that compare equal that way ("2." and "2") fall back to
+// byte order, so the order is total. It returns -1, 0 or 1.
 func CompareNumbers(a, b string) int {
+	if c := compareNatural(a, b); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+func compareNatural(a, b string) int {
 	for a != "" || b != "" {
 		if a == "" {
 			return -1
