@@ -21,7 +21,6 @@ const (
 	CodeRateLimited      ErrorCode = "rate_limited"
 	CodePayloadTooLarge  ErrorCode = "payload_too_large"
 	CodeInternal         ErrorCode = "internal"
-
 )
 
 // HTTPStatus maps a code to its HTTP status.

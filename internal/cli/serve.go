@@ -116,7 +116,13 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger}
+	worker, stopNotify, err := startNotifier(ctx, db, o, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopNotify()
+	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke}
 	if shared, ok := any(db).(interface{ RateLimiter() store.RateLimiter }); ok && db.Dialect() == sqlstore.Postgres {
 		cfg.Limiter = shared.RateLimiter()
 	}
@@ -125,12 +131,6 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		ln.Close()
 		return err
 	}
-	stopNotify, err := startNotifier(ctx, db, o, logger)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	defer stopNotify()
 
 	fmt.Fprintf(stdout, "dealctl serving the API on %s (database: %s)\n", baseURL, redactDSN(dsn))
 	if demo != nil {

@@ -4,10 +4,29 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/dealctl/dealctl/internal/notify"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// startNotifier is wired to internal/notify once it lands.
-func startNotifier(ctx context.Context, st store.Outbox, o *serveOptions, logger *slog.Logger) (func(), error) {
-	return func() {}, nil
+// startNotifier runs the outbox worker beside the server. It returns the
+// worker, so the server can wake it after a post, and a function that
+// stops it and waits for it.
+func startNotifier(ctx context.Context, st store.Outbox, o *serveOptions, logger *slog.Logger) (*notify.Worker, func(), error) {
+	sender, err := notify.ParseURL(o.notifyURL, o.webhookSecret)
+	if err != nil {
+		return nil, nil, usageErrorf("--notify-url: %v", err)
+	}
+	if ls, ok := sender.(*notify.LogSender); ok {
+		ls.Log = logger
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	w := &notify.Worker{Store: st, Sender: sender, Log: logger}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := w.Run(ctx); err != nil && ctx.Err() == nil {
+			logger.Error("notification worker stopped", "err", err)
+		}
+	}()
+	return w, func() { cancel(); <-done }, nil
 }

@@ -1,8 +1,8 @@
 package server
 
 import (
-	"slices"
 	"net/http"
+	"slices"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/store"

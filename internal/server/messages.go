@@ -118,6 +118,9 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 	if err != nil {
 		return err
 	}
+	if post.Notify != nil && s.posted != nil {
+		s.posted()
+	}
 	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, row.ID, dc.seat.PartyID)
 	if err != nil {
 		return err

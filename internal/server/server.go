@@ -31,6 +31,9 @@ type Config struct {
 	Now func() time.Time
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
+	// Posted, when set, is called after a message queued notifications,
+	// to wake the notification worker.
+	Posted func()
 }
 
 // Server is the API's HTTP handler.
@@ -42,6 +45,7 @@ type Server struct {
 	log       *slog.Logger
 	now       func() time.Time
 	linkTTL   time.Duration
+	posted    func()
 	signer    *linkSigner
 	lists     *bodyCache
 	mux       *http.ServeMux
@@ -58,6 +62,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		log:       cfg.Logger,
 		now:       cfg.Now,
 		linkTTL:   cfg.LinkTTL,
+		posted:    cfg.Posted,
 		lists:     newBodyCache(64 << 20),
 	}
 	if s.rateLimit <= 0 {
@@ -105,11 +110,11 @@ func (s *Server) routes() *http.ServeMux {
 	handle("GET "+v1+"/deals/{deal_id}", s.authed(s.getDeal))
 	handle("GET "+v1+"/deals/{deal_id}/people", s.authed(s.listPeople))
 	handle("GET "+v1+"/deals/{deal_id}/requests", s.authed(s.listRequests))
-	handle("POST "+v1+"/deals/{deal_id}/requests", s.authed(s.createRequest))
+	handle("POST "+v1+"/deals/{deal_id}/requests", s.authed(s.idempotent(s.createRequest)))
 	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.getRequest))
 	handle("PATCH "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.updateRequest))
 	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.listMessages))
-	handle("POST "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.postMessage))
+	handle("POST "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.idempotent(s.postMessage)))
 	handle("POST "+v1+"/deals/{deal_id}/files/{version_id}/download-link", s.authed(s.downloadLink))
 	handle("GET /dl/{token}", http.HandlerFunc(s.download))
 	handle("GET /healthz", http.HandlerFunc(s.healthz))

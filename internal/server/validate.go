@@ -144,4 +144,3 @@ func (f *fieldErrors) links(o api.Optional[[]api.Link]) {
 		}
 	}
 }
-

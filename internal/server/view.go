@@ -101,11 +101,10 @@ func (v *dealView) message(m store.Message, files []store.File) api.Message {
 	return out
 }
 
-
 // requestRow adapts a stored request to domain.Row for list ordering.
 type requestRow store.Request
 
-func (r requestRow) RowID() string { return r.ID }
+func (r requestRow) RowID() string     { return r.ID }
 func (r requestRow) RowNumber() string { return r.Number }
 func (r requestRow) RowParentID() string {
 	if r.ParentID == nil {

@@ -25,6 +25,7 @@ type Store interface {
 	Writer
 	Admin
 	Outbox
+	Idempotency
 	// Ping checks the database is reachable.
 	Ping(ctx context.Context) error
 	// Dialect is "sqlite" or "postgres".
@@ -165,4 +166,23 @@ type ViewReader interface {
 	// VisibleFiles lists the files and links on messages the viewer may
 	// see, by message and position. requestID "" covers the whole deal.
 	VisibleFiles(ctx context.Context, dealID, requestID, viewerParty string) ([]File, error)
+}
+
+// SavedResponse is a POST's first answer, replayed for a repeated
+// Idempotency-Key.
+type SavedResponse struct {
+	Method    string
+	Path      string
+	Status    int
+	Body      []byte
+	CreatedAt time.Time
+}
+
+// Idempotency keeps first answers per (key id, Idempotency-Key).
+type Idempotency interface {
+	// SavedResponse finds the answer saved at or after since.
+	SavedResponse(ctx context.Context, keyID, idemKey string, since time.Time) (SavedResponse, error)
+	// SaveResponse keeps an answer unless one is there already, and drops
+	// answers saved before expireBefore.
+	SaveResponse(ctx context.Context, keyID, idemKey string, r SavedResponse, expireBefore time.Time) error
 }

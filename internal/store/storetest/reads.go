@@ -12,6 +12,13 @@ import (
 
 func testPingDialect(t *testing.T, s store.Store) {
 	must(t, s.Ping(ctxT(t)))
+	// A new store is empty: serve --demo relies on telling that.
+	must(t, s.Apply(ctxT(t), func(tx store.AdminTx) error {
+		if n, err := tx.CountDeals(); err != nil || n != 0 {
+			return fmt.Errorf("CountDeals on a new store = %d, %v; want 0", n, err)
+		}
+		return nil
+	}))
 	if d := s.Dialect(); d != "sqlite" && d != "postgres" {
 		t.Errorf("Dialect() = %q, want sqlite or postgres", d)
 	}
@@ -194,6 +201,9 @@ func testAdminTxReads(t *testing.T, s store.Store) {
 	key := store.APIKey{ID: newID(), UserID: w.bob, Name: "seeded", Prefix: "dlk_seed0001", Hash: []byte{1, 2, 3},
 		Access: api.KeyRead, DealIDs: []string{w.deal}, ExpiresAt: t0.AddDate(0, 3, 0), CreatedAt: t0}
 	must(t, s.Apply(ctx, func(tx store.AdminTx) error {
+		if n, err := tx.CountDeals(); err != nil || n != 2 {
+			return fmt.Errorf("tx.CountDeals() = %d, %v; want 2", n, err)
+		}
 		if id, err := tx.Ref("user", "alice"); err != nil || id != w.alice {
 			return fmt.Errorf("tx.Ref(user, alice) = %q, %v", id, err)
 		}

@@ -1,0 +1,255 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// Abandoned is the next_attempt_at a Worker gives a row it stopped trying:
+// the row stays undelivered with its last_error for people to see, and no
+// claim is ever due that late.
+var Abandoned = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+
+// Defaults for a zero Worker field.
+const (
+	DefaultInterval    = 5 * time.Second
+	DefaultBatch       = 20
+	DefaultLease       = 5 * time.Minute
+	DefaultMaxAttempts = 10
+)
+
+// Backoff bounds: the n-th failure waits about 30 s·2^(n-1), at most an
+// hour, so ten attempts span some three and a half hours.
+const (
+	backoffBase = 30 * time.Second
+	backoffMax  = time.Hour
+)
+
+// maxErrorLen bounds the last_error kept on a row.
+const maxErrorLen = 1000
+
+// Worker drains an outbox through a Sender. Several Workers, in one process
+// or in several on one database, may run at once: a claimed row is hidden
+// from other claimers for Lease, and a Worker stops starting sends once half
+// of the lease is gone, so a row is not sent twice unless a send outlives
+// its lease or a delivery cannot be recorded.
+type Worker struct {
+	Store       store.Outbox
+	Sender      Sender
+	Log         *slog.Logger     // nil: slog.Default()
+	Interval    time.Duration    // how often to look for due rows without a Poke
+	Batch       int              // rows claimed at a time
+	Lease       time.Duration    // how long a claim hides rows; must outlast a send
+	MaxAttempts int              // attempts before a row is abandoned
+	Now         func() time.Time // the outbox's clock; nil: time.Now
+
+	pokeOnce sync.Once
+	poke     chan struct{}
+}
+
+// Poke asks a running Worker to look for due rows now, as after a post,
+// rather than at the next interval. It never blocks; pokes that arrive
+// while one is pending are merged.
+func (w *Worker) Poke() {
+	select {
+	case w.wake() <- struct{}{}:
+	default:
+	}
+}
+
+func (w *Worker) wake() chan struct{} {
+	w.pokeOnce.Do(func() { w.poke = make(chan struct{}, 1) })
+	return w.poke
+}
+
+// Run delivers due rows every Interval and on every Poke until ctx is done,
+// then returns nil. Storage errors are logged and retried at the next turn,
+// since the database may come back; only a Worker missing its Store or
+// Sender makes Run fail.
+func (w *Worker) Run(ctx context.Context) error {
+	if w.Store == nil || w.Sender == nil {
+		return errors.New("notify: Worker needs a Store and a Sender")
+	}
+	interval := w.Interval
+	if interval <= 0 {
+		interval = DefaultInterval
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		// A full batch suggests more rows are due: keep going.
+		for ctx.Err() == nil {
+			delivered, failed, err := w.RunOnce(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					w.log().Error("notify: delivering notifications", slog.Any("error", err))
+				}
+				break
+			}
+			if delivered+failed < w.batch() {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		case <-w.wake():
+		}
+	}
+}
+
+// RunOnce claims one batch of due rows and tries each once. It counts the
+// rows delivered and the rows that failed (retried later or abandoned);
+// err reports storage trouble.
+func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error) {
+	if w.Store == nil || w.Sender == nil {
+		return 0, 0, errors.New("notify: Worker needs a Store and a Sender")
+	}
+	lease := w.lease()
+	// The lease guard runs on the real clock: Now may be a test's frozen
+	// one, while sends take real time.
+	claimed := time.Now()
+	rows, err := w.Store.ClaimNotifications(ctx, w.now(), w.batch(), lease)
+	if err != nil {
+		return 0, 0, fmt.Errorf("notify: claim: %w", err)
+	}
+	// What was sent is recorded even when ctx ends mid-batch: forgetting a
+	// delivery would repeat it once the lease runs out.
+	book, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	var errs []error
+	for i, n := range rows {
+		if ctx.Err() != nil || time.Since(claimed) > lease/2 {
+			errs = append(errs, w.release(book, rows[i:]))
+			break
+		}
+		if n.Attempts > w.maxAttempts() {
+			// Claimed again after a Worker died mid-send, or the limit was
+			// lowered: it has had its tries.
+			failed++
+			errs = append(errs, w.abandon(book, n, n.LastError))
+			continue
+		}
+		sendCtx, stop := context.WithDeadline(ctx, claimed.Add(lease*9/10))
+		sendErr := w.Sender.Send(sendCtx, n)
+		stop()
+		if sendErr == nil {
+			delivered++
+			if err := w.Store.MarkDelivered(book, n.ID, w.now()); err != nil {
+				errs = append(errs, fmt.Errorf("notify: recording delivery of %s: %w", n.ID, err))
+			}
+			continue
+		}
+		failed++
+		errs = append(errs, w.fail(book, n, sendErr))
+	}
+	return delivered, failed, errors.Join(errs...)
+}
+
+// fail records a failed attempt: retried after a backoff, or abandoned
+// when the error is permanent or the attempts are spent.
+func (w *Worker) fail(ctx context.Context, n store.Notification, sendErr error) error {
+	msg := sendErr.Error()
+	if len(msg) > maxErrorLen {
+		msg = msg[:maxErrorLen]
+	}
+	if IsPermanent(sendErr) || n.Attempts >= w.maxAttempts() {
+		return w.abandon(ctx, n, msg)
+	}
+	retry := w.now().Add(backoff(n.Attempts, rand.Float64))
+	w.log().Warn("notify: delivery failed; will retry", append(rowAttrs(n),
+		slog.String("error", msg), slog.Time("retry_at", retry))...)
+	if err := w.Store.MarkFailed(ctx, n.ID, msg, retry); err != nil {
+		return fmt.Errorf("notify: recording failure of %s: %w", n.ID, err)
+	}
+	return nil
+}
+
+// abandon stops trying n; it logs once, since the row is never claimed
+// again.
+func (w *Worker) abandon(ctx context.Context, n store.Notification, msg string) error {
+	if msg == "" {
+		msg = "no delivery after " + fmt.Sprint(n.Attempts-1) + " attempts"
+	}
+	w.log().Error("notify: giving up on notification", append(rowAttrs(n), slog.String("error", msg))...)
+	if err := w.Store.MarkFailed(ctx, n.ID, msg, Abandoned); err != nil {
+		return fmt.Errorf("notify: abandoning %s: %w", n.ID, err)
+	}
+	return nil
+}
+
+// release hands back claimed rows that were not tried, due at once with
+// their last error unchanged. Their claim still counted as an attempt.
+func (w *Worker) release(ctx context.Context, rows []store.Notification) error {
+	now := w.now()
+	var errs []error
+	for _, n := range rows {
+		if err := w.Store.MarkFailed(ctx, n.ID, n.LastError, now); err != nil {
+			errs = append(errs, fmt.Errorf("notify: releasing %s: %w", n.ID, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// backoff is the wait after the attempt-th failure: 30 s·2^(attempt-1)
+// capped at an hour, less up to a fifth at random so that rows failed
+// together (a relay outage) do not all come back in the same instant.
+func backoff(attempt int, rnd func() float64) time.Duration {
+	attempt = max(attempt, 1)
+	d := backoffMax
+	if attempt <= 8 { // past 8 the shift only overflows: 30 s·2^7 already passes the cap
+		d = min(backoffBase<<(attempt-1), backoffMax)
+	}
+	return d - time.Duration(rnd()*float64(d)/5)
+}
+
+func rowAttrs(n store.Notification) []any {
+	return []any{
+		slog.String("notification_id", n.ID), slog.String("deal_id", n.DealID),
+		slog.String("message_id", n.MessageID), slog.String("person_id", n.PersonID),
+		slog.Int("attempt", n.Attempts),
+	}
+}
+
+func (w *Worker) log() *slog.Logger {
+	if w.Log != nil {
+		return w.Log
+	}
+	return slog.Default()
+}
+
+func (w *Worker) now() time.Time {
+	if w.Now != nil {
+		return w.Now()
+	}
+	return time.Now()
+}
+
+func (w *Worker) batch() int {
+	if w.Batch > 0 {
+		return w.Batch
+	}
+	return DefaultBatch
+}
+
+func (w *Worker) lease() time.Duration {
+	if w.Lease > 0 {
+		return w.Lease
+	}
+	return DefaultLease
+}
+
+func (w *Worker) maxAttempts() int {
+	if w.MaxAttempts > 0 {
+		return w.MaxAttempts
+	}
+	return DefaultMaxAttempts
+}
