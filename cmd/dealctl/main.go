@@ -4,6 +4,9 @@ package main
 
 import (
 	"os"
+	// Deals' due dates fall due in their own IANA time zone; embed the
+	// database so that minimal hosts (containers, Windows) resolve them.
+	_ "time/tzdata"
 
 	"github.com/dealctl/dealctl/internal/cli"
 )

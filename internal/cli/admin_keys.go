@@ -210,12 +210,12 @@ func newAdminKeysRevokeCmd(o *adminOptions) *cobra.Command {
 			defer db.Close()
 			err = db.RevokeAPIKey(ctx, args[0], time.Now().UTC())
 			if errors.Is(err, store.ErrNotFound) {
-				return withExit(ExitNotFound, fmt.Errorf("no active key with id or prefix %q (see 'dealctl admin keys ls')", args[0]))
+				return withExit(ExitNotFound, fmt.Errorf("no key with id or prefix %q (see 'dealctl admin keys ls')", args[0]))
 			}
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "Revoked key %s.\n", args[0])
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "Key %s is revoked.\n", args[0])
 			return err
 		},
 	}

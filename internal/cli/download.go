@@ -208,6 +208,10 @@ func downloadOne(ctx context.Context, o *DownloadOptions, s *dealScope, f reques
 	if n != link.Size {
 		return nil, fmt.Errorf("got %d bytes of %s, the server announced %d: the transfer was cut short", n, link.Filename, link.Size)
 	}
+	// CreateTemp makes the file 0600; a download is an ordinary file.
+	if err := tmp.Chmod(0o644); err != nil {
+		return nil, err
+	}
 	if err := tmp.Close(); err != nil {
 		return nil, err
 	}

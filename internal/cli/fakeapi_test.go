@@ -52,7 +52,9 @@ const (
 
 func ptr[T any](v T) *T { return &v }
 
-var fixedTime = time.Date(2026, 3, 5, 9, 0, 0, 0, time.UTC)
+// fixedTime is noon UTC on 5 March 2026: already 6 March in Auckland,
+// the deal's time zone (UTC+13).
+var fixedTime = time.Date(2026, 3, 5, 12, 0, 0, 0, time.UTC)
 
 func newFakeAPI(t *testing.T) *fakeAPI {
 	f := &fakeAPI{t: t, messages: map[string][]api.Message{}, files: map[string][]byte{}, auth: map[string]bool{}}
@@ -233,6 +235,12 @@ func (f *fakeAPI) patch(w http.ResponseWriter, r *http.Request) {
 		}
 		row.Status = in.Status.Value
 		row.StatusChangedAt = ptr(fixedTime)
+		row.AllowedStatuses = nil
+		for _, x := range api.RequestStatuses {
+			if x != row.Status {
+				row.AllowedStatuses = append(row.AllowedStatuses, x)
+			}
+		}
 	}
 	if in.Title.Set {
 		if len(in.Title.Value) > api.MaxTitleLen {

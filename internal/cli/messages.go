@@ -121,7 +121,12 @@ func writeMessage(w io.Writer, m *api.Message, th *output.Theme, width int, colo
 	text := strings.TrimRight(m.Text, "\n")
 	if width > 0 && m.Format == api.FormatMarkdown && text != "" {
 		if out, err := renderMarkdown(text, min(max(width, 40), 120), color); err == nil {
-			text = strings.Trim(out, "\n")
+			// glamour pads every line to the wrap width.
+			lines := strings.Split(strings.Trim(out, "\n"), "\n")
+			for i := range lines {
+				lines[i] = strings.TrimRight(lines[i], " ")
+			}
+			text = strings.Join(lines, "\n")
 		}
 	}
 	if text != "" {

@@ -98,7 +98,7 @@ func (v *Validator) problems(req *http.Request, reqBody []byte, resp *http.Respo
 // strongETag is RFC 9110's entity-tag without the weak prefix. The
 // validator cannot check it: it JSON-decodes header values before applying
 // the schema, so the quotes are gone by then.
-var strongETag = regexp.MustCompile(`^"[\x21\x23-\x7e\x80-\xff]*"$`)
+var strongETag = regexp.MustCompile(`^"[^"\x00-\x20\x7f]*"$`)
 
 // bodyPresence catches what the validator lets pass: it skips schema
 // validation of an empty body, and ignores a body where none is declared.
@@ -123,7 +123,7 @@ func methodNotAllowed(resp *http.Response, body []byte, methods []string) []stri
 		Code string `json:"code"`
 	}
 	if err := json.Unmarshal(body, &e); err != nil || e.Code != "method_not_allowed" {
-		out = append(out, fmt.Sprintf("response: 405 body is not an ErrorResponse with code method_not_allowed: %.200s", body))
+		out = append(out, fmt.Sprintf("response: 405 body is not an ErrorResponse with code method_not_allowed: %.200s", bytes.TrimSpace(body)))
 	}
 	var allow []string
 	for _, a := range strings.Split(resp.Header.Get("Allow"), ",") {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 )
@@ -78,6 +79,33 @@ func conforming() []exchange {
 				w.WriteHeader(410)
 				_, _ = io.WriteString(w, `{"code":"gone"}`)
 			}},
+		{name: "messages with null author", method: "GET", path: one + "/messages", header: bearer,
+			answer: func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 200, []api.Message{{ID: "m1", Kind: api.MessageInternalNote, Source: api.SourceAPI,
+					Text: "note", Format: api.FormatMarkdown, Files: []api.File{}}}, "ETag", `"m"`)
+			}},
+		{name: "post message", method: "POST", path: one + "/messages",
+			header: map[string]string{"Authorization": "Bearer k", "Idempotency-Key": "abc"},
+			body:   `{"text":"See link","links":[{"url":"https://example.com/a","label":null}],"update_status":false}`,
+			answer: func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 201, api.Message{ID: "m2", Kind: api.MessageResponse, Source: api.SourceAPI,
+					Text: "See link", Format: api.FormatMarkdown, Files: []api.File{}})
+			}},
+		{name: "download link", method: "POST", path: "/api/v1/deals/" + dealID + "/files/" + requestID + "/download-link",
+			header: bearer,
+			answer: func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 200, api.DownloadLink{URL: "http://127.0.0.1:8080/dl/abc", ExpiresAt: time.Now().UTC(),
+					Filename: "cert.pdf", Size: 12, ContentType: "application/pdf"})
+			}},
+		{name: "rate limited", method: "GET", path: "/api/v1/deals", header: bearer,
+			answer: func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 429, api.NewError(api.CodeRateLimited, ""), "Retry-After", "3")
+			}},
+		{name: "conflict with params", method: "PATCH", path: one, header: bearer, body: `{"status":"open"}`,
+			answer: func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 409, &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{
+					"reason": api.ReasonStatusNotAllowed, "from": "open", "to": "open", "allowed": []string{}}})
+			}},
 		{name: "readyz", method: "GET", path: "/readyz",
 			answer: func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
@@ -132,6 +160,26 @@ func nonConforming() []exchange {
 		{name: "error code of another status", method: "GET", path: "/api/v1/deals/" + dealID, header: bearer,
 			answer:  func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 404, api.NewError(api.CodeForbidden, "x")) },
 			wantErr: []string{"code"}},
+		{name: "filter value outside the enum", method: "GET", path: reqs + "?status=open,bogus&updated_since=yesterday",
+			header: bearer,
+			answer: func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 200, []api.DealRequest{}, "ETag", `"v1"`)
+			},
+			wantErr: []string{"status", "updated_since"}},
+		{name: "malformed id accepted", method: "GET", path: "/api/v1/deals/nope/people", header: bearer,
+			answer:  func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, []api.Person{}) },
+			wantErr: []string{"request:", "deal_id"}},
+		{name: "no key accepted", method: "GET", path: "/api/v1/deals",
+			answer:  func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, []api.Deal{}) },
+			wantErr: []string{"request:"}},
+		{name: "429 without Retry-After", method: "GET", path: "/api/v1/deals", header: bearer,
+			answer: func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 429, api.NewError(api.CodeRateLimited, ""), "X-RateLimit-Remaining", "-1")
+			},
+			wantErr: []string{"Retry-After", "x-ratelimit-remaining"}},
+		{name: "weak ETag", method: "GET", path: "/api/v1/deals/" + dealID + "/requests/" + requestID, header: bearer,
+			answer:  func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, sampleRequest(), "ETag", `W/"1"`) },
+			wantErr: []string{"strong validator"}},
 		{name: "Go's default 405", method: "DELETE", path: "/api/v1/me", header: bearer,
 			answer: func(w http.ResponseWriter, r *http.Request) {
 				http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
@@ -195,6 +243,7 @@ func TestCheckReportsNonConformingExchanges(t *testing.T) {
 	for _, x := range nonConforming() {
 		t.Run(x.name, func(t *testing.T) {
 			errs := do(t, v, x)
+			t.Logf("reported:\n%s", strings.Join(errs, "\n"))
 			if len(errs) == 0 {
 				t.Fatal("want errors, got none")
 			}

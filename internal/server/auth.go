@@ -32,6 +32,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
 // and runs h.
 func (s *Server) authed(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(ExtensionsHeader, Extensions)
 		c, err := s.authenticate(r)
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="dealctl"`)
@@ -47,6 +48,15 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 		}
 	})
 }
+
+// ExtensionsHeader advertises, on every API answer, the extensions this
+// server adds to the contract, so that a client uses them only where they
+// exist (contract §1): list filters, If-Match on PATCH, Idempotency-Key
+// on POST.
+const ExtensionsHeader = "X-Dealctl-Extensions"
+
+// Extensions is the value of ExtensionsHeader.
+const Extensions = "list-filters, if-match, idempotency-key"
 
 var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
 

@@ -31,6 +31,9 @@ type Config struct {
 	Now func() time.Time
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
+	// ListCacheBytes bounds the cache of encoded list bodies (0: 64 MiB;
+	// negative: no cache, for benchmarks of the uncached path).
+	ListCacheBytes int
 	// Posted, when set, is called after a message queued notifications,
 	// to wake the notification worker.
 	Posted func()
@@ -63,7 +66,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		now:       cfg.Now,
 		linkTTL:   cfg.LinkTTL,
 		posted:    cfg.Posted,
-		lists:     newBodyCache(64 << 20),
+		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),
 	}
 	if s.rateLimit <= 0 {
 		s.rateLimit = api.DefaultRateLimit
@@ -87,6 +90,16 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.signer = signer
 	s.mux = s.routes()
 	return s, nil
+}
+
+func cacheBudget(n int) int {
+	switch {
+	case n == 0:
+		return 64 << 20
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
 // ServeHTTP logs, recovers and routes every call.
@@ -152,6 +165,16 @@ func (s *Server) methodNotAllowed(path string) http.Handler {
 	}
 	allow := strings.Join(allowed, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// An identified key's call counts like any other and carries the
+		// X-RateLimit-* headers (contract §2); without one it is still 405.
+		if strings.HasPrefix(path, "/api/") {
+			if c, err := s.authenticate(r); err == nil {
+				noteKeyPrefix(r.Context(), c.key.Prefix)
+				if !s.allow(w, r, c.key.ID) {
+					return
+				}
+			}
+		}
 		w.Header().Set("Allow", allow)
 		s.writeError(w, r, api.NewError(api.CodeMethodNotAllowed, ""))
 	})

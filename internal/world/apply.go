@@ -22,8 +22,8 @@ const (
 	RefOrganization = "org"
 	RefUser         = "user"
 	RefDeal         = "deal"
-	RefParty        = "party"   // "deal/party"
-	RefKey          = "key"     //
+	RefParty        = "party" // "deal/party"
+	RefKey          = "key"
 	RefMessage      = "message" // "deal/number/index"
 	RefFile         = "file"    // "deal/number/index/file/k" or ".../link/k"
 	RefUserEmail    = "user-email"

@@ -46,3 +46,12 @@ func applyExample(t *testing.T, db *sqlstore.DB, now time.Time) *Result {
 	}
 	return res
 }
+
+func mustLoad(t *testing.T, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 
 	"golang.org/x/term"
 )
@@ -34,12 +35,20 @@ func System() *IOStreams {
 		stdoutTTY: isTerminal(os.Stdout),
 		stderrTTY: isTerminal(os.Stderr),
 	}
-	s.colorEnabled = colorWanted(s.stdoutTTY, os.Getenv)
 	if s.stdoutTTY {
 		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 			s.width = w
 		}
 	}
+	// DEALCTL_FORCE_TTY=1 (or a width) formats for a terminal though stdout
+	// is a pipe: for `dealctl ... | less -R` and for end-to-end tests.
+	if v := os.Getenv("DEALCTL_FORCE_TTY"); v != "" && v != "0" {
+		s.stdoutTTY = true
+		if w, err := strconv.Atoi(v); err == nil && w > 1 {
+			s.width = w
+		}
+	}
+	s.colorEnabled = colorWanted(s.stdoutTTY, os.Getenv)
 	return s
 }
 

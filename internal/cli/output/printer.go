@@ -108,9 +108,10 @@ func writeYAML(w io.Writer, v any) error {
 	return enc.Close()
 }
 
-// blockStyle undoes the flow style that parsing JSON leaves on every node.
+// blockStyle undoes the flow and quoting styles that parsing JSON leaves on
+// every node; the encoder quotes again only where YAML needs it.
 func blockStyle(n *yaml.Node) {
-	n.Style &^= yaml.FlowStyle
+	n.Style = 0
 	for _, c := range n.Content {
 		blockStyle(c)
 	}

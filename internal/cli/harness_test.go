@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+
+type result struct {
+	code     int
+	out, err string
+}
+
+type runOpts struct {
+	tty   bool
+	color bool
+	stdin string
+	env   map[string]string
+}
+
+// run executes dealctl in-process against fa, as a user whose environment
+// names the fake server, its key and the deal Falcon.
+func run(t *testing.T, fa *fakeAPI, o runOpts, args ...string) result {
+	t.Helper()
+	home := t.TempDir()
+	env := map[string]string{
+		"HOME":              home,
+		"XDG_CONFIG_HOME":   filepath.Join(home, "config"),
+		"XDG_CACHE_HOME":    filepath.Join(home, "cache"),
+		"DEALCTL_KEYRING":   "file",
+		"DEALCTL_API_KEY":   testKey,
+		"DEALCTL_DEAL":      "falcon",
+		"NO_COLOR":          "",
+		"DEALCTL_RATE_WAIT": "",
+	}
+	if fa != nil {
+		env["DEALCTL_SERVER"] = fa.srv.URL
+	}
+	for k, v := range o.env {
+		env[k] = v
+	}
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	ios, in, out, errOut := iostreams.Test()
+	in.WriteString(o.stdin)
+	ios.SetStdoutTTY(o.tty)
+	ios.SetColorEnabled(o.color)
+	f := NewFactory(ios)
+	f.Now = func() time.Time { return fixedTime }
+	code := Run(context.Background(), f, args)
+	return result{code: code, out: out.String(), err: errOut.String()}
+}
+
+// golden compares got with testdata/golden/name, or rewrites it with
+// -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(want, []byte(got)) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func (r result) must(t *testing.T, code int, outHas ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, code, r.out, r.err)
+	}
+	for _, s := range outHas {
+		if !strings.Contains(r.out, s) {
+			t.Errorf("stdout lacks %q:\n%s", s, r.out)
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+func TestRequestsListFlags(t *testing.T) {
+	f := NewFactory(nil)
+	var got *RequestsListOptions
+	cmd := NewCmdRequestsList(f, func(o *RequestsListOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--status", "open,partial", "--priority", "high", "--category", "legal", "--category", "tax",
+		"--assignee", "me", "--section", "2", "--overdue", "--due-before", "2026-04-01", "--search", "tax", "--exit-code"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got.Statuses, ",") != "open,partial" || strings.Join(got.Categories, ",") != "legal,tax" ||
+		got.Priorities[0] != "high" || got.Assignee != "me" || got.Section != "2" || !got.Overdue ||
+		got.DueBefore != "2026-04-01" || got.Search != "tax" || !got.ExitCode {
+		t.Errorf("options = %+v", got)
+	}
+}
+
+// numbers returns the first column of piped output.
+func numbers(out string) string {
+	var n []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line != "" {
+			n = append(n, strings.Split(line, "\t")[0])
+		}
+	}
+	return strings.Join(n, " ")
+}
+
+func TestRequestsListFilters(t *testing.T) {
+	fa := newFakeAPI(t)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{nil, "1 1.1 1.2 2 2.1"},
+		{[]string{"--status", "open,partial"}, "1.1 1.2"},
+		{[]string{"--status", "complete"}, "2.1"},
+		{[]string{"--priority", "high"}, "1.1"},
+		{[]string{"--category", "tax,accounting"}, "1.2 2.1"},
+		{[]string{"--assignee", "me"}, "2.1"},
+		{[]string{"--assignee", "bob@acme.example"}, "1.1"},
+		{[]string{"--assignee", "Bob Reyes"}, "1.1"},
+		{[]string{"--assignee", "none"}, "1.2"},
+		{[]string{"--section", "1"}, "1.1 1.2"},
+		{[]string{"--search", "AUDITED"}, "2.1"},
+		// 1.1 is due 5 March: overdue in Auckland, where it is already 6
+		// March, though not in UTC; 2.1 is past due but complete.
+		{[]string{"--overdue"}, "1.1"},
+		{[]string{"--due-before", "2026-03-10"}, "1.1 2.1"},
+		{[]string{"--due-before", "today"}, "1.1 2.1"},
+	}
+	for _, c := range cases {
+		r := run(t, fa, runOpts{}, append([]string{"requests", "ls"}, c.args...)...)
+		r.must(t, 0)
+		if got := numbers(r.out); got != c.want {
+			t.Errorf("requests ls %v = %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+func TestRequestsListPipedColumns(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{}, "requests", "ls", "--status", "open")
+	r.must(t, 0)
+	want := "1.1\trequest\topen\thigh\tlegal\t2026-03-05\tbob@acme.example\tCertificate of incorporation\t" + req11ID + "\n"
+	if r.out != want {
+		t.Errorf("piped row = %q\nwant        %q", r.out, want)
+	}
+}
+
+func TestRequestsListTableGolden(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{tty: true}, "requests", "ls")
+	r.must(t, 0)
+	golden(t, "requests_ls.txt", r.out)
+}
+
+func TestRequestsListJSONAndJQ(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{}, "requests", "ls", "-o", "json", "--status", "complete")
+	r.must(t, 0)
+	var rows []api.DealRequest
+	if err := json.Unmarshal([]byte(r.out), &rows); err != nil || len(rows) != 1 || rows[0].Number != "2.1" {
+		t.Fatalf("rows = %+v, err = %v", rows, err)
+	}
+	r = run(t, fa, runOpts{}, "requests", "ls", "--jq", ".[] | select(.kind == \"section\") | .title")
+	r.must(t, 0)
+	if r.out != "Corporate\nFinance\n" {
+		t.Errorf("--jq output = %q", r.out)
+	}
+	r = run(t, fa, runOpts{}, "requests", "ls", "-o", "csv", "--status", "partial")
+	r.must(t, 0)
+	if !strings.HasPrefix(r.out, "NUMBER,KIND,STATUS,") || !strings.Contains(r.out, `"Tax returns, last three years"`) {
+		t.Errorf("csv = %q", r.out)
+	}
+	r = run(t, fa, runOpts{}, "requests", "ls", "-o", "yaml", "--status", "partial")
+	r.must(t, 0, "- id: "+req12ID, "  number: \"1.2\"")
+}
+
+func TestRequestsListExitCode(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{}, "requests", "ls", "--overdue", "--exit-code")
+	r.must(t, 1, "1.1")
+	if r.err != "" {
+		t.Errorf("stderr = %q; a matching gate should print no error", r.err)
+	}
+	run(t, fa, runOpts{}, "requests", "ls", "--priority", "low", "--status", "open", "--exit-code").must(t, 0)
+}
+
+func TestRequestsListUsageErrors(t *testing.T) {
+	fa := newFakeAPI(t)
+	for _, args := range [][]string{
+		{"requests", "ls", "--status", "done"},
+		{"requests", "ls", "--due-before", "next week"},
+		{"requests", "ls", "--section", "1.1"},
+		{"requests", "ls", "--bogus"},
+		{"requests", "ls", "-o", "xml"},
+		{"requests", "ls", "--jq", ".[] |"},
+	} {
+		r := run(t, fa, runOpts{}, args...)
+		oneLine := strings.Count(r.err, "\n") == 1 && (strings.HasPrefix(r.err, "dealctl: ") || strings.HasPrefix(r.err, "{"))
+		if r.code != ExitUsage || !oneLine {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, r.code, r.err)
+		}
+	}
+	if n := fa.callsTo("GET /api/v1/deals/" + dealID + "/requests"); n != 1 {
+		// Only the --section case needs the list; bad enums fail first.
+		t.Errorf("list fetched %d times for usage errors, want 1", n)
+	}
+}
+
+func TestNotFoundAndAuthExitCodes(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{}, "requests", "show", "9.9")
+	if r.code != ExitNotFound || !strings.Contains(r.err, "no request numbered 9.9") {
+		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+	r = run(t, fa, runOpts{}, "--deal", "nope", "requests", "ls")
+	if r.code != ExitNotFound || !strings.Contains(r.err, `no deal "nope"`) {
+		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+	r = run(t, fa, runOpts{env: map[string]string{"DEALCTL_API_KEY": "dlk_wrong"}}, "whoami")
+	if r.code != ExitAuth || !strings.Contains(r.err, "auth login") {
+		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+	r = run(t, fa, runOpts{env: map[string]string{"DEALCTL_API_KEY": "dlk_wrong"}}, "whoami", "--json")
+	var er api.ErrorResponse
+	if r.code != ExitAuth || json.Unmarshal([]byte(r.err), &er) != nil || er.Code != api.CodeUnauthenticated {
+		t.Errorf("--json error: exit %d, stderr %q", r.code, r.err)
+	}
+	r = run(t, fa, runOpts{env: map[string]string{"DEALCTL_API_KEY": ""}}, "whoami")
+	if r.code != ExitAuth || !strings.Contains(r.err, "no API key") {
+		t.Errorf("no key: exit %d, stderr %q", r.code, r.err)
+	}
+	r = run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": ""}}, "whoami")
+	if r.code != ExitUsage || !strings.Contains(r.err, "no server chosen") {
+		t.Errorf("no server: exit %d, stderr %q", r.code, r.err)
+	}
+}
+
+func TestRequestsShow(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{tty: true}, "requests", "show", "1.1")
+	r.must(t, 0)
+	golden(t, "requests_show.txt", r.out)
+	// By id, fetched directly rather than searched for in the list.
+	r = run(t, fa, runOpts{}, "requests", "show", req12ID, "--json")
+	r.must(t, 0, `"number": "1.2"`)
+	if fa.callsTo("GET /api/v1/deals/"+dealID+"/requests/"+req12ID) != 1 {
+		t.Error("a request id was not fetched directly")
+	}
+}
+
+func TestRequestsCreateEditAssign(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{}, "requests", "create", "--title", "Board minutes", "--parent", "1", "--priority", "high",
+		"--due", "2026-04-01", "--assignee", "bob@acme.example", "-F", "-")
+	r.must(t, 0, "1.3\topen\t")
+	created := fa.rows[len(fa.rows)-1]
+	if *created.ParentID != sec1ID || created.Priority != api.PriorityHigh || *created.DueDate != "2026-04-01" || *created.AssigneeID != bobID {
+		t.Errorf("created = %+v", created)
+	}
+	r = run(t, fa, runOpts{}, "requests", "create", "--title", "Dup", "--number", "1.1")
+	if r.code != ExitConflict || !strings.Contains(r.err, "number 1.1 is already used") {
+		t.Errorf("duplicate: exit %d, stderr %q", r.code, r.err)
+	}
+	run(t, fa, runOpts{}, "requests", "create").must(t, ExitUsage)
+
+	r = run(t, fa, runOpts{}, "requests", "edit", "1.1", "--title", strings.Repeat("x", 501))
+	if r.code != ExitValidation || !strings.Contains(r.err, "title: too long (max 500)") {
+		t.Errorf("validation: exit %d, stderr %q", r.code, r.err)
+	}
+	run(t, fa, runOpts{}, "requests", "edit", "1.1").must(t, ExitUsage)
+	run(t, fa, runOpts{}, "requests", "edit", "1.1", "--requester", "").must(t, 0)
+
+	run(t, fa, runOpts{}, "requests", "assign", "1.2", "--to", "me", "--due", "tomorrow").must(t, 0)
+	if *fa.rows[2].AssigneeID != aliceID || *fa.rows[2].DueDate != "2026-03-07" {
+		t.Errorf("assign: %v %v (tomorrow in Auckland is 7 March)", *fa.rows[2].AssigneeID, *fa.rows[2].DueDate)
+	}
+	run(t, fa, runOpts{}, "requests", "assign", "1.2", "--to", "none", "--due", "none").must(t, 0)
+	if fa.rows[2].AssigneeID != nil || fa.rows[2].DueDate != nil {
+		t.Error("assign none did not clear")
+	}
+	r = run(t, fa, runOpts{}, "requests", "assign", "1.2", "--to", "zed@nowhere")
+	if r.code != ExitNotFound || !strings.Contains(r.err, "people ls") {
+		t.Errorf("unknown person: exit %d, stderr %q", r.code, r.err)
+	}
+}
+
+func TestStatus(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{}, "status", "2.1", "complete")
+	r.must(t, 0, "2.1 is already complete")
+	if fa.callsTo("PATCH") != 0 {
+		t.Error("an already-complete request was PATCHed")
+	}
+	r = run(t, fa, runOpts{}, "status", "1.2", "open")
+	if r.code != ExitConflict || !strings.Contains(r.err, "allowed moves: complete") {
+		t.Errorf("forbidden move: exit %d, stderr %q", r.code, r.err)
+	}
+	r = run(t, fa, runOpts{}, "requests", "status", "1.1", "partial", "--json")
+	r.must(t, 0, `"changed": true`, `"from": "open"`)
+	if fa.rows[1].Status != api.StatusPartial {
+		t.Error("status not moved")
+	}
+	run(t, fa, runOpts{}, "status", "1", "complete").must(t, ExitUsage)
+	run(t, fa, runOpts{}, "status", "1.1", "done").must(t, ExitUsage)
+}
+
+func TestAnswer(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{}, "answer", "1.1", "-m", "Here it is.", "--partial",
+		"--link", "https://example.com/a=Registry", "--link", "https://example.com/q?x=1=Query")
+	r.must(t, 0, "Here it is.", "1.1 is now partial", "link: Registry https://example.com/a", "link: Query https://example.com/q?x=1")
+	r = run(t, fa, runOpts{stdin: "Final answer\n"}, "answer", "1.1", "-F", "-", "--json")
+	r.must(t, 0, `"status": "complete"`, `"text": "Final answer\n"`)
+	r = run(t, fa, runOpts{}, "answer", "1.1", "-m", "A note", "--kind", "internal_note", "--no-status", "--internal")
+	r.must(t, 0, "internal_note", "1.1 is now complete")
+	// No text and no terminal: fail at once instead of waiting for an editor.
+	r = run(t, fa, runOpts{}, "answer", "1.1")
+	if r.code != ExitUsage || !strings.Contains(r.err, "-m TEXT or -F FILE") {
+		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+	run(t, fa, runOpts{}, "answer", "1.1", "-m", "  ").must(t, ExitUsage)
+	if n := fa.callsTo("POST /api/v1/deals/" + dealID + "/requests/" + req11ID + "/messages"); n != 3 {
+		t.Errorf("%d posts, want 3", n)
+	}
+}
+
+func TestParseLink(t *testing.T) {
+	cases := map[string][2]string{
+		"https://x.example/doc":            {"https://x.example/doc", ""},
+		"https://x.example/doc=My doc":     {"https://x.example/doc", "My doc"},
+		"https://x.example/?a=1":           {"https://x.example/?a=1", ""},
+		"https://x.example/?a=1&b=2=Label": {"https://x.example/?a=1&b=2", "Label"},
+	}
+	for in, want := range cases {
+		l, err := parseLink(in)
+		if err != nil || l.URL != want[0] || deref(l.Label) != want[1] {
+			t.Errorf("parseLink(%q) = %+v, %v; want %v", in, l, err, want)
+		}
+	}
+	if _, err := parseLink("=label"); err == nil {
+		t.Error("a link without URL was accepted")
+	}
+}
