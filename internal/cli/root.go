@@ -107,6 +107,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdCompletion(f),
 		NewCmdVersion(f),
 	)
+	root.AddCommand(NewCmdImport(f), NewCmdExport(f), NewCmdTUI(f))
 	root.AddCommand(newServeCmd(), newAdminCmd())
 	return root
 }
