@@ -53,6 +53,7 @@ func Run(t *testing.T, open Opener) {
 		{"DealArchived", testDealArchived},
 		{"AttachFile", testAttachFile},
 		{"Migrate", testMigrate},
+		{"Idempotency", testIdempotency},
 		{"ConcurrentCreates", testConcurrentCreates},
 		{"ConcurrentWrites", testConcurrentWrites},
 	}
