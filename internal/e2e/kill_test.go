@@ -31,7 +31,7 @@ func TestAcknowledgedWritesSurviveKill9(t *testing.T) {
 	answered := ids["requests"]["falcon/1.1"].(string)
 
 	requests := map[string]string{} // id → number, acknowledged
-	var messages []string             // ids, acknowledged
+	var messages []string           // ids, acknowledged
 	for round := range 3 {
 		srv := startServer(t, db, "--rate-limit", "100000")
 		base := srv.url + "/api/v1/deals/" + deal

@@ -103,4 +103,3 @@ func call(c *http.Client, method, url, key string, body any, v any) (int, error)
 	}
 	return resp.StatusCode, nil
 }
-
