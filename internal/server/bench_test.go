@@ -1,8 +1,10 @@
 package server_test
 
-// Benchmarks of the server over loopback, on a 2,200-row deal. Rerun:
+// Benchmarks of the server over loopback, on a 2,200-row deal, on SQLite
+// and on PostgreSQL (when one is available: see internal/pgtest). Rerun:
 //
 //	go test ./internal/server -run '^$' -bench . -benchtime 3s
+//	eval "$(.ci/start-postgres.sh)"; go test ./internal/server -run '^$' -bench Postgres
 //
 // BenchmarkStaticFile serves the very bytes of the list from a plain Go
 // file server: the list's 200 is held to within 2× of it, and the 304 to
@@ -37,8 +39,16 @@ const benchSecret = "dlk_bench000000000000000000000000000000"
 // every tenth, and returns a server for it and the deal's id.
 func bigDeal(b *testing.B, cacheBytes int) (*httptest.Server, string, []string) {
 	b.Helper()
+	ts, dealID, ids, _ := bigDealOn(b, filepath.Join(b.TempDir(), "bench.db"), cacheBytes)
+	return ts, dealID, ids
+}
+
+// bigDealOn seeds the deal in the database dsn names and serves it; it
+// also returns the dsn, so that a second instance can serve it too.
+func bigDealOn(b *testing.B, dsn string, cacheBytes int) (*httptest.Server, string, []string, string) {
+	b.Helper()
 	ctx := context.Background()
-	st, err := sqlstore.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
+	st, err := sqlstore.Open(ctx, dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,14 +109,23 @@ func bigDeal(b *testing.B, cacheBytes int) (*httptest.Server, string, []string) 
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := server.New(ctx, server.Config{Store: st, BaseURL: "http://bench", RateLimit: 1 << 30, ListCacheBytes: cacheBytes,
-		Logger: discardLogger()})
+	return serveBench(b, st, cacheBytes), dealID, requestIDs, dsn
+}
+
+// serveBench serves st as one instance would.
+func serveBench(b *testing.B, st *sqlstore.DB, cacheBytes int) *httptest.Server {
+	b.Helper()
+	cfg := server.Config{Store: st, BaseURL: "http://bench", RateLimit: 1 << 30, ListCacheBytes: cacheBytes, Logger: discardLogger()}
+	if st.Dialect() == sqlstore.Postgres {
+		cfg.Limiter = st.RateLimiter()
+	}
+	srv, err := server.New(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	ts := httptest.NewServer(srv)
 	b.Cleanup(ts.Close)
-	return ts, dealID, requestIDs
+	return ts
 }
 
 func get(b *testing.B, c *http.Client, url string, header ...string) (int, []byte, http.Header) {
