@@ -43,7 +43,7 @@ func conforming() []exchange {
 			header: map[string]string{"Authorization": "Bearer k", "If-None-Match": `"v1"`},
 			answer: func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 304, nil, "ETag", `"v1"`) }},
 		{name: "create", method: "POST", path: reqs, header: bearer,
-			body: `{"title":"Cap table","number":null,"parent_id":null,"due_date":"2026-12-01","unknown":1}`,
+			body:   `{"title":"Cap table","number":null,"parent_id":null,"due_date":"2026-12-01","unknown":1}`,
 			answer: func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 201, sampleRequest()) }},
 		{name: "patch clears", method: "PATCH", path: one, header: bearer,
 			body:   `{"requester":null,"assignee_id":null,"status":"complete"}`,

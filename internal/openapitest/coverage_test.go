@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/server/openapi"
 )
 
 // The operations of spec §4 and the contract's unkeyed routes.
@@ -74,5 +76,16 @@ func TestInvalidDocumentIsRefused(t *testing.T) {
 	}
 	if c := compile([]byte("not: [valid")); len(c.problems) == 0 {
 		t.Fatal("unparseable YAML was accepted")
+	}
+}
+
+// /openapi.json must be as valid a document as /openapi.yaml.
+func TestServedJSONIsAValidDocument(t *testing.T) {
+	c := compile(openapi.JSON())
+	if len(c.problems) > 0 {
+		t.Fatalf("openapi.JSON() is not a valid document:\n%s", strings.Join(c.problems, "\n"))
+	}
+	if len(c.routes) != len(wantOperations) {
+		t.Fatalf("openapi.JSON() has %d operations, want %d", len(c.routes), len(wantOperations))
 	}
 }

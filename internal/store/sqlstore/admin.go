@@ -234,8 +234,16 @@ func (db *DB) AttachFile(ctx context.Context, f store.File, data []byte) (store.
 		}
 		size := int64(len(data))
 		f.SHA256, f.Size = sha, &size
-		_, err = tx.ExecContext(ctx, db.q(insertFile), fileArgs(f)...)
-		return mapErr(err)
+		if _, err = tx.ExecContext(ctx, db.q(insertFile), fileArgs(f)...); err != nil {
+			return mapErr(err)
+		}
+		// The request now shows one more file: move its updated_at on.
+		r, err := getRequest(ctx, db, tx, f.DealID, f.RequestID)
+		if err != nil {
+			return err
+		}
+		r.UpdatedAt = advance(r.UpdatedAt, time.Now())
+		return writeRequest(ctx, db, tx, r)
 	})
 	return f, err
 }

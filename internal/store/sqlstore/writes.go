@@ -204,7 +204,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		// A new message changes what the request shows (latest answer,
 		// files), so it counts as an update of the request.
 		now := m.PostedAt
-		r.UpdatedAt = now
+		r.UpdatedAt = advance(r.UpdatedAt, now)
 		if p.MoveStatus != nil && *p.MoveStatus != r.Status {
 			r.Status, r.StatusChangedAt = *p.MoveStatus, &now
 		}
@@ -235,4 +235,14 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		return nil
 	})
 	return m, req, err
+}
+
+// advance is the next updated_at of a row last updated at old: now, or a
+// microsecond past old when the clock has not moved past it. updated_at is
+// what a request's ETag is built on, so every write must change it.
+func advance(old, now time.Time) time.Time {
+	if micros(now) > micros(old) {
+		return fromMicros(micros(now))
+	}
+	return fromMicros(micros(old) + 1)
 }
