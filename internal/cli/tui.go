@@ -1,18 +1,112 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/tui"
 )
 
-// NewCmdTUI is a placeholder until the command is built.
+// TUIOptions are `tui`'s inputs.
+type TUIOptions struct {
+	cmdEnv
+	DownloadDir string
+}
+
+// NewCmdTUI is `dealctl tui`.
 func NewCmdTUI(f *Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:    "tui",
-		Hidden: true,
+	return newCmdTUI(f, nil)
+}
+
+func newCmdTUI(f *Factory, runF func(*TUIOptions) error) *cobra.Command {
+	opts := &TUIOptions{cmdEnv: f.env()}
+	cmd := &cobra.Command{
+		Use:   "tui",
+		Short: "Work the request list full-screen, from the keyboard",
+		Long: `Opens the chosen deal's request list full-screen: the list with sections as
+headings, the request under the cursor in a detail pane (body, files, the
+conversation), and a status bar with counts, the filter and the rate budget.
+The list is read again every 30 s, cheaply (If-None-Match).
+
+Keys: arrows or j/k, PgUp/PgDn, g/G move; / searches number, title and
+body; f cycles the status filter; tab switches panes; enter reads the
+conversation; a answers (ctrl+s sends); s moves the status; d downloads a
+file; D switches deal; r refreshes; ? lists every key; q quits.
+
+It needs a terminal; scripts use 'dealctl requests ls' instead.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("tui is not built yet")
+			if runF != nil {
+				return runF(opts)
+			}
+			return tuiRun(cmd.Context(), opts)
 		},
+	}
+	cmd.Flags().StringVar(&opts.DownloadDir, "download-dir", ".", "directory d saves files into")
+	_ = cmd.MarkFlagDirname("download-dir")
+	return cmd
+}
+
+func tuiRun(ctx context.Context, o *TUIOptions) error {
+	// Without a terminal the program would draw into a pipe and wait on
+	// keys that never come: fail at once and point at the script-friendly
+	// command.
+	if !o.IO.CanPrompt() {
+		return usageErrorf("dealctl tui needs a terminal on stdin and stdout: in scripts use 'dealctl requests ls' (with --json for programs)")
+	}
+	if fi, err := os.Stat(o.DownloadDir); err != nil || !fi.IsDir() {
+		return usageErrorf("--download-dir %s: not a directory", o.DownloadDir)
+	}
+	c, err := o.Client()
+	if err != nil {
+		return err
+	}
+	var deal *api.Deal
+	// No deal chosen yet is not an error here: the program opens on the
+	// deal picker.
+	if ref, err := o.DealRef(); err == nil {
+		s, err := resolveDeal(ctx, c, ref)
+		if err != nil {
+			return err
+		}
+		deal = &s.Deal
+	}
+	meter := &tui.RateMeter{}
+	c = c.WithResponseObserver(meter.Observe)
+	return tui.Run(ctx, tui.Options{
+		Client:       c,
+		Deal:         deal,
+		Color:        o.IO.ColorEnabled(),
+		RefreshEvery: tui.RefreshPeriod,
+		Rate:         meter,
+		Now:          o.Now,
+		Describe:     describeError,
+		Download:     tuiDownloader(c, o.DownloadDir),
+	}, o.IO.In, o.IO.Out)
+}
+
+// tuiDownloader saves files the way `dealctl download` does (fresh link,
+// temporary file, size check, rename), without its progress bar, which
+// would draw over the screen.
+func tuiDownloader(c *client.Client, dir string) func(context.Context, api.Deal, string, api.File) (string, error) {
+	return func(ctx context.Context, deal api.Deal, request string, f api.File) (string, error) {
+		o := &DownloadOptions{cmdEnv: cmdEnv{IO: &iostreams.IOStreams{ErrOut: io.Discard}}, Dir: dir}
+		s := &dealScope{c: c, Deal: deal}
+		d, err := downloadOne(ctx, o, s, requestFile{Request: request, File: f}, map[string]bool{})
+		if errors.Is(err, errNotDownloadable) {
+			return "", fmt.Errorf("not downloadable yet (still being scanned): try again later")
+		}
+		if err != nil {
+			return "", err
+		}
+		return d.Path, nil
 	}
 }

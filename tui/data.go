@@ -1,0 +1,164 @@
+package tui
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// Every call to the server runs in a tea.Cmd, that is on a goroutine of
+// its own, and comes back as one of these messages: the keyboard is never
+// waiting on the network. Each carries the deal it was for, so an answer
+// that arrives after a switch of deal is dropped.
+
+type dealLoadedMsg struct {
+	deal   api.Deal
+	seat   *api.Seat
+	people map[string]string
+	rows   []api.DealRequest
+	etag   string
+	err    error
+}
+
+type refreshedMsg struct {
+	dealID  string
+	rows    []api.DealRequest
+	etag    string
+	changed bool
+	manual  bool // asked for with r: say so even when nothing changed
+	err     error
+}
+
+type tickMsg struct{}
+
+type messagesMsg struct {
+	dealID, requestID string
+	msgs              []api.Message
+	err               error
+}
+
+type postedMsg struct {
+	dealID  string
+	number  string
+	request *api.DealRequest
+	err     error
+}
+
+type movedMsg struct {
+	dealID   string
+	from     api.RequestStatus
+	request  *api.DealRequest
+	err      error
+	number   string
+	wantedTo api.RequestStatus
+}
+
+type downloadedMsg struct {
+	name, path string
+	err        error
+}
+
+type dealsMsg struct {
+	deals []api.Deal
+	err   error
+}
+
+// loadDeal reads what the screen needs about a deal: the caller's seat
+// (which side it is on), the people (assignee names) and the list.
+func (m *Model) loadDeal(d api.Deal) tea.Cmd {
+	c, ctx := m.o.Client, m.ctx
+	return func() tea.Msg {
+		out := dealLoadedMsg{deal: d}
+		detail, err := c.Deal(ctx, d.ID)
+		if err != nil {
+			out.err = err
+			return out
+		}
+		out.deal, out.seat = detail.Deal, &detail.Me
+		people, err := c.People(ctx, d.ID)
+		if err != nil {
+			out.err = err
+			return out
+		}
+		out.people = make(map[string]string, len(people))
+		for _, p := range people {
+			label := p.Email
+			if p.Name != nil && *p.Name != "" {
+				label = *p.Name
+			}
+			out.people[p.ID] = label
+		}
+		rows, etag, _, err := c.RequestsIfChanged(ctx, d.ID, "")
+		out.rows, out.etag, out.err = rows, etag, err
+		return out
+	}
+}
+
+// refresh asks for the list with If-None-Match: an unchanged list costs
+// a 304 and no decoding.
+func (m *Model) refresh(manual bool) tea.Cmd {
+	if m.deal == nil {
+		return nil
+	}
+	c, ctx, dealID, etag := m.o.Client, m.ctx, m.deal.ID, m.etag
+	return func() tea.Msg {
+		rows, newETag, changed, err := c.RequestsIfChanged(ctx, dealID, etag)
+		return refreshedMsg{dealID: dealID, rows: rows, etag: newETag, changed: changed, manual: manual, err: err}
+	}
+}
+
+// tick schedules the next background refresh.
+func (m *Model) tick() tea.Cmd {
+	if m.o.RefreshEvery <= 0 {
+		return nil
+	}
+	return tea.Tick(m.o.RefreshEvery, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *Model) fetchMessages(requestID string) tea.Cmd {
+	c, ctx, dealID := m.o.Client, m.ctx, m.deal.ID
+	return func() tea.Msg {
+		msgs, err := c.Messages(ctx, dealID, requestID)
+		return messagesMsg{dealID: dealID, requestID: requestID, msgs: msgs, err: err}
+	}
+}
+
+// post sends an answer, then reads the request again: a response moves
+// its status, and the row should show where it landed.
+func (m *Model) post(r api.DealRequest, in api.MessageCreate) tea.Cmd {
+	c, ctx, dealID := m.o.Client, m.ctx, m.deal.ID
+	return func() tea.Msg {
+		if _, err := c.PostMessage(ctx, dealID, r.ID, in); err != nil {
+			return postedMsg{dealID: dealID, number: r.Number, err: err}
+		}
+		after, err := c.Request(ctx, dealID, r.ID)
+		return postedMsg{dealID: dealID, number: r.Number, request: after, err: err}
+	}
+}
+
+func (m *Model) move(r api.DealRequest, to api.RequestStatus) tea.Cmd {
+	c, ctx, dealID := m.o.Client, m.ctx, m.deal.ID
+	return func() tea.Msg {
+		after, err := c.UpdateRequest(ctx, dealID, r.ID, api.DealRequestUpdate{Status: api.Some(to)})
+		return movedMsg{dealID: dealID, from: r.Status, request: after, err: err, number: r.Number, wantedTo: to}
+	}
+}
+
+func (m *Model) download(r api.DealRequest, f api.File) tea.Cmd {
+	deal, ctx, dl := *m.deal, m.ctx, m.o.Download
+	name := fileName(f)
+	return func() tea.Msg {
+		path, err := dl(ctx, deal, r.Number, f)
+		return downloadedMsg{name: name, path: path, err: err}
+	}
+}
+
+func (m *Model) fetchDeals() tea.Cmd {
+	c, ctx := m.o.Client, m.ctx
+	return func() tea.Msg {
+		deals, err := c.Deals(ctx)
+		return dealsMsg{deals: deals, err: err}
+	}
+}

@@ -1,0 +1,216 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// conversation is a request's messages once read.
+type conversation struct {
+	loading  bool
+	msgs     []api.Message
+	rendered string // for renderedW
+	renderW  int
+}
+
+// convoMarker starts the conversation in the detail pane; enter scrolls
+// to it.
+const convoMarker = "Conversation"
+
+// syncDetail rebuilds the detail pane for the row under the cursor. It
+// runs in Update, never in View, so that View stays a cheap composition:
+// Markdown is rendered once per request and width.
+func (m *Model) syncDetail(force bool) {
+	r := m.current()
+	id := ""
+	if r != nil {
+		id = r.ID
+	}
+	if !force && id == m.detailFor {
+		return
+	}
+	m.detailFor = id
+	if r == nil {
+		m.detail.SetContent(m.emptyText())
+		return
+	}
+	m.detail.SetContent(m.detailText(r))
+	m.detail.GotoTop()
+}
+
+func (m *Model) emptyText() string {
+	switch {
+	case m.deal == nil:
+		return "Choose a deal (D)."
+	case m.loading:
+		return "Loading " + m.deal.Codename + "…"
+	case len(m.list.all) == 0:
+		return "No requests on " + m.deal.Codename + " yet."
+	}
+	return "Nothing matches: esc clears the search, f cycles the filter."
+}
+
+// detailText is the body, metadata, files and conversation of r, wrapped
+// to the pane.
+func (m *Model) detailText(r *api.DealRequest) string {
+	w := max(20, m.detail.Width)
+	var b strings.Builder
+	line := func(s string) { b.WriteString(ansi.Wrap(s, w, "") + "\n") }
+	if r.Kind == api.KindSection {
+		line(m.st.section.Render(r.Number + "  " + r.Title))
+		n := 0
+		for _, i := range m.list.visible {
+			if p := m.list.parent[i]; p >= 0 && m.list.all[p].ID == r.ID {
+				n++
+			}
+		}
+		line(fmt.Sprintf("Section with %d rows shown.", n))
+		return b.String()
+	}
+	line(m.st.bold.Render(r.Number + "  " + r.Title))
+	meta := []string{
+		"Status: " + m.st.badge(r.Status),
+		"Priority: " + string(r.Priority),
+		"Category: " + string(r.Category),
+	}
+	line(strings.Join(meta, "   "))
+	due := "none"
+	if r.DueDate != nil {
+		due = *r.DueDate
+		if m.overdue(r) {
+			due = m.st.overdue.Render(due + " (overdue)")
+		}
+	}
+	line(fmt.Sprintf("Assignee: %s   Due: %s", orDash(m.person(r.AssigneeID)), due))
+	if r.Requester != nil {
+		line("Requester: " + *r.Requester)
+	}
+	if len(r.AllowedStatuses) > 0 {
+		moves := make([]string, len(r.AllowedStatuses))
+		for i, s := range r.AllowedStatuses {
+			moves[i] = string(s)
+		}
+		line(m.st.dim.Render("Moves (s): " + strings.Join(moves, ", ")))
+	}
+	if body := strings.TrimSpace(r.Body); body != "" {
+		b.WriteString("\n")
+		line(body)
+	}
+	if len(r.Files) > 0 {
+		b.WriteString("\n")
+		line(m.st.bold.Render("Files (d)"))
+		for _, f := range r.Files {
+			line("  " + fileLine(f))
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(m.conversationText(r, w))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (m *Model) conversationText(r *api.DealRequest, w int) string {
+	c, ok := m.convo[r.ID]
+	head := m.st.bold.Render(convoMarker)
+	switch {
+	case !ok:
+		if r.LatestAnswer != nil {
+			return head + "\n" + ansi.Wrap("Latest: "+r.LatestAnswer.Preview, w, "") + "\n" + m.st.dim.Render("enter reads it all")
+		}
+		return head + m.st.dim.Render(" (enter to read)")
+	case c.loading:
+		return head + "\nLoading…"
+	case len(c.msgs) == 0:
+		return head + "\nNo messages yet. a answers."
+	}
+	if c.renderW != w || c.rendered == "" {
+		c.rendered, c.renderW = m.md.conversation(c.msgs, w, m.st), w
+	}
+	return head + "\n" + c.rendered
+}
+
+// scrollToConversation puts the conversation's heading at the top of the
+// detail pane.
+func (m *Model) scrollToConversation() {
+	lines := strings.Split(m.detailContent(), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(ansi.Strip(l), convoMarker) {
+			m.detail.SetYOffset(i)
+			return
+		}
+	}
+}
+
+func (m *Model) detailContent() string {
+	if r := m.current(); r != nil {
+		return m.detailText(r)
+	}
+	return ""
+}
+
+// overdue is a due date before today in the deal's time zone: due dates
+// are calendar days where the deal is, not instants.
+func (m *Model) overdue(r *api.DealRequest) bool {
+	if r.DueDate == nil || r.Status == api.StatusComplete || r.Kind == api.KindSection {
+		return false
+	}
+	return *r.DueDate < m.today()
+}
+
+func (m *Model) today() string {
+	return m.o.Now().In(m.loc).Format(time.DateOnly)
+}
+
+func (m *Model) person(id *string) string {
+	if id == nil {
+		return ""
+	}
+	if name, ok := m.people[*id]; ok {
+		return name
+	}
+	return *id
+}
+
+func fileName(f api.File) string {
+	if f.Name != nil {
+		return *f.Name
+	}
+	return "(withheld)"
+}
+
+// fileLine describes a file as `dealctl files ls` does.
+func fileLine(f api.File) string {
+	if f.Kind == api.FileKindLink {
+		u := ""
+		if f.URL != nil {
+			u = " " + *f.URL
+		}
+		return "link: " + fileName(f) + u
+	}
+	s := "file: " + fileName(f)
+	if f.Size != nil {
+		s += " (" + humanSize(*f.Size) + ")"
+	}
+	if !f.Downloadable {
+		s += " [not downloadable yet]"
+	}
+	return s
+}
+
+// humanSize writes bytes in SI units, as `dealctl files ls` does.
+func humanSize(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for q := n / unit; q >= unit; q /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}

@@ -1,0 +1,282 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// handleKey routes a key to the open form, picker or help first: keys a
+// form takes as text must not also act on the list.
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	// Keys typed faster than the program reads them (or sent by tmux)
+	// arrive as one message of several runes; outside text fields each
+	// rune is its own command.
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && m.mode != modeSearch && m.mode != modeAnswer {
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			cmds = append(cmds, m.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
+	switch m.mode {
+	case modeHelp:
+		m.mode = modeBrowse
+		return nil
+	case modeSearch:
+		return m.searchKey(msg)
+	case modeAnswer:
+		return m.answerKey(msg)
+	case modePick:
+		return m.picker.key(m, msg)
+	}
+	return m.browseKey(msg)
+}
+
+func (m *Model) browseKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.quit):
+		return tea.Quit
+	case key.Matches(msg, k.help):
+		m.mode = modeHelp
+	case key.Matches(msg, k.pane):
+		m.togglePane()
+	case key.Matches(msg, k.back):
+		m.back()
+	case key.Matches(msg, k.search):
+		m.mode = modeSearch
+		return m.search.Focus()
+	case key.Matches(msg, k.filter):
+		m.list = m.list.withFilter(nextFilter(m.list.filter), m.search.Value())
+		m.afterFilter()
+	case key.Matches(msg, k.refresh):
+		if m.deal != nil && !m.loading {
+			m.refreshing = true
+			m.say("Refreshing…")
+			return m.refresh(true)
+		}
+	case key.Matches(msg, k.deal):
+		m.say("Listing deals…")
+		return m.fetchDeals()
+	case key.Matches(msg, k.open):
+		return m.openConversation()
+	case key.Matches(msg, k.answer):
+		return m.startAnswer()
+	case key.Matches(msg, k.status):
+		m.startMove()
+	case key.Matches(msg, k.download):
+		return m.startDownload()
+	case m.focus == paneDetail:
+		m.scrollDetail(msg)
+	default:
+		m.moveCursor(msg)
+	}
+	return nil
+}
+
+func (m *Model) togglePane() {
+	if m.focus == paneList {
+		m.focus = paneDetail
+	} else {
+		m.focus = paneList
+	}
+}
+
+// back undoes one thing: the detail focus, then a search, then a filter.
+func (m *Model) back() {
+	switch {
+	case m.focus == paneDetail:
+		m.focus = paneList
+	case m.search.Value() != "":
+		m.search.SetValue("")
+		m.list = m.list.withFilter(m.list.filter, "")
+		m.afterFilter()
+	case m.list.filter != "":
+		m.list = m.list.withFilter("", "")
+		m.afterFilter()
+	default:
+		m.note = ""
+	}
+}
+
+func (m *Model) moveCursor(msg tea.KeyMsg) {
+	k, h := m.keys, m.layout().listH
+	switch {
+	case key.Matches(msg, k.up):
+		m.cursor--
+	case key.Matches(msg, k.down):
+		m.cursor++
+	case key.Matches(msg, k.pgUp):
+		m.cursor -= h
+	case key.Matches(msg, k.pgDown):
+		m.cursor += h
+	case key.Matches(msg, k.top):
+		m.cursor = 0
+	case key.Matches(msg, k.bottom):
+		m.cursor = len(m.list.visible) - 1
+	default:
+		return
+	}
+	m.clampCursor()
+	m.syncDetail(false)
+}
+
+func (m *Model) scrollDetail(msg tea.KeyMsg) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.up):
+		m.detail.ScrollUp(1)
+	case key.Matches(msg, k.down):
+		m.detail.ScrollDown(1)
+	case key.Matches(msg, k.pgUp):
+		m.detail.PageUp()
+	case key.Matches(msg, k.pgDown):
+		m.detail.PageDown()
+	case key.Matches(msg, k.top):
+		m.detail.GotoTop()
+	case key.Matches(msg, k.bottom):
+		m.detail.GotoBottom()
+	}
+}
+
+// clampCursor keeps the cursor on a row and the window around it.
+func (m *Model) clampCursor() {
+	n := len(m.list.visible)
+	m.cursor = max(0, min(m.cursor, n-1))
+	h := max(1, m.layout().listH)
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+h {
+		m.offset = m.cursor - h + 1
+	}
+	m.offset = max(0, min(m.offset, n-h))
+}
+
+// afterFilter keeps the cursor on the same request when it is still
+// shown, else on the first request shown.
+func (m *Model) afterFilter() {
+	m.placeCursor(m.detailFor)
+	m.skipHeading()
+	m.syncDetail(false)
+}
+
+// searchKey edits the search; the list narrows as the user types.
+func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter":
+		m.mode = modeBrowse
+		m.search.Blur()
+		return nil
+	case "esc":
+		m.mode = modeBrowse
+		m.search.Blur()
+		m.search.SetValue("")
+		m.list = m.list.withFilter(m.list.filter, "")
+		m.afterFilter()
+		return nil
+	}
+	var cmd tea.Cmd
+	m.search, cmd = m.search.Update(msg)
+	m.list = m.list.withFilter(m.list.filter, m.search.Value())
+	m.afterFilter()
+	return cmd
+}
+
+// openConversation reads the messages of the row under the cursor (once;
+// r or an answer reads them again) and moves to the detail pane.
+func (m *Model) openConversation() tea.Cmd {
+	r := m.current()
+	if r == nil {
+		return nil
+	}
+	m.focus = paneDetail
+	if r.Kind == api.KindSection {
+		return nil
+	}
+	if _, ok := m.convo[r.ID]; ok {
+		m.scrollToConversation()
+		return nil
+	}
+	m.convo[r.ID] = &conversation{loading: true}
+	m.syncDetail(true)
+	return m.fetchMessages(r.ID)
+}
+
+// startMove offers the moves the server says the caller may make, and no
+// others: allowed_statuses is the server's word on role and side.
+func (m *Model) startMove() {
+	r := m.current()
+	switch {
+	case r == nil:
+		return
+	case r.Kind == api.KindSection:
+		m.fail(fmt.Errorf("%s is a section: sections have no status", r.Number))
+		return
+	case len(r.AllowedStatuses) == 0:
+		m.fail(fmt.Errorf("you may not move %s from %s (your role, key or the deal does not allow it)", r.Number, r.Status))
+		return
+	}
+	row := *r
+	items := make([]pickItem, len(row.AllowedStatuses))
+	for i, s := range row.AllowedStatuses {
+		items[i] = pickItem{label: string(s), value: s}
+	}
+	m.openPicker(fmt.Sprintf("Move %s from %s to", row.Number, row.Status), items, func(v any) tea.Cmd {
+		to := v.(api.RequestStatus)
+		m.say("Moving %s to %s…", row.Number, to)
+		return m.move(row, to)
+	})
+}
+
+// startDownload fetches the one file of the request, or offers its files.
+func (m *Model) startDownload() tea.Cmd {
+	r := m.current()
+	if r == nil {
+		return nil
+	}
+	if m.o.Download == nil {
+		m.fail(fmt.Errorf("downloads are not available here"))
+		return nil
+	}
+	var files []api.File
+	for _, f := range r.Files {
+		if f.Kind == api.FileKindFile && f.Downloadable {
+			files = append(files, f)
+		}
+	}
+	row := *r
+	switch len(files) {
+	case 0:
+		m.fail(fmt.Errorf("%s has no file ready to download", orDash(r.Number)))
+		return nil
+	case 1:
+		m.say("Downloading %s…", fileName(files[0]))
+		return m.download(row, files[0])
+	}
+	items := make([]pickItem, len(files))
+	for i, f := range files {
+		items[i] = pickItem{label: fileLine(f), value: f}
+	}
+	m.openPicker("Download from "+row.Number, items, func(v any) tea.Cmd {
+		f := v.(api.File)
+		m.say("Downloading %s…", fileName(f))
+		return m.download(row, f)
+	})
+	return nil
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "-"
+	}
+	return s
+}

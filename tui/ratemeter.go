@@ -1,0 +1,39 @@
+package tui
+
+import (
+	"net/http"
+	"strconv"
+	"sync/atomic"
+)
+
+// RateMeter remembers the rate budget the server last reported in
+// X-RateLimit-Remaining and X-RateLimit-Limit (an extension of this
+// project's server: other servers may send neither, and then nothing is
+// shown). Observe is given to client.WithResponseObserver; it runs on the
+// client's goroutines, so the numbers are atomics.
+type RateMeter struct {
+	remaining, limit atomic.Int64
+	seen             atomic.Bool
+}
+
+// Observe records the budget an answer reports.
+func (r *RateMeter) Observe(resp *http.Response) {
+	rem, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Remaining"), 10, 64)
+	if err != nil {
+		return
+	}
+	r.remaining.Store(rem)
+	if lim, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Limit"), 10, 64); err == nil {
+		r.limit.Store(lim)
+	}
+	r.seen.Store(true)
+}
+
+// Budget is the calls left and the limit; ok is false until an answer
+// carried them.
+func (r *RateMeter) Budget() (remaining, limit int64, ok bool) {
+	if r == nil || !r.seen.Load() {
+		return 0, 0, false
+	}
+	return r.remaining.Load(), r.limit.Load(), true
+}

@@ -1,0 +1,57 @@
+// Package tui is `dealctl tui`: a full-screen bubbletea program to work a
+// deal's request list from the keyboard. It talks to the server only
+// through internal/client (its retries, rate-limit waits and validators);
+// the command in internal/cli resolves the deal and builds the client.
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/client"
+)
+
+// Options configure the program.
+type Options struct {
+	Client *client.Client
+	// Deal is the deal to open; nil opens the deal picker first.
+	Deal *api.Deal
+	// Color is false for NO_COLOR, --no-color or a dumb terminal.
+	Color bool
+	// RefreshEvery is the background refresh period (0: none, for tests).
+	RefreshEvery time.Duration
+	// Rate reports the rate budget left; nil hides it.
+	Rate *RateMeter
+	// Now is the clock that decides which due dates are past.
+	Now func() time.Time
+	// Describe turns an error into one line for the status bar.
+	Describe func(error) string
+	// Download saves one file of a request and returns where; nil
+	// disables d.
+	Download func(ctx context.Context, deal api.Deal, request string, f api.File) (string, error)
+}
+
+// RefreshPeriod is how often the list is read again in the background.
+const RefreshPeriod = 30 * time.Second
+
+// Minimum terminal size the layout is designed for.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// Run runs the program on in and out until the user quits or ctx ends.
+func Run(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
+	m := New(ctx, o)
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}

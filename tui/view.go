@@ -1,0 +1,184 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// View composes the screen from parts kept ready by Update. Only the
+// rows in the window are drawn, so its cost does not grow with the list.
+func (m *Model) View() string {
+	if m.width < MinWidth || m.height < MinHeight {
+		return fmt.Sprintf("dealctl tui needs a terminal of at least %d×%d; this one is %d×%d.\nEnlarge it, or press q to quit.",
+			MinWidth, MinHeight, m.width, m.height)
+	}
+	l := m.layout()
+	var body string
+	if m.mode == modeHelp {
+		body = m.helpView(m.width, m.height-2)
+	} else {
+		// A form or menu in the detail pane has the keys, whatever the
+		// focus was.
+		inDetail := m.focus == paneDetail || m.mode == modeAnswer || m.mode == modePick
+		list := m.paneTitle(m.listTitle(), l.listW, !inDetail) + "\n" + m.listView(l.listW, l.listH)
+		detail := m.paneTitle(m.detailTitle(), l.detailW, inDetail) + "\n" + m.detailView(l.detailW, l.detailH)
+		if l.wide {
+			sep := strings.TrimSuffix(strings.Repeat("│\n", l.listH+1), "\n")
+			body = lipgloss.JoinHorizontal(lipgloss.Top, list, m.st.rule.Render(sep), detail)
+		} else {
+			body = list + "\n" + detail
+		}
+	}
+	return body + "\n" + m.statusBar() + "\n" + m.messageLine()
+}
+
+// paneTitle is a rule with the pane's name; the focused pane's is heavy,
+// which shows focus without colour.
+func (m *Model) paneTitle(title string, w int, focused bool) string {
+	ch, style := "─", m.st.rule
+	if focused {
+		ch, style = "━", m.st.focusRule
+	}
+	title = ansi.Truncate(title, max(0, w-4), "…")
+	rest := max(0, w-ansi.StringWidth(title)-3)
+	return style.Render(ch + " " + title + " " + strings.Repeat(ch, rest))
+}
+
+func (m *Model) listTitle() string {
+	if m.deal == nil {
+		return "Requests"
+	}
+	return fmt.Sprintf("Requests %d of %d", m.list.shown, m.countAll())
+}
+
+func (m *Model) countAll() int {
+	n := 0
+	for _, c := range m.list.counts {
+		n += c
+	}
+	return n
+}
+
+func (m *Model) detailTitle() string {
+	switch m.mode {
+	case modeAnswer:
+		return "Answer " + m.answer.row.Number + "  " + m.answer.row.Title
+	case modePick:
+		return "Choose"
+	}
+	if r := m.current(); r != nil {
+		return r.Number + "  " + r.Title
+	}
+	return "Detail"
+}
+
+func (m *Model) detailView(w, h int) string {
+	var s string
+	switch m.mode {
+	case modeAnswer:
+		s = m.answer.view(m.st, w)
+	case modePick:
+		s = m.picker.view(m.st, w, h)
+	default:
+		s = m.detail.View()
+	}
+	return fitBlock(s, w, h)
+}
+
+// fitBlock makes s exactly h lines of at most w cells, so that panes
+// never push each other about.
+func fitBlock(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = padRight(ansi.Truncate(l, w, ""), w)
+	}
+	for len(lines) < h {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func padRight(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// statusBar is the deal, the counts by status, the filter, the search and
+// the rate budget left.
+func (m *Model) statusBar() string {
+	parts := []string{"no deal"}
+	if m.deal != nil {
+		parts[0] = m.deal.Codename
+	}
+	counts := make([]string, len(api.RequestStatuses))
+	for i, s := range api.RequestStatuses {
+		counts[i] = fmt.Sprintf("%s %d", s, m.list.counts[s])
+	}
+	parts = append(parts, strings.Join(counts, " · "))
+	filter := "all"
+	if m.list.filter != "" {
+		filter = string(m.list.filter)
+	}
+	parts = append(parts, "filter: "+filter)
+	if q := m.search.Value(); q != "" && m.mode != modeSearch {
+		parts = append(parts, "search: "+q)
+	}
+	if rem, lim, ok := m.o.Rate.Budget(); ok {
+		parts = append(parts, fmt.Sprintf("rate %d/%d", rem, lim))
+	}
+	if m.loading || m.refreshing {
+		parts = append(parts, "⟳")
+	}
+	line := " " + strings.Join(parts, " │ ")
+	return m.st.bar.Render(padRight(ansi.Truncate(line, m.width, "…"), m.width))
+}
+
+// messageLine is the search being typed, the last thing that happened (an
+// error in red), or the main keys.
+func (m *Model) messageLine() string {
+	var s string
+	switch {
+	case m.mode == modeSearch:
+		s = m.search.View()
+	case m.note != "" && m.noteErr:
+		s = m.st.errText.Render(ansi.Truncate("error: "+m.note, m.width, "…"))
+	case m.note != "":
+		s = m.note
+	case m.mode == modeHelp:
+		s = "any key closes the help"
+	default:
+		s = m.st.dim.Render("j/k move · / search · f filter · tab pane · enter talk · a answer · s status · d download · D deal · r refresh · ? help · q quit")
+	}
+	return ansi.Truncate(s, m.width, "…")
+}
+
+// helpView lists the keys in two columns, which fit 80×24.
+func (m *Model) helpView(w, h int) string {
+	secs := m.keys.helpSections()
+	colW := w / 2
+	column := func(from, to int) string {
+		var b strings.Builder
+		for _, sec := range secs[from:to] {
+			if sec.title != "" {
+				b.WriteString(m.st.bold.Render(sec.title) + "\n")
+			}
+			for _, k := range sec.keys {
+				b.WriteString(ansi.Truncate(fmt.Sprintf("  %-8s %s", k.Help().Key, k.Help().Desc), colW-1, "…") + "\n")
+			}
+			b.WriteString("\n")
+		}
+		return fitBlock(strings.TrimRight(b.String(), "\n"), colW, h-2)
+	}
+	title := m.st.bold.Render("dealctl tui — keys") + "\n\n"
+	return fitBlock(title+lipgloss.JoinHorizontal(lipgloss.Top, column(0, 2), column(2, len(secs))), w, h)
+}
