@@ -1,18 +1,184 @@
 package cli
 
 import (
-	"errors"
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/exporters"
 )
 
-// NewCmdExport is a placeholder until the command is built.
-func NewCmdExport(f *Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:    "export",
-		Hidden: true,
+// Export formats.
+const (
+	exportXLSX = "xlsx"
+	exportCSV  = "csv"
+	exportJSON = "json"
+	exportMD   = "md"
+)
+
+var exportFormats = []string{exportXLSX, exportCSV, exportJSON, exportMD}
+
+// ExportOptions are `export`'s inputs.
+type ExportOptions struct {
+	cmdEnv
+	File         string // "" or "-" for stdout
+	Format       string
+	WithMessages bool
+	Excel        bool // csv with a byte-order mark, for Excel
+}
+
+// NewCmdExport is `dealctl export`.
+func NewCmdExport(f *Factory) *cobra.Command { return newCmdExport(f, nil) }
+
+func newCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
+	opts := &ExportOptions{cmdEnv: f.env()}
+	cmd := &cobra.Command{
+		Use:   "export [-o FILE] [--format xlsx|csv|json|md]",
+		Short: "Write the deal's list to a spreadsheet, csv, json or Markdown",
+		Long: `Writes the deal's list in list order. The format is --format, else the
+extension of -o FILE, else xlsx. Without -o (or with -o -) it goes to
+stdout, except xlsx to a terminal.
+
+xlsx: a Requests sheet (styled, frozen header, filter, sections set apart,
+status colours, dropdowns, date cells, links), a Summary sheet (counts by
+category and status, with a chart), and with --with-messages a Messages
+sheet. csv: RFC 4180 in UTF-8 (--excel adds the byte-order mark Excel needs
+to read accents). json: the API's DealRequest array. md: a checklist.
+
+An exported xlsx or csv imported back changes nothing.`,
+		Example: `  dealctl export -o falcon.xlsx
+  dealctl export --format csv --excel > falcon.csv
+  dealctl export -o falcon.md --with-messages`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("export is not built yet")
+			if runF != nil {
+				return runF(opts)
+			}
+			return exportRun(cmd.Context(), opts)
 		},
 	}
+	fl := cmd.Flags()
+	// -o is the file here, as users of export tools expect; it shadows the
+	// global output-format flag, which export has no use for.
+	fl.StringVarP(&opts.File, "output", "o", "", "write to FILE (- for stdout)")
+	fl.StringVar(&opts.Format, "format", "", "xlsx, csv, json or md (default: from FILE's extension, else xlsx)")
+	fl.BoolVar(&opts.WithMessages, "with-messages", false, "include every request's conversation")
+	fl.BoolVar(&opts.Excel, "excel", false, "csv: start with a UTF-8 byte-order mark so Excel reads accents right")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// exportFormat picks the format: --format, the file's extension, xlsx.
+func (o *ExportOptions) exportFormat() (string, error) {
+	if o.Format != "" {
+		f := strings.ToLower(o.Format)
+		if f == "markdown" {
+			f = exportMD
+		}
+		if !slices.Contains(exportFormats, f) {
+			return "", usageErrorf("--format %q: choose from %s", o.Format, strings.Join(exportFormats, ", "))
+		}
+		return f, nil
+	}
+	switch strings.ToLower(filepath.Ext(o.File)) {
+	case ".csv":
+		return exportCSV, nil
+	case ".json":
+		return exportJSON, nil
+	case ".md", ".markdown":
+		return exportMD, nil
+	}
+	return exportXLSX, nil
+}
+
+func exportRun(ctx context.Context, o *ExportOptions) error {
+	format, err := o.exportFormat()
+	if err != nil {
+		return err
+	}
+	toStdout := o.File == "" || o.File == "-"
+	if toStdout && format == exportXLSX && o.IO.IsStdoutTTY() {
+		return usageErrorf("an xlsx workbook is not for a terminal: give -o FILE.xlsx, or redirect stdout")
+	}
+	if o.WithMessages && format == exportCSV {
+		return usageErrorf("--with-messages needs a format with room for conversations: xlsx, json or md")
+	}
+	if o.Excel && format != exportCSV {
+		return usageErrorf("--excel applies to csv only")
+	}
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	rows, err := s.Requests(ctx)
+	if err != nil {
+		return err
+	}
+	people, err := s.People(ctx)
+	if err != nil {
+		return err
+	}
+	e := &exporters.Export{Deal: s.Deal, Rows: rows, People: people, Now: o.Now()}
+	if o.WithMessages {
+		if e.Messages, err = fetchMessages(ctx, s, rows); err != nil {
+			return err
+		}
+	}
+	if toStdout {
+		w := bufio.NewWriter(o.IO.Out)
+		if err := writeExport(w, format, e, o.Excel); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	if err := writeFileAtomic(o.File, func(w io.Writer) error { return writeExport(w, format, e, o.Excel) }); err != nil {
+		return err
+	}
+	o.Infof("Wrote %d rows of %s to %s", len(rows), s.Deal.Codename, o.File)
+	return nil
+}
+
+func writeExport(w io.Writer, format string, e *exporters.Export, bom bool) error {
+	switch format {
+	case exportCSV:
+		return exporters.WriteCSV(w, e, bom)
+	case exportJSON:
+		return exporters.WriteJSON(w, e)
+	case exportMD:
+		return exporters.WriteMarkdown(w, e)
+	}
+	return exporters.WriteXLSX(w, e)
+}
+
+// writeFileAtomic writes through a temporary file renamed into place, so
+// an interrupted export never leaves half a workbook under the real name.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return withExit(ExitFailure, fmt.Errorf("cannot write %s: %w", path, err))
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriter(tmp)
+	if err := write(w); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

@@ -1,18 +1,204 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
 )
 
-// NewCmdImport is a placeholder until the command is built.
-func NewCmdImport(f *Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:    "import",
-		Hidden: true,
+// ImportOptions are `import`'s inputs.
+type ImportOptions struct {
+	cmdEnv
+	File        string
+	Sheet       string
+	DryRun      bool
+	ApplyStatus bool
+}
+
+// NewCmdImport is `dealctl import`.
+func NewCmdImport(f *Factory) *cobra.Command { return newCmdImport(f, nil) }
+
+func newCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
+	opts := &ImportOptions{cmdEnv: f.env()}
+	cmd := &cobra.Command{
+		Use:   "import FILE.xlsx|FILE.csv",
+		Short: "Create and update the deal's requests from a spreadsheet",
+		Long: `Reads a request list from an .xlsx workbook (the first sheet, or --sheet) or
+a .csv file, and brings the deal's list in line with it, matching rows by
+number: rows new to the deal are created, rows that differ are updated,
+rows of the deal missing from the sheet are reported and left alone.
+
+The header row may sit below title rows; columns are found by name or a
+common synonym (No., Ref, Request, Details, Workstream, Due, Deadline, ...).
+Every row is checked before anything is written: if any row is bad, each
+problem is reported with its sheet row number and nothing is written
+(exit 6). Statuses in the sheet are applied only with --apply-status.
+
+Import is safe to run again after an interruption: it plans against the
+deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
+		Example: `  dealctl import buyer-list.xlsx --dry-run
+  dealctl import buyer-list.xlsx --sheet "DD Requests"
+  dealctl import export.csv --apply-status -o json`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("import is not built yet")
+			opts.File = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return importRun(cmd.Context(), opts)
 		},
 	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Sheet, "sheet", "", "the workbook's sheet to read (default: the first)")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and write nothing")
+	fl.BoolVar(&opts.ApplyStatus, "apply-status", false, "also move statuses to the sheet's, where allowed")
+	return cmd
+}
+
+func importRun(ctx context.Context, o *ImportOptions) error {
+	sheet, err := exporters.ReadFile(o.File, exporters.ReadOptions{Sheet: o.Sheet})
+	if err != nil {
+		return readError(err)
+	}
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	people, err := s.People(ctx)
+	if err != nil {
+		return err
+	}
+	current, hdr, err := fetchList(ctx, s.c, s.Deal.ID)
+	if err != nil {
+		return err
+	}
+	plan := buildPlan(sheet, current, people, o.ApplyStatus)
+	plan.Deal, plan.DryRun = s.Deal.Codename, o.DryRun
+	p := o.Printer()
+
+	if len(plan.Problems) > 0 {
+		return reportProblems(o.cmdEnv, plan)
+	}
+	if len(sheet.Ignored) > 0 {
+		o.Infof("Ignoring columns dealctl does not use: %s", strings.Join(sheet.Ignored, ", "))
+	}
+	for _, w := range plan.Warnings {
+		o.Warnf("%s", w)
+	}
+	if plan.Summary.Create > 0 {
+		if why := cannotCreate(ctx, s); why != "" {
+			plan.forbidden = append([]string{why}, plan.forbidden...)
+		}
+	}
+	if o.DryRun {
+		for _, f := range plan.forbidden {
+			o.Warnf("%s", f)
+		}
+		o.Infof("%s", planSentence(plan, true))
+		return p.Print(output.View{Data: plan, Table: planTable(plan, o.IO.IsStdoutTTY())})
+	}
+	if len(plan.forbidden) > 0 {
+		return withExit(ExitAuth, fmt.Errorf("nothing was written: %s", strings.Join(plan.forbidden, "; ")))
+	}
+
+	a := &applier{c: s.c, dealID: s.Deal.ID, idem: advertises(hdr, "idempotency-key"),
+		pace: newPacer(importWorkers), ids: map[string]string{}}
+	a.pace.observe(hdr)
+	total := 0
+	for _, it := range plan.Items {
+		if it.hasWrite() {
+			total++
+		}
+	}
+	bar := startProgress(o.IO.ErrOut, o.IO.IsStderrTTY() && total > 0, total)
+	a.onDone = bar.step
+	err = a.run(ctx, plan)
+	bar.stop()
+	if err != nil {
+		return interruptedError(err, a.applied, total)
+	}
+	plan.Applied = true
+	return p.Print(output.View{Data: plan, Human: func(w io.Writer) error {
+		_, err := fmt.Fprintln(w, planSentence(plan, false))
+		return err
+	}})
+}
+
+// readError classes a file that cannot be read: a missing file or an
+// unknown type is a usage mistake; a file without a header row is
+// invalid input.
+func readError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return withExit(ExitUsage, fmt.Errorf("cannot read %s: %v", pe.Path, pe.Err))
+	}
+	if strings.Contains(err.Error(), "no header row") {
+		return withExit(ExitValidation, err)
+	}
+	return withExit(ExitUsage, err)
+}
+
+// reportProblems prints every bad row and fails with exit 6; -o json
+// prints the plan with its problems on stdout as well.
+func reportProblems(e cmdEnv, plan *importPlan) error {
+	p := e.Printer()
+	if p.Machine() {
+		if err := p.Print(output.View{Data: plan}); err != nil {
+			return err
+		}
+	} else {
+		for _, pr := range plan.Problems {
+			fmt.Fprintln(e.IO.ErrOut, pr.String())
+		}
+	}
+	lines := map[int]bool{}
+	for _, pr := range plan.Problems {
+		lines[pr.Line] = true
+	}
+	return withExit(ExitValidation, fmt.Errorf("%d %s of %s %s invalid (%d %s): nothing was written; fix the sheet and run again",
+		len(lines), plural(len(lines), "row", "rows"), plan.File, plural(len(lines), "is", "are"),
+		len(plan.Problems), plural(len(plan.Problems), "problem", "problems")))
+}
+
+// cannotCreate explains why the caller may not create rows, or "".
+func cannotCreate(ctx context.Context, s *dealScope) string {
+	seat, err := s.Seat(ctx)
+	if err != nil {
+		return ""
+	}
+	if s.Deal.Archived {
+		return "the deal is archived and read-only"
+	}
+	for _, party := range s.Deal.Parties {
+		if party.ID == seat.PartyID && party.IsOwner && seat.Access != api.AccessViewer {
+			return ""
+		}
+	}
+	return "only admins and editors of the owning side may create requests, and the sheet has new rows"
+}
+
+// interruptedError says how far an import got and that running it again
+// finishes the job.
+func interruptedError(err error, applied, total int) error {
+	what := describeError(err)
+	if errors.Is(err, context.Canceled) {
+		what = "interrupted"
+	}
+	return &exitError{code: exitCode(err), err: fmt.Errorf("import stopped after %d of %d changes: %s; run the same command again to finish: nothing is created twice", applied, total, what)}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

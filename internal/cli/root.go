@@ -24,7 +24,7 @@ func Main(args []string) int {
 	// The version is asked for by people and by scripts checking an
 	// install; answer before building anything else.
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "version") {
-		fmt.Println("dealctl version " + version())
+		fmt.Print(versionText())
 		return ExitOK
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -73,7 +73,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 			return nil
 		},
 	}
-	root.SetVersionTemplate("dealctl version {{.Version}}\n")
+	root.SetVersionTemplate(versionText())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
 	})
@@ -116,11 +116,10 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 func NewCmdVersion(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print dealctl's version",
+		Short: "Print dealctl's version, commit, build date and Go version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintln(f.IO.Out, "dealctl version "+version())
-			return err
+			return printVersion(f)
 		},
 	}
 }

@@ -1,0 +1,9 @@
+// Package exporters reads request lists from spreadsheets and writes a
+// deal's list back out as xlsx, csv, json or Markdown (contract §5).
+//
+// Reading is lenient about layout, because buyers' lists arrive in every
+// shape: any sheet, title rows above the header, columns in any order and
+// under common synonyms, dates as date cells, Excel serials or text.
+// Reading never talks to a server; matching rows against a deal is the
+// import command's job.
+package exporters

@@ -1,0 +1,96 @@
+package exporters
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Field is a column dealctl understands.
+type Field string
+
+// The fields of a request list row.
+const (
+	FieldNumber    Field = "number"
+	FieldKind      Field = "kind"
+	FieldTitle     Field = "title"
+	FieldBody      Field = "body"
+	FieldStatus    Field = "status"
+	FieldPriority  Field = "priority"
+	FieldCategory  Field = "category"
+	FieldRequester Field = "requester"
+	FieldDueDate   Field = "due_date"
+	FieldAssignee  Field = "assignee"
+)
+
+// Fields lists the importable fields in export column order.
+var Fields = []Field{
+	FieldNumber, FieldKind, FieldTitle, FieldBody, FieldStatus, FieldPriority,
+	FieldCategory, FieldRequester, FieldDueDate, FieldAssignee,
+}
+
+// Header is the column title dealctl writes for a field; it is also the
+// first name each field is recognised by.
+func (f Field) Header() string {
+	return map[Field]string{
+		FieldNumber: "Number", FieldKind: "Kind", FieldTitle: "Title", FieldBody: "Body",
+		FieldStatus: "Status", FieldPriority: "Priority", FieldCategory: "Category",
+		FieldRequester: "Requester", FieldDueDate: "Due date", FieldAssignee: "Assignee",
+	}[f]
+}
+
+// synonyms maps normalised header text to a field. The contract (§5) names
+// the first synonyms of each field; the rest are what buyers' templates
+// commonly use. Matching is exact after normalising, so "Item" (a number)
+// and "Item description" (a title) do not collide.
+var synonyms = map[string]Field{}
+
+func init() {
+	add := func(f Field, names ...string) {
+		for _, n := range append([]string{string(f), f.Header()}, names...) {
+			synonyms[normalizeHeader(n)] = f
+		}
+	}
+	add(FieldNumber, "No.", "No", "#", "Ref", "Ref.", "Ref #", "Ref No", "Reference", "Item", "Item #", "Item No",
+		"Num", "Request #", "Request No", "Request number", "Req #", "Req No", "S/N", "Sr No", "Index")
+	add(FieldKind, "Type", "Row type", "Row kind")
+	add(FieldTitle, "Request", "Item description", "Request title", "Document request", "Documents requested",
+		"Information requested", "Requested item", "Subject", "Question")
+	add(FieldBody, "Details", "Description", "Request details", "Detail", "Full description", "Notes to target")
+	add(FieldStatus, "State", "Progress", "Request status")
+	add(FieldPriority, "Prio", "Importance", "Urgency")
+	add(FieldCategory, "Workstream", "Work stream", "Area", "Topic", "Function", "Diligence area")
+	add(FieldRequester, "Requested by", "Advisor", "Adviser", "Requesting party", "Raised by")
+	add(FieldDueDate, "Due", "Deadline", "Target date", "Due by", "Date due")
+	add(FieldAssignee, "Assigned to", "Owner", "Responsible", "Responsible person", "Target contact")
+}
+
+// exportOnly are columns dealctl's own export writes that import reads
+// past without a note: they describe the server's state, not the list.
+var exportOnly = map[string]bool{}
+
+func init() {
+	for _, h := range ExportOnlyHeaders {
+		exportOnly[normalizeHeader(h)] = true
+	}
+}
+
+// ExportOnlyHeaders are the extra columns of an export.
+var ExportOnlyHeaders = []string{"Latest answer", "Answered by", "Files", "Links", "Updated", "ID"}
+
+// normalizeHeader folds case and drops spaces and punctuation, keeping "#"
+// (a column named just "#" is a number column).
+func normalizeHeader(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r == '#' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// FieldFor returns the field a header names, if any.
+func FieldFor(header string) (Field, bool) {
+	f, ok := synonyms[normalizeHeader(header)]
+	return f, ok
+}

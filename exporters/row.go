@@ -1,0 +1,175 @@
+package exporters
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// Row is one request or section read from a sheet. Enumerations and the
+// due date are empty when the sheet leaves them out, so that an import
+// only changes what the sheet says.
+type Row struct {
+	Line      int                 `json:"row"` // 1-based row number in the sheet, as the user sees it
+	Number    string              `json:"number,omitempty"`
+	Kind      api.RequestKind     `json:"kind"`
+	Title     string              `json:"title"`
+	Body      string              `json:"body,omitempty"`
+	Status    api.RequestStatus   `json:"status,omitempty"`
+	Priority  api.Priority        `json:"priority,omitempty"`
+	Category  api.RequestCategory `json:"category,omitempty"`
+	Requester string              `json:"requester,omitempty"`
+	DueDate   string              `json:"due_date,omitempty"`
+	Assignee  string              `json:"assignee,omitempty"`
+	// Parent is the number of the section the row sits under ("" at the
+	// top level or when not yet known); ParentLine is that section's
+	// sheet row when the section is in the sheet (0 otherwise).
+	Parent     string `json:"parent,omitempty"`
+	ParentLine int    `json:"-"`
+	// kindGiven records that the Kind column said so, rather than inference.
+	kindGiven bool
+}
+
+// Problem is one thing wrong with a row, reported by sheet row number.
+type Problem struct {
+	Line    int    `json:"row"`
+	Column  string `json:"column,omitempty"` // the header as written in the sheet
+	Field   Field  `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	if p.Column != "" {
+		return fmt.Sprintf("row %d, %s: %s", p.Line, p.Column, p.Message)
+	}
+	return fmt.Sprintf("row %d: %s", p.Line, p.Message)
+}
+
+// Mapping says which column holds which field.
+type Mapping struct {
+	Index   map[Field]int    // 0-based column of each field found
+	Headers map[Field]string // the header text as written
+}
+
+// Has reports whether the sheet has a column for f.
+func (m Mapping) Has(f Field) bool { _, ok := m.Index[f]; return ok }
+
+func (m Mapping) cell(cells []string, f Field) string {
+	i, ok := m.Index[f]
+	if !ok || i >= len(cells) {
+		return ""
+	}
+	return cells[i]
+}
+
+// ParseRow reads one data row. It never fails as a whole: every problem is
+// returned, so that the user sees them all at once. empty is true for a
+// row with nothing in any mapped column, which is skipped.
+func ParseRow(cells []string, m Mapping, line int, date1904 bool) (row Row, problems []Problem, empty bool) {
+	row.Line = line
+	get := func(f Field) string { return strings.TrimSpace(m.cell(cells, f)) }
+	bad := func(f Field, format string, a ...any) {
+		problems = append(problems, Problem{Line: line, Column: m.Headers[f], Field: f, Message: fmt.Sprintf(format, a...)})
+	}
+	empty = true
+	for f := range m.Index {
+		if get(f) != "" {
+			empty = false
+			break
+		}
+	}
+	if empty {
+		return row, nil, true
+	}
+
+	row.Number = cleanNumber(get(FieldNumber))
+	row.Title = OneLine(get(FieldTitle))
+	row.Body = Text(m.cell(cells, FieldBody))
+	row.Requester = OneLine(get(FieldRequester))
+	row.Assignee = get(FieldAssignee)
+
+	if v := get(FieldKind); v != "" {
+		k, ok := lookup(v, kindWords)
+		if !ok {
+			bad(FieldKind, "unknown kind %q: use %s", v, choices(api.RequestKinds))
+		}
+		row.Kind, row.kindGiven = k, ok
+	}
+	if v := get(FieldPriority); v != "" {
+		p, ok := lookup(v, priorityWords)
+		if !ok {
+			bad(FieldPriority, "unknown priority %q: use %s", v, choices(api.Priorities))
+		}
+		row.Priority = p
+	}
+	if v := get(FieldCategory); v != "" {
+		c, ok := lookup(v, categoryWords)
+		if !ok {
+			bad(FieldCategory, "unknown category %q: use %s", v, choices(api.RequestCategories))
+		}
+		row.Category = c
+	}
+	if v := get(FieldStatus); v != "" {
+		s, ok := lookup(v, statusWords)
+		if !ok {
+			bad(FieldStatus, "unknown status %q: use %s", v, choices(api.RequestStatuses))
+		}
+		row.Status = s
+	}
+	if v := get(FieldDueDate); v != "" {
+		d, err := parseDate(v, date1904)
+		if err != nil {
+			bad(FieldDueDate, "%v", err)
+		}
+		row.DueDate = d
+	}
+
+	switch n := utf8.RuneCountInString(row.Title); {
+	case n == 0:
+		bad(FieldTitle, "the title is empty: every request and section needs one")
+	case n > api.MaxTitleLen:
+		bad(FieldTitle, "the title is %d characters long: at most %d", n, api.MaxTitleLen)
+	}
+	if n := utf8.RuneCountInString(row.Body); n > api.MaxBodyLen {
+		bad(FieldBody, "the text is %d characters long: at most %d", n, api.MaxBodyLen)
+	}
+	if n := utf8.RuneCountInString(row.Requester); n > api.MaxRequesterLen {
+		bad(FieldRequester, "the requester is %d characters long: at most %d", n, api.MaxRequesterLen)
+	}
+	if n := utf8.RuneCountInString(row.Number); n > api.MaxNumberLen {
+		bad(FieldNumber, "the number is %d characters long: at most %d", n, api.MaxNumberLen)
+	} else if strings.ContainsAny(row.Number, " \t\r\n") {
+		bad(FieldNumber, "the number %q has spaces in it: use dotted numbers such as 2.3", row.Number)
+	} else if strings.HasPrefix(row.Number, ".") || strings.HasSuffix(row.Number, ".") || strings.Contains(row.Number, "..") {
+		bad(FieldNumber, "the number %q has an empty part: use dotted numbers such as 2.3", row.Number)
+	}
+	return row, problems, false
+}
+
+// cleanNumber tidies a number cell: a trailing "." ("3.") is dropped, and a
+// float that a spreadsheet stored with binary noise ("2.2999999999999998")
+// is written back as the shortest decimal that reads the same.
+func cleanNumber(s string) string {
+	s = strings.TrimSuffix(s, ".")
+	if len(s) > 15 && strings.Contains(s, ".") {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+	}
+	return s
+}
+
+// OneLine turns line breaks and runs of spaces in one-line fields
+// into single spaces: wrapped cells are common in titles.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Text makes multi-line text compare equal however the sheet
+// stored its line breaks, and drops surrounding blank space.
+func Text(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.TrimSpace(s)
+}

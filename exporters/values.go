@@ -1,0 +1,64 @@
+package exporters
+
+import (
+	"strings"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// normalizeValue folds an enumeration cell: "Human Resources", "human-
+// resources" and "HUMAN_RESOURCES" all become "human_resources".
+func normalizeValue(s string) string {
+	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return r == ' ' || r == '-' || r == '_' || r == '/' || r == '&' || r == '.'
+	})
+	return strings.Join(f, "_")
+}
+
+// Words people write in these columns, beyond the API's own values.
+var (
+	kindWords = map[string]api.RequestKind{
+		"request": api.KindRequest, "item": api.KindRequest, "question": api.KindRequest, "req": api.KindRequest,
+		"section": api.KindSection, "heading": api.KindSection, "header": api.KindSection, "group": api.KindSection,
+	}
+	priorityWords = map[string]api.Priority{
+		"low": api.PriorityLow, "l": api.PriorityLow, "p3": api.PriorityLow, "minor": api.PriorityLow,
+		"medium": api.PriorityMedium, "med": api.PriorityMedium, "m": api.PriorityMedium, "normal": api.PriorityMedium, "p2": api.PriorityMedium,
+		"high": api.PriorityHigh, "h": api.PriorityHigh, "p1": api.PriorityHigh, "urgent": api.PriorityHigh, "critical": api.PriorityHigh,
+	}
+	categoryWords = map[string]api.RequestCategory{
+		"business": api.CategoryBusiness, "commercial": api.CategoryBusiness, "operations": api.CategoryBusiness,
+		"operational": api.CategoryBusiness, "general": api.CategoryBusiness,
+		"legal": api.CategoryLegal, "corporate": api.CategoryLegal,
+		"tax": api.CategoryTax, "taxation": api.CategoryTax,
+		"accounting": api.CategoryAccounting, "finance": api.CategoryAccounting, "financial": api.CategoryAccounting,
+		"technology": api.CategoryTechnology, "tech": api.CategoryTechnology, "it": api.CategoryTechnology,
+		"information_technology": api.CategoryTechnology,
+		"human_resources":        api.CategoryHumanResources, "hr": api.CategoryHumanResources, "people": api.CategoryHumanResources,
+		"employment": api.CategoryHumanResources,
+	}
+	statusWords = map[string]api.RequestStatus{
+		"open": api.StatusOpen, "new": api.StatusOpen, "not_started": api.StatusOpen, "outstanding": api.StatusOpen,
+		"pending": api.StatusOpen, "to_do": api.StatusOpen, "todo": api.StatusOpen,
+		"partial": api.StatusPartial, "in_progress": api.StatusPartial, "partially_complete": api.StatusPartial,
+		"partially_provided": api.StatusPartial, "partly": api.StatusPartial, "wip": api.StatusPartial,
+		"complete": api.StatusComplete, "completed": api.StatusComplete, "done": api.StatusComplete,
+		"closed": api.StatusComplete, "provided": api.StatusComplete, "answered": api.StatusComplete,
+	}
+)
+
+// lookup reads an enumeration cell through words; ok is false for a
+// value nobody would recognise.
+func lookup[T ~string](cell string, words map[string]T) (T, bool) {
+	v, ok := words[normalizeValue(cell)]
+	return v, ok
+}
+
+// choices lists an enumeration's API values for an error message.
+func choices[T ~string](vals []T) string {
+	s := make([]string, len(vals))
+	for i, v := range vals {
+		s[i] = string(v)
+	}
+	return strings.Join(s, ", ")
+}

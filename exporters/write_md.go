@@ -1,0 +1,124 @@
+package exporters
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// WriteMarkdown writes a checklist a person can read or paste into an
+// email: one heading per section, a box per request (ticked when
+// complete), its details on the same line and its body indented below.
+func WriteMarkdown(w io.Writer, e *Export) error {
+	bw := bufio.NewWriter(w)
+	emails := e.emails()
+	var counts statusCounts
+	for _, r := range e.Rows {
+		if r.Kind == api.KindRequest {
+			counts.add(r.Status)
+		}
+	}
+	fmt.Fprintf(bw, "# %s — %s\n\n", e.Deal.Codename, e.Deal.Name)
+	fmt.Fprintf(bw, "%d requests: %d open, %d partial, %d complete", counts.Total, counts.Open, counts.Partial, counts.Complete)
+	if !e.Now.IsZero() {
+		fmt.Fprintf(bw, " (exported %s)", e.Now.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	bw.WriteString(".\n")
+
+	depth := map[string]int{} // section id -> heading depth
+	for _, r := range e.Rows {
+		if r.Kind == api.KindSection {
+			d := 0
+			if r.ParentID != nil {
+				d = depth[*r.ParentID] + 1
+			}
+			depth[r.ID] = d
+			fmt.Fprintf(bw, "\n%s %s %s\n\n", strings.Repeat("#", min(2+d, 6)), r.Number, oneLineMD(r.Title))
+			continue
+		}
+		box := " "
+		if r.Status == api.StatusComplete {
+			box = "x"
+		}
+		details := []string{string(r.Status), string(r.Priority), string(r.Category)}
+		if r.DueDate != nil {
+			details = append(details, "due "+*r.DueDate)
+		}
+		if r.AssigneeID != nil {
+			details = append(details, emails[*r.AssigneeID])
+		}
+		if r.Requester != nil {
+			details = append(details, "for "+*r.Requester)
+		}
+		fmt.Fprintf(bw, "- [%s] **%s** %s — %s\n", box, r.Number, oneLineMD(r.Title), strings.Join(details, " · "))
+		if body := strings.TrimSpace(r.Body); body != "" {
+			bw.WriteString(indent(body, "  "))
+		}
+		for _, m := range e.Messages[r.ID] {
+			writeMessageMD(bw, m)
+		}
+	}
+	return bw.Flush()
+}
+
+func writeMessageMD(w *bufio.Writer, m api.Message) {
+	who := "someone"
+	if m.Author != nil {
+		who = m.Author.Email
+	}
+	when := ""
+	if m.PostedAt != nil {
+		when = m.PostedAt.UTC().Format(time.DateOnly) + " "
+	}
+	kind := string(m.Kind)
+	if m.Partial {
+		kind += ", partial"
+	}
+	if m.Internal {
+		kind += ", internal"
+	}
+	fmt.Fprintf(w, "  - *%s%s (%s)*\n", when, who, kind)
+	if t := strings.TrimSpace(m.Text); t != "" {
+		w.WriteString(indent(t, "    > "))
+	}
+	for _, f := range m.Files {
+		switch {
+		case f.URL != nil:
+			fmt.Fprintf(w, "    - <%s>\n", *f.URL)
+		case f.Name != nil:
+			fmt.Fprintf(w, "    - %s\n", *f.Name)
+		}
+	}
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		b.WriteString(strings.TrimRight(prefix+l, " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// oneLineMD keeps a title on its line in a heading or list item.
+func oneLineMD(s string) string { return OneLine(s) }
+
+// statusCounts counts requests by status.
+type statusCounts struct{ Open, Partial, Complete, Total int }
+
+func (c *statusCounts) add(s api.RequestStatus) {
+	switch s {
+	case api.StatusOpen:
+		c.Open++
+	case api.StatusPartial:
+		c.Partial++
+	case api.StatusComplete:
+		c.Complete++
+	}
+	c.Total++
+}

@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/client"
+)
+
+// importWorkers bounds the writes in flight: enough to hide latency, few
+// enough that the pacer's reserve stays small.
+const importWorkers = 6
+
+// writeAttempts is how often one write is tried when the connection fails.
+const writeAttempts = 4
+
+// applier carries out a plan.
+type applier struct {
+	c      *client.Client
+	dealID string
+	idem   bool // the server replays POSTs sent with an Idempotency-Key
+	pace   *pacer
+	onDone func() // progress
+
+	mu      sync.Mutex
+	ids     map[string]string // number -> id, for parents
+	applied int
+}
+
+// run applies every write of the plan: parents before children (creates
+// go in waves by depth), each wave with bounded concurrency. It stops at
+// the first error after the writes in flight finish.
+func (a *applier) run(ctx context.Context, plan *importPlan) error {
+	waves := map[int][]*planItem{}
+	maxDepth := 0
+	for _, it := range plan.Items {
+		if it.id != "" {
+			a.ids[it.Number] = it.id
+		}
+		if !it.hasWrite() {
+			continue
+		}
+		waves[it.depth] = append(waves[it.depth], it)
+		maxDepth = max(maxDepth, it.depth)
+	}
+	for d := 0; d <= maxDepth; d++ {
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(importWorkers)
+		for _, it := range waves[d] {
+			if gctx.Err() != nil {
+				break
+			}
+			g.Go(func() error {
+				var err error
+				if it.Action == actionCreate {
+					err = a.create(gctx, it)
+				} else {
+					err = a.update(gctx, it)
+				}
+				if err != nil {
+					return fmt.Errorf("row %d (%s): %w", it.Row, it.Number, err)
+				}
+				a.mu.Lock()
+				it.Done = true
+				a.applied++
+				a.mu.Unlock()
+				if a.onDone != nil {
+					a.onDone()
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// create POSTs a row. The number is always sent, and numbers are unique
+// on a deal, so a create that already happened (an answer lost to a
+// dropped connection, an earlier interrupted run) fails with a number
+// conflict instead of duplicating: the row is then looked up and taken.
+func (a *applier) create(ctx context.Context, it *planItem) error {
+	in := it.create
+	if it.Parent != "" {
+		a.mu.Lock()
+		pid := a.ids[it.Parent]
+		a.mu.Unlock()
+		if pid == "" {
+			return fmt.Errorf("its section %s was not created", it.Parent)
+		}
+		in.ParentID = api.Some(pid)
+	}
+	body, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	hdr := http.Header{}
+	if a.idem {
+		hdr.Set("Idempotency-Key", idempotencyKey(a.dealID, it.Number, body))
+	}
+	var row *api.DealRequest
+	for attempt := 0; ; attempt++ {
+		resp, err := a.call(ctx, http.MethodPost, "/deals/"+url.PathEscape(a.dealID)+"/requests", body, hdr)
+		if err == nil {
+			row = &api.DealRequest{}
+			if err := json.Unmarshal(resp.Body, row); err != nil {
+				return err
+			}
+			break
+		}
+		if !isNumberConflict(err) && !isNetworkError(err) {
+			return err
+		}
+		if isNetworkError(err) && a.idem && attempt+1 < writeAttempts {
+			// The same key replays the first answer if the server acted.
+			if err := sleepFor(ctx, retryPause(attempt)); err != nil {
+				return err
+			}
+			continue
+		}
+		// Without replay, ask the list whether the create happened.
+		found, lerr := a.lookup(ctx, it.Number)
+		if lerr != nil {
+			return errors.Join(err, lerr)
+		}
+		if found != nil {
+			if found.Kind != it.Kind {
+				return fmt.Errorf("number %s is now a %s on the deal", it.Number, found.Kind)
+			}
+			row = found
+			break
+		}
+		if attempt+1 >= writeAttempts {
+			return err
+		}
+		if err := sleepFor(ctx, retryPause(attempt)); err != nil {
+			return err
+		}
+	}
+	it.id = row.ID
+	a.mu.Lock()
+	a.ids[it.Number] = row.ID
+	a.mu.Unlock()
+	if it.StatusTo != "" && row.Status != it.StatusTo {
+		return a.patch(ctx, it, api.DealRequestUpdate{Status: api.Some(it.StatusTo)})
+	}
+	return nil
+}
+
+// update PATCHes the changed fields and, with --apply-status, the status
+// in the same call.
+func (a *applier) update(ctx context.Context, it *planItem) error {
+	up := it.update
+	if it.StatusTo != "" {
+		up.Status = api.Some(it.StatusTo)
+	}
+	return a.patch(ctx, it, up)
+}
+
+// patch sends a PATCH, again after a dropped connection: the same fields
+// sent twice land the same way, except a status move that already
+// happened, which answers 409 and is then dropped from the retry.
+func (a *applier) patch(ctx context.Context, it *planItem, up api.DealRequestUpdate) error {
+	path := "/deals/" + url.PathEscape(a.dealID) + "/requests/" + url.PathEscape(it.id)
+	for attempt := 0; ; attempt++ {
+		body, err := json.Marshal(up)
+		if err != nil {
+			return err
+		}
+		_, err = a.call(ctx, http.MethodPatch, path, body, nil)
+		switch {
+		case err == nil:
+			return nil
+		case attempt > 0 && up.Status.Set && client.StatusOf(err) == http.StatusConflict:
+			up.Status = api.Optional[api.RequestStatus]{}
+			if (up == api.DealRequestUpdate{}) {
+				return nil
+			}
+		case isNetworkError(err) && attempt+1 < writeAttempts:
+			if err := sleepFor(ctx, retryPause(attempt)); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+}
+
+// call sends one write through the pacer.
+func (a *applier) call(ctx context.Context, method, path string, body []byte, hdr http.Header) (*client.Response, error) {
+	if err := a.pace.wait(ctx); err != nil {
+		return nil, err
+	}
+	resp, err := a.c.Do(ctx, method, path, body, hdr)
+	if resp != nil {
+		a.pace.done(resp.Header)
+	} else {
+		a.pace.done(nil)
+	}
+	return resp, err
+}
+
+// lookup reads the deal's current list and returns the row numbered n.
+func (a *applier) lookup(ctx context.Context, n string) (*api.DealRequest, error) {
+	if err := a.pace.wait(ctx); err != nil {
+		return nil, err
+	}
+	rows, hdr, err := fetchList(ctx, a.c, a.dealID)
+	a.pace.done(hdr)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		if rows[i].Number == n {
+			return &rows[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// fetchList reads the deal's list with its answer headers (extensions,
+// rate limit), which the typed client method does not return.
+func fetchList(ctx context.Context, c *client.Client, dealID string) ([]api.DealRequest, http.Header, error) {
+	resp, err := c.Do(ctx, http.MethodGet, "/deals/"+url.PathEscape(dealID)+"/requests", nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []api.DealRequest
+	if err := json.Unmarshal(resp.Body, &rows); err != nil {
+		return nil, resp.Header, fmt.Errorf("the server's list is not the JSON expected: %w", err)
+	}
+	return rows, resp.Header, nil
+}
+
+// advertises reports whether an answer's X-Dealctl-Extensions names ext.
+func advertises(h http.Header, ext string) bool {
+	for _, v := range h.Values("X-Dealctl-Extensions") {
+		for _, e := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(e), ext) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// idempotencyKey derives a POST's key from the deal, the number and the
+// exact body: the same row sent again replays; a row whose content
+// changed between runs is a new request to the server (and then meets
+// the number conflict).
+func idempotencyKey(dealID, number string, body []byte) string {
+	h := sha256.New()
+	h.Write([]byte(dealID))
+	h.Write([]byte{0})
+	h.Write([]byte(number))
+	h.Write([]byte{0})
+	h.Write(body)
+	return "dealctl-import-" + hex.EncodeToString(h.Sum(nil))[:40]
+}
+
+func isNetworkError(err error) bool {
+	var ne *client.NetworkError
+	return errors.As(err, &ne)
+}
+
+func isNumberConflict(err error) bool {
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.StatusCode != http.StatusConflict {
+		return false
+	}
+	_, ok := ce.Response.Params["number"]
+	return ok || ce.Response.Reason() == api.ReasonDuplicateNumber
+}
+
+func retryPause(attempt int) time.Duration {
+	return time.Duration(200*(attempt+1)) * time.Millisecond
+}

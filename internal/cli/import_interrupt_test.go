@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// flakyProxy forwards to a live server. After `after` creates it drops
+// connections: the create reaches the server and its answer is lost,
+// the worst case for a client. dropAll keeps dropping every later write
+// (the network is gone); otherwise only that one answer is lost.
+// stripExtensions hides the server's extensions, to exercise the
+// fallback without idempotency keys.
+func flakyProxy(t *testing.T, ls *liveServer, after int64, dropAll, stripExtensions bool) string {
+	t.Helper()
+	var creates atomic.Int64
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		isCreate := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/requests")
+		n := int64(0)
+		if isCreate {
+			n = creates.Add(1)
+		}
+		if dropAll && n > after+1 || dropAll && r.Method == http.MethodPatch && creates.Load() > after {
+			hijackClose(w)
+			return
+		}
+		rec := httptest.NewRecorder()
+		ls.handler.ServeHTTP(rec, r)
+		if n == after+1 {
+			hijackClose(w) // the server acted; the answer never arrives
+			return
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		if stripExtensions {
+			w.Header().Del("X-Dealctl-Extensions")
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	}))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+func hijackClose(w http.ResponseWriter) {
+	if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+		c.Close()
+	}
+}
+
+// bigSheet writes a csv of sections and requests: n requests in sections
+// of ten.
+func bigSheet(t testing.TB, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("Number,Kind,Title,Priority,Due date\n")
+	for i := 0; i < n; i++ {
+		sec := 10 + i/10
+		if i%10 == 0 {
+			fmt.Fprintf(&b, "%d,section,Workstream %d,,\n", sec, sec)
+		}
+		fmt.Fprintf(&b, "%d.%d,request,Request %d about topic %d,high,2026-06-30\n", sec, i%10+1, i, i)
+	}
+	path := filepath.Join(t.TempDir(), "big.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestImportInterruptedThenReRun: the network goes away after some
+// creates (one of them answered never); the import fails saying how far
+// it got; run again, it finishes, and nothing is on the deal twice. Run
+// with and without the server's idempotency extension.
+func TestImportInterruptedThenReRun(t *testing.T) {
+	for _, strip := range []bool{false, true} {
+		t.Run(fmt.Sprintf("extensions-hidden=%v", strip), func(t *testing.T) {
+			ls := startLiveServer(t, 0)
+			sheet := bigSheet(t, 40) // 4 sections + 40 requests
+			r := runLive(t, flakyProxy(t, ls, 15, true, strip), "import", sheet)
+			if r.code == 0 || !strings.Contains(r.err, "run the same command again to finish") {
+				t.Fatalf("interrupted import: exit %d\n%s", r.code, r.err)
+			}
+			partial := len(liveRows(t, ls.URL))
+			if partial <= 5 || partial >= 49 {
+				t.Fatalf("after the interruption the deal has %d rows: the test did not interrupt midway", partial)
+			}
+			r = runLive(t, flakyProxy(t, ls, 1<<40, false, strip), "import", sheet)
+			if r.code != 0 {
+				t.Fatalf("re-run: exit %d\n%s", r.code, r.err)
+			}
+			rows := liveRows(t, ls.URL)
+			assertNoDuplicates(t, rows)
+			if len(rows) != 5+44 {
+				t.Errorf("the deal has %d rows, want 49", len(rows))
+			}
+		})
+	}
+}
+
+// TestImportSurvivesALostAnswer: one create's answer is lost and the
+// network stays up; the same run retries (replay with an idempotency key,
+// or a look at the list without one) and finishes with no duplicate.
+func TestImportSurvivesALostAnswer(t *testing.T) {
+	for _, strip := range []bool{false, true} {
+		t.Run(fmt.Sprintf("extensions-hidden=%v", strip), func(t *testing.T) {
+			ls := startLiveServer(t, 0)
+			r := runLive(t, flakyProxy(t, ls, 7, false, strip), "import", bigSheet(t, 20))
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.err)
+			}
+			rows := liveRows(t, ls.URL)
+			assertNoDuplicates(t, rows)
+			if len(rows) != 5+22 {
+				t.Errorf("the deal has %d rows, want 27", len(rows))
+			}
+		})
+	}
+}

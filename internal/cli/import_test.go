@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const spreadsheets = "../../testdata/spreadsheets"
+
+// TestImportTemplateThenReRunChangesNothing imports a buyer's template
+// into Falcon (which already holds 1, 1.1, 1.2, 2, 2.1), then plans again.
+func TestImportTemplateThenReRunChangesNothing(t *testing.T) {
+	ls := startLiveServer(t, 0)
+	file := filepath.Join(spreadsheets, "buyer-ddrl.xlsx")
+
+	plan, r := planOf(t, ls.URL, file, "--dry-run")
+	if r.code != 0 {
+		t.Fatalf("dry run: exit %d: %s", r.code, r.err)
+	}
+	// New: 1.10, 2.2, 3, 3.1. Changed: 1.1, 1.2 (fields), 2 and 2.1 (titles).
+	if s := plan.Summary; s.Create != 4 || s.Update != 4 || s.Unchanged != 1 || s.StatusMoves != 0 {
+		t.Errorf("summary = %+v", s)
+	}
+	if !strings.Contains(r.err, "Ignoring columns dealctl does not use: Comments") {
+		t.Errorf("no note about the ignored column:\n%s", r.err)
+	}
+	if before := liveRows(t, ls.URL); len(before) != 5 {
+		t.Fatalf("the dry run wrote: %d rows", len(before))
+	}
+
+	plan, r = planOf(t, ls.URL, file)
+	if r.code != 0 || !plan.Applied {
+		t.Fatalf("import: exit %d: %s", r.code, r.err)
+	}
+	rows := liveRows(t, ls.URL)
+	assertNoDuplicates(t, rows)
+	if len(rows) != 9 {
+		t.Errorf("the deal has %d rows, want 9", len(rows))
+	}
+	byNumber := map[string]string{}
+	for _, row := range rows {
+		byNumber[row.Number] = row.Title
+		if row.Number == "3.1" && (row.ParentID == nil || row.DueDate == nil || *row.DueDate != "2026-04-01") {
+			t.Errorf("3.1 = %+v, want under 3, due 2026-04-01", row)
+		}
+	}
+	if byNumber["2"] != "Financial" {
+		t.Errorf("section 2 is %q, want Financial", byNumber["2"])
+	}
+
+	plan, r = planOf(t, ls.URL, file, "--dry-run")
+	if s := plan.Summary; r.code != 0 || s.Create != 0 || s.Update != 0 || s.Unchanged != 9 {
+		t.Errorf("re-plan after import: exit %d, summary %+v", r.code, s)
+	}
+}
+
+// TestImportApplyStatus moves statuses only when asked, through allowed
+// moves.
+func TestImportApplyStatus(t *testing.T) {
+	ls := startLiveServer(t, 0)
+	file := filepath.Join(spreadsheets, "buyer-ddrl.xlsx")
+	plan, r := planOf(t, ls.URL, file, "--apply-status")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.err)
+	}
+	// 1.10 is created then moved to partial; 2.1 goes partial → complete.
+	if plan.Summary.StatusMoves != 2 {
+		t.Errorf("status moves = %d, want 2", plan.Summary.StatusMoves)
+	}
+	for _, row := range liveRows(t, ls.URL) {
+		want := map[string]string{"1.10": "partial", "2.1": "complete", "1.1": "open"}[row.Number]
+		if want != "" && string(row.Status) != want {
+			t.Errorf("%s is %s, want %s", row.Number, row.Status, want)
+		}
+	}
+}
+
+// TestImportBadRowsWriteNothing: every bad row is reported by its sheet
+// row number, the exit code is 6, and the deal is untouched.
+func TestImportBadRowsWriteNothing(t *testing.T) {
+	ls := startLiveServer(t, 0)
+	path := filepath.Join(t.TempDir(), "bad.csv")
+	csv := "Buyer list,,,,\n" +
+		"No.,Request,Due,Assigned to,Priority\n" +
+		"5,New section,,,\n" +
+		"5.1,Fine row,2026-05-01,bob@acme.example,high\n" +
+		"5.2,,2026-05-01,,\n" +
+		"5.3,Bad date,2026-13-45,,\n" +
+		"5.4,Nobody,,carol@nowhere.example,\n" +
+		"7.1,Orphan,,,low\n" +
+		"1.1.1,Under a request,,,\n"
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runLive(t, ls.URL, "import", path)
+	if r.code != ExitValidation {
+		t.Fatalf("exit %d, want 6:\n%s", r.code, r.err)
+	}
+	for _, want := range []string{
+		"row 5, Request: the title is empty",
+		"row 6, Due: \"2026-13-45\" is not a date",
+		"row 7, Assigned to: no person \"carol@nowhere.example\" on the deal",
+		"row 8, No.: 7.1 sits under section 7, which is neither in the sheet",
+		"row 9, No.: 1.1.1 sits under 1.1, which is a request on the deal",
+		"5 rows of bad.csv are invalid (5 problems): nothing was written",
+	} {
+		if !strings.Contains(r.err, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.err)
+		}
+	}
+	if rows := liveRows(t, ls.URL); len(rows) != 5 {
+		t.Errorf("the deal has %d rows after a failed import, want the 5 it had", len(rows))
+	}
+}
+
+// TestExportImportRoundTrip: an exported xlsx or csv, imported back,
+// plans zero changes, with or without --apply-status.
+func TestExportImportRoundTrip(t *testing.T) {
+	ls := startLiveServer(t, 0)
+	// Give the list some texture first: multi-line bodies, dates, a
+	// requester, an unnumbered row, 1.10 beside 1.1.
+	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "buyer-ddrl.xlsx")); r.code != 0 {
+		t.Fatal(r.err)
+	}
+	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "libreoffice-tracker.xlsx")); r.code != 0 {
+		t.Fatal(r.err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"list.xlsx", "list.csv"} {
+		out := filepath.Join(dir, name)
+		if r := runLive(t, ls.URL, "export", "-o", out); r.code != 0 {
+			t.Fatalf("export %s: %s", name, r.err)
+		}
+		for _, extra := range [][]string{nil, {"--apply-status"}} {
+			plan, r := planOf(t, ls.URL, append([]string{out, "--dry-run"}, extra...)...)
+			if r.code != 0 {
+				t.Fatalf("%s: exit %d %s", name, r.code, r.err)
+			}
+			if s := plan.Summary; s.Create+s.Update+s.StatusMoves+s.Absent != 0 || s.Unchanged == 0 {
+				t.Errorf("%s %v re-imported plans changes: %+v", name, extra, s)
+				for _, it := range plan.Items {
+					if it.Action != actionUnchanged {
+						t.Logf("  %+v", *it)
+					}
+				}
+			}
+			if len(plan.Ignored) != 0 {
+				t.Errorf("%s: export columns noted as unknown: %v", name, plan.Ignored)
+			}
+		}
+	}
+}

@@ -1,0 +1,111 @@
+//go:build ignore
+
+// gen writes the excelize-made templates of testdata/spreadsheets. They are
+// committed; rerun only to change them:
+//
+//	go run testdata/spreadsheets/gen/main.go
+//
+// libreoffice-tracker.xlsx is made by LibreOffice itself from
+// libreoffice-tracker.fods (see docs/spreadsheets.md).
+package main
+
+import (
+	"log"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+)
+
+func main() {
+	if err := buyerList("testdata/spreadsheets/buyer-ddrl.xlsx"); err != nil {
+		log.Fatal(err)
+	}
+	if err := bankWorkbook("testdata/spreadsheets/bank-1904.xlsx"); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func day(s string) time.Time {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// buyerList is a buyer's counsel's list: title block, header on row 5,
+// synonyms (Ref, Workstream, Item description, Deadline, Assigned to),
+// numbered sections, real date cells, a Comments column import ignores,
+// and a Cover sheet after the list.
+func buyerList(path string) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	sh := "Request List"
+	f.SetSheetName("Sheet1", sh)
+	date, _ := f.NewStyle(&excelize.Style{NumFmt: 15}) // d-mmm-yy
+	bold, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 14}})
+	f.SetCellValue(sh, "A1", "PROJECT FALCON — LEGAL DUE DILIGENCE REQUEST LIST")
+	f.SetCellStyle(sh, "A1", "A1", bold)
+	f.MergeCell(sh, "A1", "I1")
+	f.SetCellValue(sh, "A2", "Prepared by Lex & Co for Acme Capital")
+	f.SetCellValue(sh, "A3", "Strictly private and confidential")
+	header := []any{"Ref", "Workstream", "Item description", "Details", "Priority", "Requested by", "Deadline", "Assigned to", "Status", "Comments"}
+	f.SetSheetRow(sh, "A5", &header)
+	rows := [][]any{
+		{"1", nil, "Corporate", nil, nil, nil, nil, nil, nil, nil},
+		{"1.1", "Legal", "Certificate of incorporation", "Certified copy, with all amendments.", "High", "Lex & Co", day("2026-03-02"), "bob@acme.example", "Open", "chase"},
+		{"1.2", "Legal", "Register of members", "", "Medium", "Lex & Co", day("2026-03-16"), "", "Open", nil},
+		{"1.10", "Legal", "Shareholders' agreements", "All agreements in force,\nwith side letters.", "High", nil, day("2026-03-31"), "Alice Sato", "In progress", nil},
+		{"2", nil, "Financial", nil, nil, nil, nil, nil, nil, nil},
+		{"2.1", "Finance", "Audited accounts FY2023–FY2025", "", "High", "Numbers LLP", day("2026-02-27"), "alice@target.example", "Done", "received"},
+		{"2.2", "Tax", "Corporation tax returns", "Last three years.", "Low", "Numbers LLP", nil, nil, nil, nil},
+		{},
+		{"3", nil, "People", nil, nil, nil, nil, nil, nil, nil},
+		{"3.1", "HR", "Employee census", "Anonymised.", "Med", nil, day("2026-04-01"), nil, nil, nil},
+	}
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, 6+i)
+		f.SetSheetRow(sh, cell, &r)
+		if len(r) > 6 && r[6] != nil {
+			g, _ := excelize.CoordinatesToCellName(7, 6+i)
+			f.SetCellStyle(sh, g, g, date)
+		}
+	}
+	f.NewSheet("Cover")
+	f.SetCellValue("Cover", "A1", "Send answers to dd@lexco.example")
+	return f.SaveAs(path)
+}
+
+// bankWorkbook is a bank's workbook in the 1904 date system (old Mac
+// Excel), with a Cover sheet first, so it needs --sheet; Excel serials in
+// the Due column, unnumbered requests under heading rows, a Kind column.
+func bankWorkbook(path string) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	t := true
+	if err := f.SetWorkbookProps(&excelize.WorkbookPropsOptions{Date1904: &t}); err != nil {
+		return err
+	}
+	f.SetSheetName("Sheet1", "Cover")
+	f.SetCellValue("Cover", "A1", "Osprey sell-side data request")
+	sh := "DD Requests"
+	f.NewSheet(sh)
+	date, _ := f.NewStyle(&excelize.Style{NumFmt: 14})
+	header := []any{"No.", "Type", "Request", "Description", "Category", "Due", "Owner", "Requester"}
+	f.SetSheetRow(sh, "A1", &header)
+	rows := [][]any{
+		{"A", "Section", "Commercial", nil, nil, nil, nil, nil},
+		{"A.1", "Request", "Top 20 customers by revenue", "FY2025, with contract terms.", "Commercial", day("2026-05-01"), nil, "Harbour Bank"},
+		{"A.2", "Request", "Supplier concentration", nil, "Business", day("2026-05-15"), nil, "Harbour Bank"},
+		{"B", "Section", "Technology", nil, nil, nil, nil, nil},
+		{"B.1", "Request", "IT systems map", "Diagram and inventory.", "IT", day("2026-06-30"), nil, nil},
+	}
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, 2+i)
+		f.SetSheetRow(sh, cell, &r)
+		g, _ := excelize.CoordinatesToCellName(6, 2+i)
+		f.SetCellStyle(sh, g, g, date)
+	}
+	f.SetActiveSheet(0)
+	return f.SaveAs(path)
+}
