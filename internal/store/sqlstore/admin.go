@@ -253,6 +253,11 @@ func (db *DB) Backup(ctx context.Context, path string) error {
 	if db.dialect != SQLite {
 		return fmt.Errorf("backup is for the embedded database; for PostgreSQL use pg_dump (see docs/deploy.md)")
 	}
+	// VACUUM INTO takes an empty file: made first so that the copy, like
+	// the database, is readable by its owner only.
+	if err := createPrivate(path); err != nil {
+		return err
+	}
 	_, err := db.write.ExecContext(ctx, "VACUUM INTO '"+strings.ReplaceAll(path, "'", "''")+"'")
 	return err
 }

@@ -6,6 +6,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"database/sql"
 	"fmt"
 	"net/url"
@@ -77,6 +78,11 @@ func openSQLite(path string) (*DB, error) {
 			return nil, fmt.Errorf("cannot create the database folder: %w", err)
 		}
 	}
+	// The database holds key hashes and deal files: create it readable by
+	// its owner only (SQLite gives its -wal and -shm files the same mode).
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("cannot create the database file: %w", err)
+	}
 	// Pragmas go in the DSN so that every pooled connection gets them;
 	// busy_timeout first so that the others wait rather than fail.
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
@@ -146,4 +152,16 @@ func (db *DB) q(query string) string {
 		b.WriteByte(query[i])
 	}
 	return b.String()
+}
+
+// createPrivate creates an empty file with mode 0600 unless one exists.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
