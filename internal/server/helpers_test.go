@@ -158,11 +158,13 @@ func (e *env) secret(key string) string {
 }
 
 // Paths under /api/v1.
-func dealPath(deal string) string          { return "/api/v1/deals/" + deal }
-func requestsPath(deal string) string      { return dealPath(deal) + "/requests" }
-func requestPath(deal, id string) string   { return requestsPath(deal) + "/" + id }
-func messagesPath(deal, id string) string  { return requestPath(deal, id) + "/messages" }
-func linkPath(deal, version string) string { return dealPath(deal) + "/files/" + version + "/download-link" }
+func dealPath(deal string) string         { return "/api/v1/deals/" + deal }
+func requestsPath(deal string) string     { return dealPath(deal) + "/requests" }
+func requestPath(deal, id string) string  { return requestsPath(deal) + "/" + id }
+func messagesPath(deal, id string) string { return requestPath(deal, id) + "/messages" }
+func linkPath(deal, version string) string {
+	return dealPath(deal) + "/files/" + version + "/download-link"
+}
 
 // client calls the server as one key. Every exchange goes through the
 // OpenAPI validator and is recorded; a failing test prints the last ones.

@@ -190,14 +190,13 @@ func TestAssigneeMustBeAPersonOnTheDeal(t *testing.T) {
 	if got.AssigneeID == nil || *got.AssigneeID != ben {
 		t.Errorf("assignee_id = %v, want %s", got.AssigneeID, ben)
 	}
-	for name, id := range map[string]string{
-		"a person of another deal": e.person("osprey/carl"),
-		"a user id":                e.ids.Users["ben"],
-		"an unknown id":            "0190a6e2-0000-7000-8000-000000000000",
+	for _, id := range []string{
+		e.person("osprey/carl"),                // a person of another deal
+		e.ids.Users["ben"],                     // a user id, not a person id
+		"0190a6e2-0000-7000-8000-000000000000", // nobody
 	} {
 		olivia.post(requestsPath(falcon), map[string]any{"title": "x", "assignee_id": id}).wantField("assignee_id", api.FieldNotFound)
 		olivia.patch(requestPath(falcon, got.ID), map[string]any{"assignee_id": id}).wantField("assignee_id", api.FieldNotFound)
-		_ = name
 	}
 	// The counterparty's editors may assign too (contract §2).
 	bella := e.person("falcon/bella")
@@ -231,7 +230,7 @@ func TestPatchChangesOnlyWhatIsSent(t *testing.T) {
 	if cleared.Requester != nil || cleared.DueDate != nil || cleared.AssigneeID != nil {
 		t.Errorf("null did not clear: %+v", cleared)
 	}
-	if same := olivia.patch(requestPath(falcon, id), map[string]any{}).want(http.StatusOK).request(); same.UpdatedAt != cleared.UpdatedAt {
+	if same := olivia.patch(requestPath(falcon, id), map[string]any{}).want(http.StatusOK).request(); !same.UpdatedAt.Equal(cleared.UpdatedAt) {
 		t.Errorf("an empty PATCH moved updated_at")
 	}
 }
@@ -320,6 +319,14 @@ func TestMalformedBodies(t *testing.T) {
 		t.Errorf("unknown or read-only fields were applied: %+v", got)
 	}
 	olivia.patch(requestPath(falcon, id), `{"title":"y","colour":"red"}`).want(http.StatusOK)
+	// Names are case-sensitive: "Title" is an unknown field, not the title.
+	olivia.post(requestsPath(falcon), `{"Title":"x"}`).wantField("title", api.FieldRequired)
+	if got := olivia.post(requestsPath(falcon), `{"title":"lower","TITLE":"upper","Priority":"high"}`).want(http.StatusCreated).request(); got.Title != "lower" || got.Priority != api.PriorityMedium {
+		t.Errorf("differently cased keys were taken for fields: %+v", got)
+	}
+	if got := olivia.patch(requestPath(falcon, id), `{"Status":"complete","tItle":"z"}`).want(http.StatusOK).request(); got.Status != api.StatusOpen || got.Title != "y" {
+		t.Errorf("differently cased keys were applied by PATCH: %+v", got)
+	}
 }
 
 func TestBodyOverOneMiBIs413(t *testing.T) {

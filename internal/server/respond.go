@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -58,7 +59,7 @@ func decodeBody(r *http.Request, v any) error {
 	if !json.Valid(trimmed) {
 		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": "the body is not valid JSON"}}
 	}
-	if err := json.Unmarshal(trimmed, v); err != nil {
+	if err := json.Unmarshal(exactKeys(trimmed, reflect.TypeOf(v)), v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			path := te.Field
@@ -72,6 +73,57 @@ func decodeBody(r *http.Request, v any) error {
 		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": err.Error()}}
 	}
 	return nil
+}
+
+// exactKeys drops the object keys of data that are not exactly a field
+// name of t. JSON names are case-sensitive, but encoding/json would take
+// "Title" or "INTERNAL" for "title" and "internal"; here they are unknown
+// fields, which are ignored (contract §2). It recurses through Optional
+// values, structs and slices, and leaves anything else to Unmarshal.
+func exactKeys(data []byte, t reflect.Type) []byte {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return data
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if f, ok := t.FieldByName("Value"); ok && strings.HasPrefix(t.Name(), "Optional[") {
+			return exactKeys(data, f.Type)
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(data, &obj) != nil {
+			return data // not an object: Unmarshal reports the wrong type
+		}
+		fields := map[string]reflect.Type{}
+		for i := range t.NumField() {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+				fields[name] = t.Field(i).Type
+			}
+		}
+		kept := make(map[string]json.RawMessage, len(obj))
+		for k, v := range obj {
+			if ft, ok := fields[k]; ok {
+				kept[k] = exactKeys(v, ft)
+			}
+		}
+		if out, err := json.Marshal(kept); err == nil {
+			return out
+		}
+	case reflect.Slice:
+		var items []json.RawMessage
+		if json.Unmarshal(data, &items) != nil {
+			return data
+		}
+		for i := range items {
+			items[i] = exactKeys(items[i], t.Elem())
+		}
+		if out, err := json.Marshal(items); err == nil {
+			return out
+		}
+	}
+	return data
 }
 
 // jsonTypeName names a Go type as the JSON type a caller should send.
