@@ -73,11 +73,11 @@ func conforming() []exchange {
 				w.Header().Set("Content-Disposition", `attachment; filename="cert.pdf"`)
 				_, _ = io.WriteString(w, "%PDF-1.4")
 			}},
-		{name: "download gone", method: "GET", path: "/dl/abc.def",
+		{name: "download expired", method: "GET", path: "/dl/abc.def",
 			answer: func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(410)
-				_, _ = io.WriteString(w, `{"code":"gone"}`)
+				w.WriteHeader(403)
+				_, _ = io.WriteString(w, `{"code":"forbidden","params":{"reason":"link_expired"}}`)
 			}},
 		{name: "messages with null author", method: "GET", path: one + "/messages", header: bearer,
 			answer: func(w http.ResponseWriter, r *http.Request) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"net/http"
 	"strconv"
 	"time"
@@ -98,12 +99,20 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 		Text: in.Text.Value, Format: api.FormatMarkdown, PostedAt: now,
 	}
 	post := store.PostMessage{Message: m, Files: linkFiles(in.Links.Value)}
-	if kind == api.MessageResponse && boolOr(in.UpdateStatus, true) {
+	// A shared response moves the status (spec §3), within what the
+	// caller may move it to: the counterparty answering a complete request
+	// in part does not reopen it, since reopening belongs to the owning
+	// side. An internal response moves nothing: the other side would see a
+	// status change with no answer behind it.
+	if kind == api.MessageResponse && boolOr(in.UpdateStatus, true) && !internal {
 		to := api.StatusComplete
 		if partial {
 			to = api.StatusPartial
 		}
 		post.MoveStatus = &to
+		post.AllowMove = func(from api.RequestStatus) bool {
+			return slices.Contains(dc.caller.AllowedStatuses(row.Kind, from), to)
+		}
 	}
 	if !internal {
 		people, err := s.store.People(ctx, dc.deal.ID)

@@ -105,9 +105,11 @@ func TestPatchStatus(t *testing.T) {
 	}
 }
 
-// TestPostMoves covers the last three rows of spec §3: a response with
-// update_status (default true) moves the request to partial or complete
-// from any status; update_status false and every other kind leave it.
+// TestPostMoves covers the last three rows of spec §3: a shared response
+// with update_status (default true) moves the request to partial or
+// complete, within the caller's allowed moves (docs/decisions.md: the
+// counterparty does not reopen a complete request by answering it);
+// update_status false, internal responses and every other kind leave it.
 func TestPostMoves(t *testing.T) {
 	const (
 		open     = api.StatusOpen
@@ -124,9 +126,11 @@ func TestPostMoves(t *testing.T) {
 		{"partial response", "bella-write", open, map[string]any{"text": "part", "partial": true}, partial},
 		{"complete response", "bella-write", open, map[string]any{"text": "all"}, complete},
 		{"explicit kind and update_status", "ben-write", partial, map[string]any{"text": "all", "kind": "response", "update_status": true}, complete},
-		{"partial answer reopens a complete request", "ben-write", complete, map[string]any{"text": "more", "partial": true}, partial},
+		{"counterparty's partial answer does not reopen a complete request", "ben-write", complete, map[string]any{"text": "more", "partial": true}, complete},
+		{"owner's partial answer reopens a complete request", "oscar-write", complete, map[string]any{"text": "more", "partial": true}, partial},
+		{"counterparty's partial answer on a partial request", "ben-write", partial, map[string]any{"text": "more", "partial": true}, partial},
 		{"owner's response", "oscar-write", open, map[string]any{"text": "done"}, complete},
-		{"owner's internal response moves too", "olivia-write", open, map[string]any{"text": "done", "internal": true}, complete},
+		{"owner's internal response leaves the status", "olivia-write", open, map[string]any{"text": "done", "internal": true}, open},
 		{"complete stays complete", "bella-write", complete, map[string]any{"text": "again"}, complete},
 		{"update_status false", "bella-write", open, map[string]any{"text": "fyi", "update_status": false}, open},
 		{"update_status false, partial", "bella-write", complete, map[string]any{"text": "fyi", "partial": true, "update_status": false}, complete},

@@ -77,6 +77,10 @@ type PostMessage struct {
 	// MoveStatus, when not nil, is applied to the request if it differs
 	// from the request's status at the time of writing.
 	MoveStatus *api.RequestStatus
+	// AllowMove, when not nil, decides inside the transaction whether the
+	// request may go from its status then to MoveStatus; when it says no,
+	// the message is written and the status left alone.
+	AllowMove func(from api.RequestStatus) bool
 	// Notify is called inside the transaction with the stored message
 	// and returns the outbox rows to write.
 	Notify func(m Message) []Notification

@@ -205,7 +205,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		// files), so it counts as an update of the request.
 		now := m.PostedAt
 		r.UpdatedAt = advance(r.UpdatedAt, now)
-		if p.MoveStatus != nil && *p.MoveStatus != r.Status {
+		if p.MoveStatus != nil && *p.MoveStatus != r.Status && (p.AllowMove == nil || p.AllowMove(r.Status)) {
 			r.Status, r.StatusChangedAt = *p.MoveStatus, &now
 		}
 		if err := writeRequest(ctx, db, tx, r); err != nil {
