@@ -68,7 +68,7 @@ func newEnv(t testing.TB, opts ...func(*server.Config)) *env {
 func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *env {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "dealctl.db"))
+	st, err := sqlstore.Open(ctx, testDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,8 +67,12 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 
 // nullableText checks a nullable string of at most max characters.
 func (f *fieldErrors) nullableText(path string, o api.Optional[string], max int) {
-	if o.Set && !o.Null && length(o.Value) > max {
+	switch {
+	case !o.Set || o.Null:
+	case length(o.Value) > max:
 		f.add(path, api.FieldTooLong, map[string]any{"max": max})
+	case hasNUL(o.Value):
+		f.add(path, api.FieldInvalid, nulParams)
 	}
 }
 

@@ -44,6 +44,8 @@ func (f *fieldErrors) title(o api.Optional[string], required bool) {
 		f.add("title", api.FieldTooShort, map[string]any{"min": 1})
 	case length(o.Value) > api.MaxTitleLen:
 		f.add("title", api.FieldTooLong, map[string]any{"max": api.MaxTitleLen})
+	case hasNUL(o.Value):
+		f.add("title", api.FieldInvalid, nulParams)
 	case isBlank(o.Value):
 		f.add("title", api.FieldBlank, nil)
 	}
@@ -57,8 +59,16 @@ func (f *fieldErrors) text(path string, o api.Optional[string], max int) {
 		f.add(path, api.FieldInvalid, map[string]any{"expected": "string"})
 	case length(o.Value) > max:
 		f.add(path, api.FieldTooLong, map[string]any{"max": max})
+	case hasNUL(o.Value):
+		f.add(path, api.FieldInvalid, nulParams)
 	}
 }
+
+// nulParams explains a NUL character: no database column takes one, so
+// it is refused rather than silently dropped.
+var nulParams = map[string]any{"reason": "nul_character"}
+
+func hasNUL(s string) bool { return strings.IndexByte(s, 0) >= 0 }
 
 // number: 1..64 characters, no leading or trailing white space.
 func (f *fieldErrors) number(o api.Optional[string], nullable bool) {
@@ -74,6 +84,8 @@ func (f *fieldErrors) number(o api.Optional[string], nullable bool) {
 		f.add("number", api.FieldTooLong, map[string]any{"max": api.MaxNumberLen})
 	case strings.TrimSpace(o.Value) != o.Value:
 		f.add("number", api.FieldInvalid, map[string]any{"reason": "leading_or_trailing_whitespace"})
+	case hasNUL(o.Value):
+		f.add("number", api.FieldInvalid, nulParams)
 	}
 }
 
@@ -139,8 +151,11 @@ func (f *fieldErrors) links(o api.Optional[[]api.Link]) {
 				f.add(path+".url", api.FieldNotHTTPS, nil)
 			}
 		}
-		if l.Label != nil && length(*l.Label) > api.MaxLinkLabelLen {
+		switch {
+		case l.Label != nil && length(*l.Label) > api.MaxLinkLabelLen:
 			f.add(path+".label", api.FieldTooLong, map[string]any{"max": api.MaxLinkLabelLen})
+		case l.Label != nil && hasNUL(*l.Label):
+			f.add(path+".label", api.FieldInvalid, nulParams)
 		}
 	}
 }
