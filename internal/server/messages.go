@@ -2,8 +2,8 @@ package server
 
 import (
 	"fmt"
-	"slices"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
