@@ -6,8 +6,8 @@ package sqlstore
 
 import (
 	"context"
-	"errors"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
