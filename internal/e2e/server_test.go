@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -17,6 +18,26 @@ import (
 type server struct {
 	cmd *exec.Cmd
 	url string
+	log *syncBuffer // what it wrote to stderr: the access log
+}
+
+// syncBuffer is a bytes.Buffer safe to write from the process's copier
+// while a test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // startServer runs `dealctl serve` on a free port of db and waits until
@@ -25,7 +46,8 @@ func startServer(t *testing.T, db string, extra ...string) *server {
 	t.Helper()
 	args := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, extra...)
 	cmd := exec.Command(binary, args...)
-	cmd.Stderr = io.Discard
+	logs := &syncBuffer{}
+	cmd.Stderr = logs
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +73,7 @@ func startServer(t *testing.T, db string, extra ...string) *server {
 		if resp, err := http.Get(url + "/healthz"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return &server{cmd: cmd, url: url}
+				return &server{cmd: cmd, url: url, log: logs}
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
