@@ -49,6 +49,17 @@ func notFoundErrorf(format string, a ...any) error {
 	return withExit(ExitNotFound, fmt.Errorf(format, a...))
 }
 
+// describedError is an error that already says, in one line, what
+// happened and what to do; it keeps the cause for the exit code and for
+// --json (the server's ErrorResponse).
+type describedError struct {
+	err error
+	msg string
+}
+
+func (e *describedError) Error() string { return e.msg }
+func (e *describedError) Unwrap() error { return e.err }
+
 // silentExit ends the command with code and prints nothing (e.g. `requests
 // ls --exit-code` when rows matched).
 type silentExit struct{ code int }
@@ -143,6 +154,10 @@ func errorResponseOf(err error) *api.ErrorResponse {
 func describeError(err error) string {
 	if errors.Is(err, context.Canceled) {
 		return "interrupted"
+	}
+	var de *describedError
+	if errors.As(err, &de) {
+		return de.msg
 	}
 	var rl *client.RateLimitedError
 	if errors.As(err, &rl) {

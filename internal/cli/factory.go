@@ -2,7 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,6 +120,12 @@ func (f *Factory) clientFor(server, key string) (*client.Client, error) {
 		Key:         key,
 		UserAgent:   "dealctl/" + version(),
 		MaxRateWait: cfg.RateWait(),
+		// Extensions are used where the server advertises them, unless
+		// DEALCTL_NO_EXTENSIONS (or no_extensions in the config file).
+		NoExtensions: cfg.NoExtensions(),
+	}
+	if slices.Contains(strings.Split(os.Getenv("DEALCTL_DEBUG"), ","), "api") {
+		o.Debug = f.IO.ErrOut
 	}
 	if !cfg.NoCache() {
 		if dir, err := client.DefaultCacheDir(); err == nil {

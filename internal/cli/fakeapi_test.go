@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -30,6 +32,15 @@ type fakeAPI struct {
 	expireDL int               // download links to hand out already expired
 	dlSeq    int
 	auth     map[string]bool // dl tokens that carried an Authorization header
+
+	// ext makes the fake advertise and honour the server's extensions:
+	// list filters, If-Match on PATCH (rowVer is each row's ETag) and
+	// Idempotency-Key on POST (recorded only).
+	ext     bool
+	rowVer  map[string]int
+	sent    []*http.Request // every call, for asserting headers and queries
+	meddler string          // a row id someone else changes right after each GET of it
+	failPOS int             // answer this many POSTs with 503 before serving one
 }
 
 const (
@@ -57,7 +68,7 @@ func ptr[T any](v T) *T { return &v }
 var fixedTime = time.Date(2026, 3, 5, 12, 0, 0, 0, time.UTC)
 
 func newFakeAPI(t *testing.T) *fakeAPI {
-	f := &fakeAPI{t: t, messages: map[string][]api.Message{}, files: map[string][]byte{}, auth: map[string]bool{}}
+	f := &fakeAPI{t: t, messages: map[string][]api.Message{}, files: map[string][]byte{}, auth: map[string]bool{}, rowVer: map[string]int{}}
 	f.deal = api.DealDetail{
 		Deal: api.Deal{ID: dealID, Name: "Project Falcon", Codename: "Falcon", Timezone: "Pacific/Auckland",
 			Parties: []api.Party{
@@ -136,17 +147,21 @@ func newFakeAPI(t *testing.T) *fakeAPI {
 		if !f.dealOK(w, r) {
 			return
 		}
-		etag := fmt.Sprintf(`"v%d"`, f.version)
+		etag := fmt.Sprintf(`"v%d-%s"`, f.version, r.URL.RawQuery)
 		if r.Header.Get("If-None-Match") == etag {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
 		w.Header().Set("ETag", etag)
-		f.json(w, 200, f.rows)
+		f.json(w, 200, f.filtered(r))
 	})
 	mux.HandleFunc("GET /api/v1/deals/{deal}/requests/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if row := f.row(w, r); row != nil {
+			w.Header().Set("ETag", fmt.Sprintf(`"r%d"`, f.rowVer[row.ID]))
 			f.json(w, 200, row)
+			if row.ID == f.meddler {
+				f.rowVer[row.ID]++
+			}
 		}
 	})
 	mux.HandleFunc("PATCH /api/v1/deals/{deal}/requests/{id}", f.patch)
@@ -168,6 +183,15 @@ func newFakeAPI(t *testing.T) *fakeAPI {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.calls = append(f.calls, r.Method+" "+r.URL.Path)
+		f.sent = append(f.sent, r.Clone(context.Background()))
+		if f.ext && strings.HasPrefix(r.URL.Path, "/api/") {
+			w.Header().Set("X-Dealctl-Extensions", "list-filters, if-match, idempotency-key")
+		}
+		if r.Method == http.MethodPost && f.failPOS > 0 && strings.HasPrefix(r.URL.Path, "/api/") {
+			f.failPOS--
+			f.json(w, 503, api.NewError(api.CodeInternal, ""))
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/api/") && r.Header.Get("Authorization") != "Bearer "+testKey {
 			f.json(w, 401, api.NewError(api.CodeUnauthenticated, ""))
 			return
@@ -182,6 +206,65 @@ func (f *fakeAPI) json(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// filtered applies the list-filters extension the way the real server
+// does: requests that match, and the sections above them.
+func (f *fakeAPI) filtered(r *http.Request) []api.DealRequest {
+	q := r.URL.Query()
+	if !f.ext || len(q) == 0 {
+		return f.rows
+	}
+	in := func(key, v string) bool {
+		return !q.Has(key) || slices.Contains(strings.Split(q.Get(key), ","), v)
+	}
+	keep := map[string]bool{}
+	for _, row := range f.rows {
+		if row.Kind == api.KindSection {
+			continue
+		}
+		assignee := "none"
+		if row.AssigneeID != nil {
+			assignee = *row.AssigneeID
+		}
+		if in("status", string(row.Status)) && in("priority", string(row.Priority)) &&
+			in("category", string(row.Category)) && in("assignee_id", assignee) {
+			keep[row.ID] = true
+			for p := row.ParentID; p != nil; {
+				keep[*p] = true
+				p = f.parentOf(*p)
+			}
+		}
+	}
+	out := []api.DealRequest{}
+	for _, row := range f.rows {
+		if keep[row.ID] {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+func (f *fakeAPI) parentOf(id string) *string {
+	for _, row := range f.rows {
+		if row.ID == id {
+			return row.ParentID
+		}
+	}
+	return nil
+}
+
+// sentTo returns the calls whose "METHOD path" starts with prefix.
+func (f *fakeAPI) sentTo(prefix string) []*http.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []*http.Request
+	for _, r := range f.sent {
+		if strings.HasPrefix(r.Method+" "+r.URL.Path, prefix) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func (f *fakeAPI) dealOK(w http.ResponseWriter, r *http.Request) bool {
@@ -228,6 +311,11 @@ func (f *fakeAPI) patch(w http.ResponseWriter, r *http.Request) {
 		f.json(w, 400, api.NewError(api.CodeBadRequest, ""))
 		return
 	}
+	if im := r.Header.Get("If-Match"); f.ext && im != "" && im != fmt.Sprintf(`"r%d"`, f.rowVer[row.ID]) {
+		f.json(w, 409, api.NewError(api.CodeConflictStale, "if_match_failed"))
+		return
+	}
+	f.rowVer[row.ID]++
 	if in.Status.Set {
 		if !api.OneOf(in.Status.Value, row.AllowedStatuses) {
 			f.json(w, 409, &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"from": row.Status, "to": in.Status.Value, "allowed": row.AllowedStatuses}})
@@ -338,6 +426,7 @@ func (f *fakeAPI) post(w http.ResponseWriter, r *http.Request) {
 		m.Files = append(m.Files, api.File{VersionID: "l-" + l.URL, Name: l.Label, Kind: api.FileKindLink, URL: ptr(l.URL)})
 	}
 	f.messages[row.ID] = append(f.messages[row.ID], m)
+	f.rowVer[row.ID]++
 	if kind == api.MessageResponse && (!in.UpdateStatus.Set || in.UpdateStatus.Value) {
 		row.Status = api.StatusComplete
 		if in.Partial.Value {

@@ -101,7 +101,11 @@ func requestsEditRun(ctx context.Context, o *RequestsEditOptions) error {
 	if err != nil {
 		return err
 	}
-	updated, err := s.c.UpdateRequest(ctx, s.Deal.ID, r.ID, in)
+	r, etag, err := s.forUpdate(ctx, r)
+	if err != nil {
+		return err
+	}
+	updated, err := s.update(ctx, r, etag, in)
 	if err != nil {
 		return err
 	}
@@ -177,7 +181,11 @@ func requestsAssignRun(ctx context.Context, o *RequestsAssignOptions) error {
 	if r.Kind == api.KindSection {
 		return usageErrorf("%s is a section: sections have no assignee or due date", r.Number)
 	}
-	updated, err := s.c.UpdateRequest(ctx, s.Deal.ID, r.ID, in)
+	r, etag, err := s.forUpdate(ctx, r)
+	if err != nil {
+		return err
+	}
+	updated, err := s.update(ctx, r, etag, in)
 	if err != nil {
 		return err
 	}

@@ -4,12 +4,14 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/client"
 )
 
 // requestFilter selects rows of a deal's list. The API shows no query
 // filters (contract §2 makes them an optional extension), so every filter
-// is applied here, on the whole list, which the ETag cache makes cheap to
-// fetch again.
+// is applied here; where the server advertises list-filters, serverQuery
+// asks it to pre-filter by what it can, and apply still runs on its
+// answer.
 type requestFilter struct {
 	statuses   []api.RequestStatus
 	priorities []api.Priority
@@ -28,6 +30,20 @@ type requestFilter struct {
 func (f *requestFilter) active() bool {
 	return len(f.statuses) > 0 || len(f.priorities) > 0 || len(f.categories) > 0 || f.assignee ||
 		f.sectionID != "" || f.overdue || f.dueBefore != "" || f.search != ""
+}
+
+// serverQuery is the part of f the list-filters extension can apply:
+// status, priority, category and assignee. Section, due dates and text
+// are only filtered here.
+func (f *requestFilter) serverQuery() client.RequestsQuery {
+	q := client.RequestsQuery{Statuses: f.statuses, Priorities: f.priorities, Categories: f.categories}
+	if f.assignee {
+		q.AssigneeID = "none"
+		if f.assigneeID != nil {
+			q.AssigneeID = *f.assigneeID
+		}
+	}
+	return q
 }
 
 func (f *requestFilter) apply(rows []api.DealRequest) []api.DealRequest {

@@ -141,12 +141,36 @@ func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, 
 	if err != nil {
 		return nil, err
 	}
-	for i := range rows {
-		if rows[i].Number == ref || rows[i].ID == ref {
-			return &rows[i], nil
-		}
+	if r := findRow(rows, ref); r != nil {
+		return r, nil
 	}
 	return nil, notFoundErrorf("no request numbered %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
+}
+
+// forUpdate prepares a change to r. Where the server advertises if-match
+// it re-reads r and returns the fresh row with its ETag, which update
+// sends back as If-Match; otherwise r itself and no ETag.
+func (s *dealScope) forUpdate(ctx context.Context, r *api.DealRequest) (*api.DealRequest, string, error) {
+	if !s.c.Supports(client.ExtIfMatch) {
+		return r, "", nil
+	}
+	fresh, etag, err := s.c.RequestWithETag(ctx, s.Deal.ID, r.ID)
+	if client.IsNotFound(err) {
+		return nil, "", notFoundErrorf("request %s is gone from %s: see 'dealctl requests ls'", r.Number, s.Deal.Codename)
+	}
+	return fresh, etag, err
+}
+
+// update PATCHes r with in, conditional on etag (from forUpdate). A change
+// someone made in between is reported as such, exit 5, and not retried:
+// the user decides whether their change still applies.
+func (s *dealScope) update(ctx context.Context, r *api.DealRequest, etag string, in api.DealRequestUpdate) (*api.DealRequest, error) {
+	updated, err := s.c.UpdateRequestIfMatch(ctx, s.Deal.ID, r.ID, in, etag)
+	if client.IsConflictStale(err) {
+		return nil, &describedError{err: err, msg: fmt.Sprintf(
+			"%s was changed by someone else after dealctl read it: nothing was saved; run the command again to apply your change to the current version", r.Number)}
+	}
+	return updated, err
 }
 
 // Person finds someone on the deal by email, name, id, or "me".

@@ -20,6 +20,10 @@ import (
 // TestMain lets scripts run `dealctl` as a command: testscript re-executes
 // this test binary under that name, and the registered function is main.
 func TestMain(m *testing.M) {
+	if os.Getenv(asMainEnv) == "1" {
+		// The terminal tests run this binary as dealctl in tmux.
+		os.Exit(Main(os.Args[1:]))
+	}
 	testscript.Main(m, map[string]func(){
 		"dealctl": func() { os.Exit(Main(os.Args[1:])) },
 		// dealctl-exit runs dealctl, then prints "exit N" on stderr and

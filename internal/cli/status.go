@@ -77,6 +77,12 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	if r.Kind == api.KindSection {
 		return usageErrorf("%s is a section: sections have no status", r.Number)
 	}
+	// With If-Match, the checks below run on a fresh read, and the move
+	// fails rather than land on a request someone changed meanwhile.
+	r, etag, err := s.forUpdate(ctx, r)
+	if err != nil {
+		return err
+	}
 	res := statusResult{Number: r.Number, From: r.Status, To: to, Request: r}
 	switch {
 	case r.Status == to:
@@ -87,7 +93,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	default:
 		// An empty allowed list is the server's to explain (read-only key,
 		// viewer, archived deal), so the call is made and its 403 shown.
-		updated, err := s.c.UpdateRequest(ctx, s.Deal.ID, r.ID, api.DealRequestUpdate{Status: api.Some(to)})
+		updated, err := s.update(ctx, r, etag, api.DealRequestUpdate{Status: api.Some(to)})
 		if err != nil {
 			return err
 		}

@@ -34,6 +34,12 @@ type Options struct {
 	MaxRateWait time.Duration
 	// Sleep waits between attempts; tests replace it to run instantly.
 	Sleep func(ctx context.Context, d time.Duration) error
+
+	// NoExtensions makes the client use none of the server's extensions
+	// (list filters, If-Match, Idempotency-Key) even where advertised.
+	NoExtensions bool
+	// Debug, when set, gets one line per HTTP attempt (DEALCTL_DEBUG=api).
+	Debug io.Writer
 }
 
 // Client calls one server with one key. It is safe for concurrent use.
@@ -46,6 +52,8 @@ type Client struct {
 	maxRetries  int
 	maxRateWait time.Duration
 	sleep       func(ctx context.Context, d time.Duration) error
+	ext         *extensions
+	debug       io.Writer
 }
 
 // New builds a Client.
@@ -62,6 +70,12 @@ func New(o Options) (*Client, error) {
 		maxRetries:  o.MaxRetries,
 		maxRateWait: o.MaxRateWait,
 		sleep:       o.Sleep,
+		ext:         &extensions{off: o.NoExtensions},
+		debug:       o.Debug,
+	}
+	if c.cache != nil {
+		c.ext.file = c.cache.extensionsFile(base.String())
+		c.ext.load()
 	}
 	if c.userAgent == "" {
 		c.userAgent = "dealctl"
@@ -174,12 +188,19 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr h
 			req.Header.Set("If-None-Match", cached.ETag)
 		}
 
+		// Reads are retried after transient failures; so is a POST sent
+		// with an Idempotency-Key to a server that replays them. Other
+		// writes are not: the first may have been applied.
+		retryable := method == http.MethodGet ||
+			(method == http.MethodPost && req.Header.Get("Idempotency-Key") != "" && c.ext.has(ExtIdempotencyKey))
+		start := time.Now()
 		resp, err := c.http.Do(req)
 		if err != nil {
+			c.debugf(req, 0, start, err)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if method == http.MethodGet && attempt < c.maxRetries && !isRedirectRefusal(err) {
+			if retryable && attempt < c.maxRetries && !isRedirectRefusal(err) {
 				if err := c.sleep(ctx, backoff(attempt)); err != nil {
 					return nil, err
 				}
@@ -189,8 +210,10 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr h
 		}
 		data, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		c.debugf(req, resp.StatusCode, start, err)
+		c.ext.learn(resp.StatusCode, resp.Header)
 		if err != nil {
-			if method == http.MethodGet && attempt < c.maxRetries {
+			if retryable && attempt < c.maxRetries {
 				if err := c.sleep(ctx, backoff(attempt)); err != nil {
 					return nil, err
 				}
@@ -201,7 +224,12 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr h
 
 		switch {
 		case resp.StatusCode == http.StatusNotModified && cached != nil:
-			return &Response{StatusCode: http.StatusOK, Header: resp.Header, Body: cached.Body, FromCache: true}, nil
+			h := resp.Header
+			if h.Get("ETag") == "" {
+				h = h.Clone()
+				h.Set("ETag", cached.ETag)
+			}
+			return &Response{StatusCode: http.StatusOK, Header: h, Body: cached.Body, FromCache: true}, nil
 		case resp.StatusCode == http.StatusNotModified:
 			// The caller sent its own If-None-Match and handles the 304.
 			return &Response{StatusCode: resp.StatusCode, Header: resp.Header}, nil
@@ -225,7 +253,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr h
 				continue
 			}
 			return nil, &RateLimitedError{RetryAfter: wait, Waited: rateWaited, Err: newError(method, u, resp, data)}
-		case resp.StatusCode >= 500 && method == http.MethodGet && attempt < c.maxRetries:
+		case resp.StatusCode >= 500 && retryable && attempt < c.maxRetries:
 			if err := c.sleep(ctx, backoff(attempt)); err != nil {
 				return nil, err
 			}
@@ -246,22 +274,53 @@ func bodyReader(b []byte) io.Reader {
 // call sends in (JSON-encoded, unless nil) and decodes the answer into out
 // (unless nil).
 func (c *Client) call(ctx context.Context, method, path string, in, out any) error {
+	_, err := c.callHdr(ctx, method, path, in, out, nil)
+	return err
+}
+
+// callHdr is call with extra request headers; it returns the answer's
+// headers.
+func (c *Client) callHdr(ctx context.Context, method, path string, in, out any, hdr http.Header) (http.Header, error) {
 	var body []byte
 	if in != nil {
 		var err error
 		if body, err = json.Marshal(in); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	resp, err := c.Do(ctx, method, path, body, nil)
+	resp, err := c.Do(ctx, method, path, body, hdr)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if out == nil || len(resp.Body) == 0 {
-		return nil
+		return resp.Header, nil
 	}
 	if err := json.Unmarshal(resp.Body, out); err != nil {
-		return fmt.Errorf("%s %s: the server's answer is not the JSON expected: %w", method, path, err)
+		return resp.Header, fmt.Errorf("%s %s: the server's answer is not the JSON expected: %w", method, path, err)
 	}
-	return nil
+	return resp.Header, nil
+}
+
+// debugf writes one line per attempt to Options.Debug: the call, its
+// answer, and the conditional and extension headers sent (never the key).
+func (c *Client) debugf(req *http.Request, status int, start time.Time, err error) {
+	if c.debug == nil {
+		return
+	}
+	var sent []string
+	for _, h := range []string{"If-None-Match", "If-Match", "Idempotency-Key"} {
+		if v := req.Header.Get(h); v != "" {
+			sent = append(sent, h+": "+v)
+		}
+	}
+	line := fmt.Sprintf("api: %s %s", req.Method, req.URL.RequestURI())
+	if len(sent) > 0 {
+		line += " [" + strings.Join(sent, "; ") + "]"
+	}
+	if err != nil {
+		line += fmt.Sprintf(" -> error: %v", err)
+	} else {
+		line += fmt.Sprintf(" -> %d", status)
+	}
+	fmt.Fprintf(c.debug, "%s (%s)\n", line, time.Since(start).Round(100*time.Microsecond))
 }

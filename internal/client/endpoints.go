@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strings"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 )
@@ -66,17 +68,45 @@ func (c *Client) Request(ctx context.Context, dealID, requestID string) (*api.De
 	return &out, c.call(ctx, http.MethodGet, requestPath(dealID, requestID), nil, &out)
 }
 
-// CreateRequest answers POST /deals/{id}/requests.
+// RequestWithETag is Request with the ETag of the answer, to send back as
+// If-Match (UpdateRequestIfMatch). The ETag is "" when the server sent
+// none.
+func (c *Client) RequestWithETag(ctx context.Context, dealID, requestID string) (*api.DealRequest, string, error) {
+	var out api.DealRequest
+	h, err := c.callHdr(ctx, http.MethodGet, requestPath(dealID, requestID), nil, &out, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	return &out, h.Get("ETag"), nil
+}
+
+// CreateRequest answers POST /deals/{id}/requests. Where the server
+// advertises idempotency-key, the POST carries a fresh Idempotency-Key
+// and is retried like a read after network errors and 5xx answers.
 func (c *Client) CreateRequest(ctx context.Context, dealID string, in api.DealRequestCreate) (*api.DealRequest, error) {
 	var out api.DealRequest
-	return &out, c.call(ctx, http.MethodPost, requestsPath(dealID), in, &out)
+	_, err := c.callHdr(ctx, http.MethodPost, requestsPath(dealID), in, &out, c.idempotencyHeader())
+	return &out, err
 }
 
 // UpdateRequest answers PATCH /deals/{id}/requests/{request_id}; only the
 // fields set in in are sent.
 func (c *Client) UpdateRequest(ctx context.Context, dealID, requestID string, in api.DealRequestUpdate) (*api.DealRequest, error) {
+	return c.UpdateRequestIfMatch(ctx, dealID, requestID, in, "")
+}
+
+// UpdateRequestIfMatch is UpdateRequest that, where the server advertises
+// if-match and etag is not "", sends If-Match: etag, so that a change
+// someone made since that read fails with 409 conflict_stale
+// (IsConflictStale) instead of being overwritten.
+func (c *Client) UpdateRequestIfMatch(ctx context.Context, dealID, requestID string, in api.DealRequestUpdate, etag string) (*api.DealRequest, error) {
+	var hdr http.Header
+	if etag != "" && c.Supports(ExtIfMatch) {
+		hdr = http.Header{"If-Match": {etag}}
+	}
 	var out api.DealRequest
-	return &out, c.call(ctx, http.MethodPatch, requestPath(dealID, requestID), in, &out)
+	_, err := c.callHdr(ctx, http.MethodPatch, requestPath(dealID, requestID), in, &out, hdr)
+	return &out, err
 }
 
 // Messages answers GET .../requests/{request_id}/messages, oldest first.
@@ -88,7 +118,91 @@ func (c *Client) Messages(ctx context.Context, dealID, requestID string) ([]api.
 // PostMessage answers POST .../requests/{request_id}/messages.
 func (c *Client) PostMessage(ctx context.Context, dealID, requestID string, in api.MessageCreate) (*api.Message, error) {
 	var out api.Message
-	return &out, c.call(ctx, http.MethodPost, requestPath(dealID, requestID)+"/messages", in, &out)
+	_, err := c.callHdr(ctx, http.MethodPost, requestPath(dealID, requestID)+"/messages", in, &out, c.idempotencyHeader())
+	return &out, err
+}
+
+// idempotencyHeader is a fresh Idempotency-Key for one logical POST, or
+// nil when the server does not advertise the extension.
+func (c *Client) idempotencyHeader() http.Header {
+	if !c.Supports(ExtIdempotencyKey) {
+		return nil
+	}
+	return http.Header{"Idempotency-Key": {newIdempotencyKey()}}
+}
+
+// RequestsQuery is the server-side filter of a requests list (the
+// list-filters extension). Zero fields filter nothing.
+type RequestsQuery struct {
+	Statuses     []api.RequestStatus
+	Priorities   []api.Priority
+	Categories   []api.RequestCategory
+	AssigneeID   string // a person id, or "none" for unassigned requests
+	UpdatedSince time.Time
+}
+
+// IsZero reports whether q filters nothing.
+func (q RequestsQuery) IsZero() bool {
+	return len(q.Statuses) == 0 && len(q.Priorities) == 0 && len(q.Categories) == 0 && q.AssigneeID == "" && q.UpdatedSince.IsZero()
+}
+
+// Encode is q as a query string, in a stable order (it is part of the
+// ETag cache's key).
+func (q RequestsQuery) Encode() string {
+	v := url.Values{}
+	if len(q.Statuses) > 0 {
+		v.Set("status", joinStrings(q.Statuses))
+	}
+	if len(q.Priorities) > 0 {
+		v.Set("priority", joinStrings(q.Priorities))
+	}
+	if len(q.Categories) > 0 {
+		v.Set("category", joinStrings(q.Categories))
+	}
+	if q.AssigneeID != "" {
+		v.Set("assignee_id", q.AssigneeID)
+	}
+	if !q.UpdatedSince.IsZero() {
+		v.Set("updated_since", q.UpdatedSince.UTC().Format(time.RFC3339))
+	}
+	return v.Encode()
+}
+
+func joinStrings[T ~string](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = string(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// RequestsFiltered lists the deal's rows, asking the server to filter
+// them by q where it advertises list-filters; filtered says whether it
+// did. The server keeps the sections above matching rows, so callers
+// filter the answer again themselves: that makes the result the same
+// whether or not the server filtered, and is how a server without the
+// extension is served.
+func (c *Client) RequestsFiltered(ctx context.Context, dealID string, q RequestsQuery) (rows []api.DealRequest, filtered bool, err error) {
+	path := requestsPath(dealID)
+	if !q.IsZero() && c.Supports(ExtListFilters) {
+		path += "?" + q.Encode()
+		filtered = true
+	}
+	err = c.call(ctx, http.MethodGet, path, nil, &rows)
+	if err == nil && rows == nil {
+		rows = []api.DealRequest{}
+	}
+	return rows, filtered, err
+}
+
+// RequestsJSON is the deal's whole list as the server sent it (or as the
+// ETag cache kept it), undecoded, for printing it as JSON unchanged.
+func (c *Client) RequestsJSON(ctx context.Context, dealID string) ([]byte, error) {
+	resp, err := c.Do(ctx, http.MethodGet, requestsPath(dealID), nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Body, nil
 }
 
 // DownloadLink answers POST /deals/{id}/files/{version_id}/download-link.

@@ -104,6 +104,13 @@ func (e *NetworkError) Unwrap() error { return e.Err }
 // IsNotFound reports whether err is a 404 answer.
 func IsNotFound(err error) bool { return StatusOf(err) == http.StatusNotFound }
 
+// IsConflictStale reports whether err is a 409 conflict_stale: an
+// If-Match that no longer matched because the thing changed meanwhile.
+func IsConflictStale(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Response.Code == api.CodeConflictStale
+}
+
 // StatusOf returns the HTTP status of an *Error in err's chain, or 0.
 func StatusOf(err error) int {
 	var e *Error

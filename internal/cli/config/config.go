@@ -22,6 +22,9 @@ const (
 	KeyDeal     = "deal"
 	KeyRateWait = "rate_wait" // longest total wait on 429s within one call
 	KeyNoCache  = "no_cache"  // disables the on-disk ETag cache
+	// KeyNoExtensions makes the client ignore the server's extensions
+	// (list filters, If-Match, Idempotency-Key) and use the plain API.
+	KeyNoExtensions = "no_extensions"
 )
 
 // defaultDealsKey holds the deal `deals use` chose, per server: a deal id
@@ -56,7 +59,7 @@ func Load(flags *pflag.FlagSet) (*Config, error) {
 	v := viper.NewWithOptions(viper.KeyDelimiter("::"))
 	v.SetEnvPrefix("DEALCTL")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
-	for _, k := range []string{KeyServer, KeyDeal, KeyRateWait, KeyNoCache} {
+	for _, k := range []string{KeyServer, KeyDeal, KeyRateWait, KeyNoCache, KeyNoExtensions} {
 		if err := v.BindEnv(k); err != nil {
 			return nil, err
 		}
@@ -106,6 +109,9 @@ func (c *Config) RateWait() time.Duration { return c.v.GetDuration(KeyRateWait) 
 
 // NoCache reports whether the ETag cache is turned off.
 func (c *Config) NoCache() bool { return c.v.GetBool(KeyNoCache) }
+
+// NoExtensions reports whether the server's extensions are to be ignored.
+func (c *Config) NoExtensions() bool { return c.v.GetBool(KeyNoExtensions) }
 
 // SetServer remembers server as the default.
 func (c *Config) SetServer(server string) error {

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Measures how long `dealctl --version` takes, whole process (issue 4
+# target: under 20 ms), and what package initialisation costs in it.
+#
+#   scripts/bench-startup.sh            # build ./cmd/dealctl, then measure
+#   DEALCTL_BIN=/path/dealctl scripts/bench-startup.sh   # measure a given binary
+#   RUNS=300 scripts/bench-startup.sh
+#
+# Uses hyperfine when installed (Debian: apt-get install -y hyperfine),
+# else a plain timing loop. Read the minimum and the user+system CPU time
+# rather than the mean on a busy machine: the mean measures the neighbours.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-200}
+BIN=${DEALCTL_BIN:-}
+if [ -z "$BIN" ]; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	BIN=$tmp/dealctl
+	go build -trimpath -o "$BIN" ./cmd/dealctl
+fi
+echo "binary: $BIN ($(du -h "$BIN" | cut -f1)); $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
+
+if command -v hyperfine >/dev/null; then
+	hyperfine -N --warmup 20 --runs "$RUNS" "$BIN --version"
+else
+	echo "hyperfine not found: timing $RUNS runs in a loop"
+	start=$(date +%s%N)
+	for _ in $(seq "$RUNS"); do "$BIN" --version >/dev/null; done
+	end=$(date +%s%N)
+	echo "mean: $(( (end - start) / RUNS / 1000 )) µs per run"
+fi
+
+echo
+echo "package initialisation, the costliest (minimum over 20 runs, ms):"
+for _ in $(seq 20); do GODEBUG=inittrace=1 "$BIN" --version 2>&1 >/dev/null; done |
+	awk '/^init /{k=$2; if (!(k in m) || $5 < m[k]) m[k] = $5}
+	     END {for (k in m) {t += m[k]; printf "%8.2f  %s\n", m[k], k}; printf "%8.2f  all packages\n", t}' |
+	sort -n | tail -12
