@@ -4,6 +4,7 @@
 package domain
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -118,7 +119,9 @@ func NextNumber(parent string, siblings []string) string {
 		if i := strings.LastIndexByte(s, '.'); i >= 0 {
 			last = s[i+1:]
 		}
-		if n, err := strconv.Atoi(last); err == nil && n > largest {
+		// A component too large to grow (past int range) is ignored
+		// rather than wrapped round to a negative number.
+		if n, err := strconv.Atoi(last); err == nil && n > largest && n < math.MaxInt {
 			largest = n
 		}
 	}

@@ -53,6 +53,7 @@ func TestNextNumber(t *testing.T) {
 		{"2", []string{"2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9"}, "2.10"},
 		{"2", []string{"2.3", "2.x"}, "2.4"},
 		{"4.1", []string{"4.1.2"}, "4.1.3"},
+		{"", []string{"3", "9223372036854775807"}, "4"},
 	}
 	for _, c := range cases {
 		if got := NextNumber(c.parent, c.siblings); got != c.want {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
@@ -159,7 +160,8 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 func (w *Worker) fail(ctx context.Context, n store.Notification, sendErr error) error {
 	msg := sendErr.Error()
 	if len(msg) > maxErrorLen {
-		msg = msg[:maxErrorLen]
+		// Cut on a character boundary: PostgreSQL refuses invalid UTF-8.
+		msg = strings.ToValidUTF8(msg[:maxErrorLen], "")
 	}
 	if IsPermanent(sendErr) || n.Attempts >= w.maxAttempts() {
 		return w.abandon(ctx, n, msg)

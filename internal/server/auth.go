@@ -138,6 +138,7 @@ func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCa
 	if !validUUID(dealID) {
 		return nil, errNotFound
 	}
+	dealID = canonicalID(dealID)
 	if c.key.DealIDs != nil && !slices.Contains(c.key.DealIDs, dealID) {
 		return nil, errNotFound
 	}
@@ -179,7 +180,8 @@ func callerOf(k store.APIKey, deal store.Deal, parties []store.Party, seat store
 	}
 }
 
-// validUUID accepts the canonical 36-character form only.
+// validUUID accepts the canonical 36-character form only, in either
+// case; ids are compared after canonicalID.
 func validUUID(s string) bool {
 	if len(s) != 36 {
 		return false
@@ -195,3 +197,7 @@ func denyWrite(dc *dealCall) error {
 	}
 	return nil
 }
+
+// canonicalID is an id as stored: UUIDs are kept in lower case, and an
+// upper-case spelling of the same UUID names the same thing.
+func canonicalID(s string) string { return strings.ToLower(s) }

@@ -24,6 +24,7 @@ func (s *Server) downloadLink(w http.ResponseWriter, r *http.Request, c *call) e
 	if !validUUID(versionID) {
 		return errNotFound
 	}
+	versionID = canonicalID(versionID)
 	f, err := s.store.File(ctx, dc.deal.ID, versionID)
 	if errors.Is(err, store.ErrNotFound) {
 		return errNotFound

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -73,7 +74,7 @@ func (s *Server) logged(next http.Handler) http.Handler {
 					s.writeError(rec, r, api.NewError(api.CodeInternal, ""))
 				}
 			}
-			s.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
+			s.log.Info("request", "request_id", id, "method", r.Method, "path", loggedPath(r.URL.Path),
 				"status", rec.status, "bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000,
 				"key_prefix", rec.prefix)
 		}()
@@ -86,4 +87,13 @@ func noteKeyPrefix(ctx context.Context, prefix string) {
 	if p, ok := ctx.Value(keyPrefixKey).(*string); ok {
 		*p = prefix
 	}
+}
+
+// loggedPath is the path as logged: a download token is a credential for
+// its lifetime, so it is cut to its first characters.
+func loggedPath(path string) string {
+	if token, ok := strings.CutPrefix(path, "/dl/"); ok && len(token) > 8 {
+		return "/dl/" + token[:8] + "…"
+	}
+	return path
 }

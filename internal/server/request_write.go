@@ -57,6 +57,8 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	}
 	created, err := s.store.CreateRequest(ctx, row)
 	if errors.Is(err, store.ErrDuplicate) {
+		// Only a number given by the caller can collide: the store steps
+		// past taken numbers when it chooses one.
 		return duplicateNumber(row.Number)
 	}
 	if err != nil {

@@ -126,6 +126,7 @@ func (s *Server) reachRequest(ctx context.Context, c *call, r *http.Request) (*d
 	if !validUUID(id) {
 		return nil, store.Request{}, errNotFound
 	}
+	id = canonicalID(id)
 	row, err := s.store.Request(ctx, dc.deal.ID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, store.Request{}, errNotFound

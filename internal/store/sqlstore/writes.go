@@ -123,7 +123,22 @@ func nextNumber(ctx context.Context, db *DB, tx queryer, dealID string, parentID
 	if err != nil {
 		return "", err
 	}
-	return domain.NextNumber(parentNumber, siblings), nil
+	// Numbers are unique in the whole deal, not only among siblings: a
+	// row numbered by hand elsewhere ("6" under section 1) may already
+	// hold the next one, so step past taken numbers.
+	next := domain.NextNumber(parentNumber, siblings)
+	for range 1000 {
+		var taken int
+		if err := tx.QueryRowContext(ctx, db.q("SELECT COUNT(*) FROM requests WHERE deal_id = ? AND number = ?"), dealID, next).Scan(&taken); err != nil {
+			return "", err
+		}
+		if taken == 0 {
+			return next, nil
+		}
+		siblings = append(siblings, next)
+		next = domain.NextNumber(parentNumber, siblings)
+	}
+	return "", store.ErrDuplicate
 }
 
 const updateRequest = `UPDATE requests SET number = ?, title = ?, body = ?, status = ?, priority = ?, category = ?,

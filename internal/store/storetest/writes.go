@@ -41,6 +41,9 @@ func testCreateRequestNumbering(t *testing.T, s store.Store) {
 		{"next after 2.10", &w.sec2, "", "2.11"},
 		{"top level: next integer", nil, "", "4"},
 		{"top level again", nil, "", "5"},
+		{"a child numbered like the next top-level row", &w.sec1, "6", "6"},
+		{"top level steps past a number taken elsewhere", nil, "", "7"},
+		{"a child steps past a number taken elsewhere", &w.sec1, "1.3", "1.3"},
 	}
 	for _, st := range steps {
 		got := create(t, s, w, st.parent, st.number)

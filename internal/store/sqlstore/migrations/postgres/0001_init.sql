@@ -120,7 +120,7 @@ CREATE TABLE api_keys (
     revoked_at BIGINT,
     created_at BIGINT NOT NULL
 );
-CREATE INDEX api_keys_prefix ON api_keys(prefix);
+CREATE UNIQUE INDEX api_keys_prefix ON api_keys(prefix);
 
 CREATE TABLE notifications (
     id              TEXT PRIMARY KEY,
