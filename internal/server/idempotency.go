@@ -2,7 +2,7 @@ package server
 
 import (
 	"bytes"
-	"errors"
+	"context"
 	"net/http"
 	"time"
 
@@ -35,10 +35,17 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	return c.ResponseWriter.Write(b)
 }
 
+// staleClaim is how long a claim of a call that never finished (its
+// server died) holds its key.
+const staleClaim = time.Minute
+
 // idempotent is the *extension* for POSTs: with an Idempotency-Key, the
 // first successful answer is kept for 24 hours and replayed to a repeat
 // instead of writing twice, so a script can retry a POST whose answer it
-// never got. Failures are not kept: they may be retried for real.
+// never got. The key is claimed before the call writes, so a repeat sent
+// while the first is still running gets 409 (reason
+// idempotency_in_progress, Retry-After 1) rather than a second write.
+// Failures are not kept: they may be retried for real.
 func (s *Server) idempotent(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, c *call) error {
 		idemKey := r.Header.Get("Idempotency-Key")
@@ -48,28 +55,36 @@ func (s *Server) idempotent(h handlerFunc) handlerFunc {
 		if len(idemKey) > 255 {
 			return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "idempotency_key_too_long", "max": 255}}
 		}
+		ctx := r.Context()
 		now := s.now()
-		saved, err := s.store.SavedResponse(r.Context(), c.key.ID, idemKey, now.Add(-idempotencyWindow))
+		claim := store.SavedResponse{Method: r.Method, Path: r.URL.Path, CreatedAt: now}
+		kept, reserved, err := s.store.ReserveResponse(ctx, c.key.ID, idemKey, claim, now.Add(-idempotencyWindow), now.Add(-staleClaim))
 		switch {
-		case err == nil && (saved.Method != r.Method || saved.Path != r.URL.Path):
-			return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": "idempotency_key_reused"}}
-		case err == nil:
-			w.Header().Set("Idempotent-Replayed", "true")
-			writeBody(w, saved.Status, saved.Body)
-			return nil
-		case !errors.Is(err, store.ErrNotFound):
+		case err != nil:
 			return err
+		case reserved:
+		case kept.Method != r.Method || kept.Path != r.URL.Path:
+			return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": "idempotency_key_reused"}}
+		case kept.Status == 0:
+			w.Header().Set("Retry-After", "1")
+			return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": "idempotency_in_progress"}}
+		default:
+			w.Header().Set("Idempotent-Replayed", "true")
+			writeBody(w, kept.Status, kept.Body)
+			return nil
 		}
 		cw := &captureWriter{ResponseWriter: w}
-		if err := h(cw, r, c); err != nil {
-			return err
-		}
-		if cw.status >= 200 && cw.status < 300 {
-			resp := store.SavedResponse{Method: r.Method, Path: r.URL.Path, Status: cw.status, Body: cw.body.Bytes(), CreatedAt: now}
-			if err := s.store.SaveResponse(r.Context(), c.key.ID, idemKey, resp, now.Add(-idempotencyWindow)); err != nil {
-				s.log.Warn("cannot keep an idempotent answer", "err", err, "request_id", requestID(r.Context()))
+		herr := h(cw, r, c)
+		if herr == nil && cw.status >= 200 && cw.status < 300 {
+			claim.Status, claim.Body = cw.status, cw.body.Bytes()
+			if err := s.store.SaveResponse(context.WithoutCancel(ctx), c.key.ID, idemKey, claim); err != nil {
+				s.log.Warn("cannot keep an idempotent answer", "err", err, "request_id", requestID(ctx))
 			}
+			return nil
 		}
-		return nil
+		if err := s.store.ReleaseResponse(context.WithoutCancel(ctx), c.key.ID, idemKey); err != nil {
+			s.log.Warn("cannot release an idempotency key", "err", err, "request_id", requestID(ctx))
+		}
+		return herr
 	}
 }

@@ -173,7 +173,7 @@ type ViewReader interface {
 }
 
 // SavedResponse is a POST's first answer, replayed for a repeated
-// Idempotency-Key.
+// Idempotency-Key. Status 0 marks a call still running.
 type SavedResponse struct {
 	Method    string
 	Path      string
@@ -182,11 +182,19 @@ type SavedResponse struct {
 	CreatedAt time.Time
 }
 
-// Idempotency keeps first answers per (key id, Idempotency-Key).
+// Idempotency keeps first answers per (key id, Idempotency-Key). A call
+// reserves its key before it writes, so two calls racing with one key
+// cannot both write.
 type Idempotency interface {
-	// SavedResponse finds the answer saved at or after since.
-	SavedResponse(ctx context.Context, keyID, idemKey string, since time.Time) (SavedResponse, error)
-	// SaveResponse keeps an answer unless one is there already, and drops
-	// answers saved before expireBefore.
-	SaveResponse(ctx context.Context, keyID, idemKey string, r SavedResponse, expireBefore time.Time) error
+	// ReserveResponse claims the key for a call about to run (r carries
+	// its method, path and time). It reports true when this call holds the
+	// claim; otherwise it returns what is kept for the key: a finished
+	// answer, or Status 0 while another call runs. Answers kept before
+	// expireBefore, and claims left running before staleBefore (a server
+	// that died mid-call), no longer count.
+	ReserveResponse(ctx context.Context, keyID, idemKey string, r SavedResponse, expireBefore, staleBefore time.Time) (SavedResponse, bool, error)
+	// SaveResponse completes a claim with the call's answer.
+	SaveResponse(ctx context.Context, keyID, idemKey string, r SavedResponse) error
+	// ReleaseResponse drops a claim whose call failed, so it can be retried.
+	ReleaseResponse(ctx context.Context, keyID, idemKey string) error
 }
