@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -330,6 +331,16 @@ func testAttachFile(t *testing.T, s store.Store) {
 	}
 	if n := len(mustGet[[]store.File](t)(s.Files(ctx, w.deal, w.req21))); n != 4 {
 		t.Errorf("Files(2.1) = %d, want 4", n)
+	}
+
+	// A file larger than one read chunk streams back whole, byte for byte.
+	big := make([]byte, 3<<20+12345)
+	for i := range big {
+		big[i] = byte(i*7 + i/251)
+	}
+	large := mustGet[store.File](t)(s.AttachFile(ctx, store.File{DealID: w.deal, MessageID: m.ID, Name: ptr("big.bin"), Scanned: true}, big))
+	if got := readBlob(t, s, large.SHA256); !bytes.Equal(got, big) {
+		t.Errorf("a %d-byte blob read back as %d bytes, equal=%v", len(big), len(got), bytes.Equal(got, big))
 	}
 }
 
