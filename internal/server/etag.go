@@ -92,3 +92,14 @@ func (c *bodyCache) put(key string, body []byte) {
 		c.used -= len(v.body)
 	}
 }
+
+// versionFor is the deal version a caller's ETags are built on. The
+// counterparty's moves only with what it can see: were it built on every
+// write, a changed ETag would tell it that the owning side had posted an
+// internal note, and when.
+func versionFor(dc *dealCall) string {
+	if dc.caller.OwnerSide {
+		return strconv.FormatInt(dc.deal.Version, 10)
+	}
+	return "s" + strconv.FormatInt(dc.deal.SharedVersion, 10)
+}

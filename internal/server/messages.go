@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -19,7 +18,7 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
-	etag := etagOf("messages", row.ID, strconv.FormatInt(dc.deal.Version, 10), viewClass(dc))
+	etag := etagOf("messages", row.ID, versionFor(dc), viewClass(dc))
 	if notModified(w, r, etag) {
 		return nil
 	}

@@ -24,7 +24,7 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
-	etag := etagOf("requests", dc.deal.ID, strconv.FormatInt(dc.deal.Version, 10), viewClass(dc), filter.key())
+	etag := etagOf("requests", dc.deal.ID, versionFor(dc), viewClass(dc), filter.key())
 	if notModified(w, r, etag) {
 		return nil
 	}
@@ -93,10 +93,15 @@ func (s *Server) requestViews(ctx context.Context, dc *dealCall, requestID strin
 }
 
 // requestETag validates one request for one view class; it changes with
-// the request's updated_at, which every edit, status move and new message
-// advances.
+// the request's updated_at, which every edit, status move and shared
+// message advances, and, for the owning side, which sees internal
+// messages, with internal_updated_at too.
 func requestETag(dc *dealCall, r store.Request) string {
-	return etagOf("request", r.ID, strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10), viewClass(dc), strconv.FormatBool(dc.deal.Archived))
+	internal := ""
+	if dc.caller.OwnerSide && r.InternalUpdatedAt != nil {
+		internal = strconv.FormatInt(r.InternalUpdatedAt.UnixMicro(), 10)
+	}
+	return etagOf("request", r.ID, strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10), internal, viewClass(dc), strconv.FormatBool(dc.deal.Archived))
 }
 
 func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) error {

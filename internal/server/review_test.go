@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/server"
 )
@@ -54,5 +55,37 @@ func TestMethodNotAllowedAdvertisesExtensions(t *testing.T) {
 	r := e.as(t, "olivia-write").do(http.MethodDelete, "/api/v1/deals/"+e.deal("falcon"), nil).want(http.StatusMethodNotAllowed)
 	if got := r.header.Get(server.ExtensionsHeader); got != server.Extensions {
 		t.Errorf("%s = %q on a 405", server.ExtensionsHeader, got)
+	}
+}
+
+// TestInternalNoteLeavesNoTrace: the owning side's internal note changes
+// nothing the counterparty can observe — not the row's updated_at, not
+// the list's, the row's or the conversation's ETag — while the owner's
+// own ETags do change.
+func TestInternalNoteLeavesNoTrace(t *testing.T) {
+	e := newEnv(t)
+	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
+	ben, olivia := e.as(t, "ben-write"), e.as(t, "olivia-write")
+	paths := []string{requestsPath(falcon), requestPath(falcon, row), messagesPath(falcon, row)}
+	benTags, oliviaTags := map[string]string{}, map[string]string{}
+	for _, p := range paths {
+		benTags[p] = ben.get(p).want(http.StatusOK).header.Get("ETag")
+		oliviaTags[p] = olivia.get(p).want(http.StatusOK).header.Get("ETag")
+	}
+	before := ben.get(requestPath(falcon, row)).want(http.StatusOK).request()
+	e.clock.Advance(time.Minute)
+	olivia.post(messagesPath(falcon, row), map[string]any{"text": "between us", "kind": "internal_note"}).want(http.StatusCreated)
+	for _, p := range paths {
+		ben.get(p, header("If-None-Match: "+benTags[p])).want(http.StatusNotModified)
+		olivia.get(p, header("If-None-Match: "+oliviaTags[p])).want(http.StatusOK)
+	}
+	if after := ben.get(requestPath(falcon, row)).want(http.StatusOK).request(); !after.UpdatedAt.Equal(before.UpdatedAt) {
+		t.Errorf("updated_at moved from %v to %v for the counterparty", before.UpdatedAt, after.UpdatedAt)
+	}
+	since := before.UpdatedAt.Add(time.Second).Format(time.RFC3339Nano)
+	for _, r := range ben.get(requestsPath(falcon) + "?updated_since=" + since).want(http.StatusOK).requests() {
+		if r.ID == row {
+			t.Errorf("updated_since lists %s to the counterparty after an internal note", r.Number)
+		}
 	}
 }

@@ -33,6 +33,9 @@ type Deal struct {
 	Timezone string
 	Archived bool
 	Version  int64
+	// SharedVersion grows only with changes both sides see; the owning
+	// side's internal messages move Version alone.
+	SharedVersion int64
 }
 
 // Party is one side of a deal.
@@ -78,6 +81,9 @@ type Request struct {
 	StatusChangedAt *time.Time
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	// InternalUpdatedAt moves with internal messages, which UpdatedAt
+	// (shown to both sides) does not.
+	InternalUpdatedAt *time.Time
 }
 
 // Message is a post in a request's conversation. PartyID is the author's

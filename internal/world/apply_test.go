@@ -90,7 +90,7 @@ func takeSnapshot(t *testing.T, db *sqlstore.DB, dealID string) snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Deal.Version = 0 // every apply bumps it, so that caches notice
+	s.Deal.Version, s.Deal.SharedVersion = 0, 0 // every apply bumps them, so that caches notice
 	return s
 }
 

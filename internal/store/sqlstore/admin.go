@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -24,7 +25,7 @@ func (db *DB) Ref(ctx context.Context, kind, name string) (string, error) {
 // version bumped so that cached lists are not served stale.
 func (db *DB) Apply(ctx context.Context, fn func(tx store.AdminTx) error) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		a := &adminTx{ctx: ctx, db: db, tx: tx, touched: map[string]bool{}}
+		a := &adminTx{ctx: ctx, db: db, tx: tx, touched: map[string]bool{}, moved: map[string]bool{}}
 		if err := fn(a); err != nil {
 			return err
 		}
@@ -43,6 +44,10 @@ type adminTx struct {
 	db      *DB
 	tx      *sql.Tx
 	touched map[string]bool
+	// moved holds the requests whose updated_at this transaction already
+	// set (created, or changed by PutRequest): their messages and files
+	// need not move it again.
+	moved map[string]bool
 }
 
 func (a *adminTx) exec(query string, args ...any) error {
@@ -116,11 +121,15 @@ func (a *adminTx) PutRequest(r store.Request) (string, error) {
 		if r.ID == "" {
 			r.ID = NewID()
 		}
+		a.moved[r.ID] = true
 		return r.ID, a.exec(insertRequest, requestArgs(r)...)
 	case err != nil:
 		return "", err
 	}
-	r.ID, r.CreatedAt = old.ID, old.CreatedAt
+	r.ID, r.CreatedAt, r.InternalUpdatedAt = old.ID, old.CreatedAt, old.InternalUpdatedAt
+	if micros(r.UpdatedAt) != micros(old.UpdatedAt) {
+		a.moved[r.ID] = true
+	}
 	if r.Status == old.Status {
 		r.StatusChangedAt = old.StatusChangedAt
 	}
@@ -132,12 +141,22 @@ func (a *adminTx) PutRequest(r store.Request) (string, error) {
 
 func (a *adminTx) PutMessage(m store.Message) error {
 	a.touched[m.DealID] = true
+	old, err := scanMessage(a.tx.QueryRowContext(a.ctx, a.db.q("SELECT "+messageCols+" FROM messages WHERE id = ?"), m.ID))
+	if err != nil && notFound(err) != store.ErrNotFound {
+		return err
+	}
 	// Author, side and time are updated too: a world file re-applied with
 	// a corrected author or posted_at must not keep the old ones.
-	return a.exec(insertMessage+` ON CONFLICT (id) DO UPDATE SET party_id = excluded.party_id, author_id = excluded.author_id,
+	if err := a.exec(insertMessage+` ON CONFLICT (id) DO UPDATE SET party_id = excluded.party_id, author_id = excluded.author_id,
 		kind = excluded.kind, partial = excluded.partial, internal = excluded.internal, source = excluded.source, text = excluded.text,
 		format = excluded.format, posted_at = excluded.posted_at, on_behalf = excluded.on_behalf`,
-		messageArgs(m)...)
+		messageArgs(m)...); err != nil {
+		return err
+	}
+	if err == nil && reflect.DeepEqual(messageArgs(old), messageArgs(m)) {
+		return nil // re-applied unchanged: the request has not changed
+	}
+	return a.touchRequest(m.DealID, m.RequestID, m.Internal)
 }
 
 func (a *adminTx) PutFile(f store.File, data []byte) error {
@@ -150,9 +169,44 @@ func (a *adminTx) PutFile(f store.File, data []byte) error {
 		size := int64(len(data))
 		f.SHA256, f.Size = sha, &size
 	}
-	return a.exec(insertFile+` ON CONFLICT (version_id) DO UPDATE SET name = excluded.name, url = excluded.url, size = excluded.size,
+	old, err := scanFile(a.tx.QueryRowContext(a.ctx, a.db.q("SELECT "+fileCols+" FROM files WHERE version_id = ?"), f.VersionID))
+	if err != nil && notFound(err) != store.ErrNotFound {
+		return err
+	}
+	unchanged := err == nil && reflect.DeepEqual(fileArgs(old), fileArgs(f))
+	if err := a.exec(insertFile+` ON CONFLICT (version_id) DO UPDATE SET name = excluded.name, url = excluded.url, size = excluded.size,
 		content_type = excluded.content_type, sha256 = excluded.sha256, scanned = excluded.scanned, position = excluded.position`,
-		fileArgs(f)...)
+		fileArgs(f)...); err != nil {
+		return err
+	}
+	if unchanged {
+		return nil
+	}
+	var internal bool
+	if err := a.tx.QueryRowContext(a.ctx, a.db.q("SELECT internal FROM messages WHERE id = ?"), f.MessageID).Scan(&internal); err != nil {
+		return notFound(err)
+	}
+	return a.touchRequest(f.DealID, f.RequestID, internal)
+}
+
+// touchRequest moves a request's update time on after a seeded message or
+// file changed what it shows, so that its ETag changes: updated_at for
+// what both sides see, internal_updated_at for an internal message's.
+func (a *adminTx) touchRequest(dealID, requestID string, internal bool) error {
+	if a.moved[requestID] && !internal {
+		return nil
+	}
+	r, err := getRequest(a.ctx, a.db, a.tx, dealID, requestID)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	if internal {
+		r.InternalUpdatedAt = ptrTime(advance(latest(r), now))
+	} else {
+		r.UpdatedAt = advance(r.UpdatedAt, now)
+	}
+	return writeRequest(a.ctx, a.db, a.tx, r)
 }
 
 func (a *adminTx) PutAPIKey(k store.APIKey) error {

@@ -60,7 +60,7 @@ func (db *DB) Organization(ctx context.Context, id string) (store.Organization, 
 
 // UserDeals lists the deals the user has a seat on.
 func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.Deal, error) {
-	return collect(ctx, db.read, scanDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version
+	return collect(ctx, db.read, scanDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version
 		FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ? ORDER BY d.name, d.id`), userID)
 }
 

@@ -66,11 +66,11 @@ func notFound(err error) error {
 	return err
 }
 
-const dealCols = "id, name, codename, timezone, archived, version"
+const dealCols = "id, name, codename, timezone, archived, version, shared_version"
 
 func scanDeal(s scanner) (store.Deal, error) {
 	var d store.Deal
-	err := s.Scan(&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version)
+	err := s.Scan(&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion)
 	return d, err
 }
 
@@ -95,15 +95,16 @@ func scanPerson(s scanner) (store.Person, error) {
 }
 
 const requestCols = `id, deal_id, parent_id, kind, number, title, body, status, priority, category,
-	requester, due_date, assignee_id, status_changed_at, created_at, updated_at`
+	requester, due_date, assignee_id, status_changed_at, created_at, updated_at, internal_updated_at`
 
 func scanRequest(s scanner) (store.Request, error) {
 	var r store.Request
 	var parent, requester, due, assignee sql.NullString
-	var changed sql.NullInt64
+	var changed, internal sql.NullInt64
 	var created, updated int64
 	err := s.Scan(&r.ID, &r.DealID, &parent, &r.Kind, &r.Number, &r.Title, &r.Body, &r.Status, &r.Priority, &r.Category,
-		&requester, &due, &assignee, &changed, &created, &updated)
+		&requester, &due, &assignee, &changed, &created, &updated, &internal)
+	r.InternalUpdatedAt = timePtr(internal)
 	r.ParentID, r.Requester, r.DueDate, r.AssigneeID = strPtr(parent), strPtr(requester), strPtr(due), strPtr(assignee)
 	r.StatusChangedAt = timePtr(changed)
 	r.CreatedAt, r.UpdatedAt = fromMicros(created), fromMicros(updated)
@@ -112,7 +113,7 @@ func scanRequest(s scanner) (store.Request, error) {
 
 func requestArgs(r store.Request) []any {
 	return []any{r.ID, r.DealID, r.ParentID, string(r.Kind), r.Number, r.Title, r.Body, string(r.Status), string(r.Priority), string(r.Category),
-		r.Requester, r.DueDate, r.AssigneeID, nullMicros(r.StatusChangedAt), micros(r.CreatedAt), micros(r.UpdatedAt)}
+		r.Requester, r.DueDate, r.AssigneeID, nullMicros(r.StatusChangedAt), micros(r.CreatedAt), micros(r.UpdatedAt), nullMicros(r.InternalUpdatedAt)}
 }
 
 const messageCols = "id, deal_id, request_id, party_id, author_id, kind, partial, internal, source, text, format, posted_at, on_behalf"

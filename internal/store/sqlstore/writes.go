@@ -52,8 +52,14 @@ func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // serialises writers of one deal: that is what keeps two instances from
 // handing out the same next number.
 func (db *DB) dealTx(ctx context.Context, dealID string, fn func(tx *sql.Tx) error) error {
+	return db.dealTxSeen(ctx, dealID, true, fn)
+}
+
+// dealTxSeen is dealTx for a write that the counterparty sees (shared) or
+// does not (an internal message): only the former moves shared_version.
+func (db *DB) dealTxSeen(ctx context.Context, dealID string, shared bool, fn func(tx *sql.Tx) error) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		if err := bumpDeal(ctx, db, tx, dealID); err != nil {
+		if err := bumpDealSeen(ctx, db, tx, dealID, shared); err != nil {
 			return err
 		}
 		return fn(tx)
@@ -61,7 +67,15 @@ func (db *DB) dealTx(ctx context.Context, dealID string, fn func(tx *sql.Tx) err
 }
 
 func bumpDeal(ctx context.Context, db *DB, tx queryer, dealID string) error {
-	res, err := tx.ExecContext(ctx, db.q("UPDATE deals SET version = version + 1 WHERE id = ?"), dealID)
+	return bumpDealSeen(ctx, db, tx, dealID, true)
+}
+
+func bumpDealSeen(ctx context.Context, db *DB, tx queryer, dealID string, shared bool) error {
+	query := "UPDATE deals SET version = version + 1 WHERE id = ?"
+	if shared {
+		query = "UPDATE deals SET version = version + 1, shared_version = shared_version + 1 WHERE id = ?"
+	}
+	res, err := tx.ExecContext(ctx, db.q(query), dealID)
 	if err != nil {
 		return err
 	}
@@ -71,7 +85,7 @@ func bumpDeal(ctx context.Context, db *DB, tx queryer, dealID string) error {
 	return nil
 }
 
-const insertRequest = "INSERT INTO requests (" + requestCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+const insertRequest = "INSERT INTO requests (" + requestCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 // CreateRequest inserts a row; an empty Number gets the next one under
 // its parent, chosen inside the transaction.
@@ -142,11 +156,11 @@ func nextNumber(ctx context.Context, db *DB, tx queryer, dealID string, parentID
 }
 
 const updateRequest = `UPDATE requests SET number = ?, title = ?, body = ?, status = ?, priority = ?, category = ?,
-	requester = ?, due_date = ?, assignee_id = ?, status_changed_at = ?, updated_at = ? WHERE deal_id = ? AND id = ?`
+	requester = ?, due_date = ?, assignee_id = ?, status_changed_at = ?, updated_at = ?, internal_updated_at = ? WHERE deal_id = ? AND id = ?`
 
 func writeRequest(ctx context.Context, db *DB, tx queryer, r store.Request) error {
 	_, err := tx.ExecContext(ctx, db.q(updateRequest), r.Number, r.Title, r.Body, string(r.Status), string(r.Priority), string(r.Category),
-		r.Requester, r.DueDate, r.AssigneeID, nullMicros(r.StatusChangedAt), micros(r.UpdatedAt), r.DealID, r.ID)
+		r.Requester, r.DueDate, r.AssigneeID, nullMicros(r.StatusChangedAt), micros(r.UpdatedAt), nullMicros(r.InternalUpdatedAt), r.DealID, r.ID)
 	return mapErr(err)
 }
 
@@ -199,7 +213,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 	}
 	m.PostedAt = fromMicros(micros(m.PostedAt))
 	var req store.Request
-	err := db.dealTx(ctx, m.DealID, func(tx *sql.Tx) error {
+	err := db.dealTxSeen(ctx, m.DealID, !m.Internal, func(tx *sql.Tx) error {
 		r, err := getRequest(ctx, db, tx, m.DealID, m.RequestID)
 		if err != nil {
 			return err
@@ -218,8 +232,14 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		}
 		// A new message changes what the request shows (latest answer,
 		// files), so it counts as an update of the request.
+		// An internal message moves internal_updated_at only: updated_at
+		// is shown to both sides and must not reveal it.
 		now := m.PostedAt
-		r.UpdatedAt = advance(r.UpdatedAt, now)
+		if m.Internal {
+			r.InternalUpdatedAt = ptrTime(advance(latest(r), now))
+		} else {
+			r.UpdatedAt = advance(r.UpdatedAt, now)
+		}
 		if p.MoveStatus != nil && *p.MoveStatus != r.Status && (p.AllowMove == nil || p.AllowMove(r.Status)) {
 			r.Status, r.StatusChangedAt = *p.MoveStatus, &now
 		}
@@ -261,3 +281,13 @@ func advance(old, now time.Time) time.Time {
 	}
 	return fromMicros(micros(old) + 1)
 }
+
+// latest is the later of a request's two update times.
+func latest(r store.Request) time.Time {
+	if r.InternalUpdatedAt != nil && r.InternalUpdatedAt.After(r.UpdatedAt) {
+		return *r.InternalUpdatedAt
+	}
+	return r.UpdatedAt
+}
+
+func ptrTime(t time.Time) *time.Time { return &t }

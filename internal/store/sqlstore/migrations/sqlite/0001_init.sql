@@ -20,7 +20,10 @@ CREATE TABLE deals (
     codename TEXT NOT NULL,
     timezone TEXT NOT NULL,
     archived BOOLEAN NOT NULL DEFAULT FALSE,
-    version  BIGINT NOT NULL DEFAULT 1
+    version  BIGINT NOT NULL DEFAULT 1,
+    -- shared_version moves only with what both sides see: it is the
+    -- counterparty's ETag base, so the owner's internal notes leave it.
+    shared_version BIGINT NOT NULL DEFAULT 1
 );
 
 CREATE TABLE parties (
@@ -64,6 +67,9 @@ CREATE TABLE requests (
     status_changed_at BIGINT,
     created_at        BIGINT NOT NULL,
     updated_at        BIGINT NOT NULL,
+    -- internal_updated_at moves with the owning side's internal messages,
+    -- which updated_at must not reveal to the counterparty.
+    internal_updated_at BIGINT,
     UNIQUE (deal_id, number)
 );
 CREATE INDEX requests_parent ON requests(deal_id, parent_id);
