@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -59,20 +60,62 @@ func decodeBody(r *http.Request, v any) error {
 	if !json.Valid(trimmed) {
 		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": "the body is not valid JSON"}}
 	}
-	if err := json.Unmarshal(exactKeys(trimmed, reflect.TypeOf(v)), v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			path := te.Field
-			if path == "" {
-				path = "body"
-			}
-			return &api.ErrorResponse{Code: api.CodeValidationFailed, Fields: []api.FieldError{{
-				Path: path, Code: api.FieldInvalid, Params: map[string]any{"expected": jsonTypeName(te.Type.String())},
-			}}}
-		}
+	return decodeFields(trimmed, v)
+}
+
+// decodeFields decodes each known field of the object on its own, so that
+// every field of the wrong JSON type is named in one 422 (encoding/json
+// stops at the first), with array indexes in the path (`links[3].url`).
+func decodeFields(data []byte, v any) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
 		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": err.Error()}}
 	}
-	return nil
+	rv := reflect.ValueOf(v).Elem()
+	var errs fieldErrors
+	for i := range rv.NumField() {
+		name, _, _ := strings.Cut(rv.Type().Field(i).Tag.Get("json"), ",")
+		raw, ok := obj[name]
+		if !ok || name == "" || name == "-" {
+			continue
+		}
+		field := rv.Field(i)
+		if err := json.Unmarshal(exactKeys(raw, field.Type()), field.Addr().Interface()); err != nil {
+			errs = append(errs, typeError(name, raw, field.Type(), err))
+		}
+	}
+	return errs.err()
+}
+
+// typeError names where in a field's value the wrong type is. For an
+// array it decodes the items one by one to find the first bad one.
+func typeError(name string, raw json.RawMessage, t reflect.Type, err error) api.FieldError {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return api.FieldError{Path: name, Code: api.FieldInvalid}
+	}
+	fe := api.FieldError{Path: name, Code: api.FieldInvalid, Params: map[string]any{"expected": jsonTypeName(te.Type.String())}}
+	elem := t
+	if f, ok := t.FieldByName("Value"); ok && t.Kind() == reflect.Struct && strings.HasPrefix(t.Name(), "Optional[") {
+		elem = f.Type
+	}
+	var items []json.RawMessage
+	if elem.Kind() != reflect.Slice || json.Unmarshal(raw, &items) != nil {
+		return fe
+	}
+	for i, item := range items {
+		one := reflect.New(elem.Elem())
+		err := json.Unmarshal(exactKeys(item, elem.Elem()), one.Interface())
+		if errors.As(err, &te) {
+			fe.Path = name + "[" + strconv.Itoa(i) + "]"
+			if te.Field != "" {
+				fe.Path += "." + te.Field
+			}
+			fe.Params = map[string]any{"expected": jsonTypeName(te.Type.String())}
+			break
+		}
+	}
+	return fe
 }
 
 // exactKeys drops the object keys of data that are not exactly a field

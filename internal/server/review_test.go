@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/server"
 )
 
@@ -88,4 +89,19 @@ func TestInternalNoteLeavesNoTrace(t *testing.T) {
 			t.Errorf("updated_since lists %s to the counterparty after an internal note", r.Number)
 		}
 	}
+}
+
+// TestEveryWrongTypeIsNamed: one 422 names every field of the wrong JSON
+// type, with the index of a bad link.
+func TestEveryWrongTypeIsNamed(t *testing.T) {
+	e := newEnv(t)
+	falcon := e.deal("falcon")
+	olivia := e.as(t, "olivia-write")
+	r := olivia.post(requestsPath(falcon), map[string]any{"title": 5, "body": 6, "kind": true}).want(http.StatusUnprocessableEntity)
+	for _, path := range []string{"title", "body", "kind"} {
+		r.wantField(path, api.FieldInvalid)
+	}
+	row := e.row("falcon/2.1")
+	olivia.post(messagesPath(falcon, row), map[string]any{"text": "x", "links": []any{map[string]any{"url": "https://a.example/"}, map[string]any{"url": 5}}}).
+		want(http.StatusUnprocessableEntity).wantField("links[1].url", api.FieldInvalid)
 }
