@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/store"
@@ -60,8 +61,17 @@ func (db *DB) Organization(ctx context.Context, id string) (store.Organization, 
 
 // UserDeals lists the deals the user has a seat on.
 func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.Deal, error) {
-	return collect(ctx, db.read, scanDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version
-		FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ? ORDER BY d.name, d.id`), userID)
+	deals, err := collect(ctx, db.read, scanDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version
+		FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ?`), userID)
+	// Sorted here, not by ORDER BY: PostgreSQL orders text by the
+	// database's locale, SQLite by bytes, and both must list alike.
+	sort.Slice(deals, func(i, j int) bool {
+		if deals[i].Name != deals[j].Name {
+			return deals[i].Name < deals[j].Name
+		}
+		return deals[i].ID < deals[j].ID
+	})
+	return deals, err
 }
 
 // Deal reads a deal.
@@ -99,8 +109,44 @@ func (db *DB) Seat(ctx context.Context, dealID, userID string) (store.Person, er
 // People lists everyone on a deal, by side then name, unnamed last
 // (stated, because SQLite sorts NULLs first and PostgreSQL last).
 func (db *DB) People(ctx context.Context, dealID string) ([]store.Person, error) {
-	return collect(ctx, db.read, scanPerson, db.q(`SELECT `+personCols+` FROM people p JOIN users u ON u.id = p.user_id
-		JOIN parties pa ON pa.id = p.party_id WHERE p.deal_id = ? ORDER BY pa.position, u.name IS NULL, u.name, u.email, p.id`), dealID)
+	type ranked struct {
+		store.Person
+		position int
+	}
+	rows, err := collect(ctx, db.read, func(s scanner) (ranked, error) {
+		var r ranked
+		var name, email sql.NullString
+		err := s.Scan(&r.ID, &r.DealID, &r.UserID, &r.PartyID, &r.Access, &r.Role, &r.IsProjectAdmin, &r.Joined, &name, &email, &r.position)
+		r.Name, r.Email = strPtr(name), email.String
+		return r, err
+	}, db.q(`SELECT `+personCols+`, pa.position FROM people p JOIN users u ON u.id = p.user_id
+		JOIN parties pa ON pa.id = p.party_id WHERE p.deal_id = ?`), dealID)
+	if err != nil {
+		return nil, err
+	}
+	// By side, then name (unnamed last), email and id, sorted here so that
+	// both dialects agree whatever PostgreSQL's locale.
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.position != b.position {
+			return a.position < b.position
+		}
+		if (a.Name == nil) != (b.Name == nil) {
+			return b.Name == nil
+		}
+		if a.Name != nil && *a.Name != *b.Name {
+			return *a.Name < *b.Name
+		}
+		if a.Email != b.Email {
+			return a.Email < b.Email
+		}
+		return a.ID < b.ID
+	})
+	out := make([]store.Person, len(rows))
+	for i, r := range rows {
+		out[i] = r.Person
+	}
+	return out, nil
 }
 
 // Requests lists a deal's rows; the caller puts them in list order.
