@@ -130,7 +130,7 @@ func (a *applier) create(ctx context.Context, it *planItem) error {
 		}
 		if isNetworkError(err) && a.idem && attempt+1 < writeAttempts {
 			// The same key replays the first answer if the server acted.
-			if err := sleepFor(ctx, retryPause(attempt)); err != nil {
+			if err := client.Sleep(ctx, retryPause(attempt)); err != nil {
 				return err
 			}
 			continue
@@ -150,7 +150,7 @@ func (a *applier) create(ctx context.Context, it *planItem) error {
 		if attempt+1 >= writeAttempts {
 			return err
 		}
-		if err := sleepFor(ctx, retryPause(attempt)); err != nil {
+		if err := client.Sleep(ctx, retryPause(attempt)); err != nil {
 			return err
 		}
 	}
@@ -194,7 +194,7 @@ func (a *applier) patch(ctx context.Context, it *planItem, up api.DealRequestUpd
 				return nil
 			}
 		case isNetworkError(err) && attempt+1 < writeAttempts:
-			if err := sleepFor(ctx, retryPause(attempt)); err != nil {
+			if err := client.Sleep(ctx, retryPause(attempt)); err != nil {
 				return err
 			}
 		default:

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/client"
 )
 
 // pacer keeps a burst of writes under the server's rate limit (contract
@@ -27,7 +29,7 @@ type pacer struct {
 }
 
 func newPacer(workers int) *pacer {
-	return &pacer{reserve: workers + 2, remaining: -1, interval: 100 * time.Millisecond, now: time.Now, sleep: sleepFor}
+	return &pacer{reserve: workers + 2, remaining: -1, interval: 100 * time.Millisecond, now: time.Now, sleep: client.Sleep}
 }
 
 // wait blocks until a call may start.
@@ -79,16 +81,5 @@ func (p *pacer) observeLocked(h http.Header) {
 	}
 	if v, err := strconv.Atoi(h.Get("X-RateLimit-Limit")); err == nil && v > 0 {
 		p.interval = time.Minute / time.Duration(v)
-	}
-}
-
-func sleepFor(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }

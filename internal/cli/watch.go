@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/client"
 )
 
 // WatchOptions are `watch`'s inputs.
@@ -21,7 +22,7 @@ type WatchOptions struct {
 
 // NewCmdWatch is `dealctl watch`.
 func NewCmdWatch(f *Factory, runF func(*WatchOptions) error) *cobra.Command {
-	opts := &WatchOptions{cmdEnv: f.env(), Sleep: sleepCtx}
+	opts := &WatchOptions{cmdEnv: f.env(), Sleep: client.Sleep}
 	cmd := &cobra.Command{
 		Use:   "watch",
 		Short: "Print new answers and status moves on the deal as they happen",
@@ -169,15 +170,4 @@ func printEvent(o *WatchOptions, ev watchEvent, asJSON bool) error {
 		_, err = fmt.Fprintf(w, "%s %s new request: %s\n", at, th.Cyan(ev.Number), ev.Title)
 	}
 	return err
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

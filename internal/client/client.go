@@ -87,7 +87,7 @@ func New(o Options) (*Client, error) {
 		c.maxRateWait = 30 * time.Second
 	}
 	if c.sleep == nil {
-		c.sleep = sleepCtx
+		c.sleep = Sleep
 	}
 	hc := o.HTTPClient
 	if hc == nil {

@@ -31,7 +31,9 @@ func retryAfter(h http.Header) time.Duration {
 	return time.Second
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// Sleep waits for d, or until ctx is done (then it returns ctx.Err()).
+// Commands that pace or poll share it.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
