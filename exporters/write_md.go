@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // WriteMarkdown writes a checklist a person can read or paste into an
@@ -16,10 +17,10 @@ import (
 func WriteMarkdown(w io.Writer, e *Export) error {
 	bw := bufio.NewWriter(w)
 	emails := e.emails()
-	var counts statusCounts
+	var counts domain.StatusCounts
 	for _, r := range e.Rows {
 		if r.Kind == api.KindRequest {
-			counts.add(r.Status)
+			counts.Add(r.Status)
 		}
 	}
 	fmt.Fprintf(bw, "# %s — %s\n\n", e.Deal.Codename, e.Deal.Name)
@@ -107,18 +108,3 @@ func indent(s, prefix string) string {
 
 // oneLineMD keeps a title on its line in a heading or list item.
 func oneLineMD(s string) string { return OneLine(s) }
-
-// statusCounts counts requests by status.
-type statusCounts struct{ Open, Partial, Complete, Total int }
-
-func (c *statusCounts) add(s api.RequestStatus) {
-	switch s {
-	case api.StatusOpen:
-		c.Open++
-	case api.StatusPartial:
-		c.Partial++
-	case api.StatusComplete:
-		c.Complete++
-	}
-	c.Total++
-}

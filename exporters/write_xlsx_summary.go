@@ -7,6 +7,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // writeSummarySheet writes counts of requests by category × status and a
@@ -17,17 +18,17 @@ func writeSummarySheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 	if _, err := f.NewSheet(sh); err != nil {
 		return err
 	}
-	byCat := map[api.RequestCategory]*statusCounts{}
-	var total statusCounts
+	byCat := map[api.RequestCategory]*domain.StatusCounts{}
+	var total domain.StatusCounts
 	for _, r := range e.Rows {
 		if r.Kind != api.KindRequest {
 			continue
 		}
 		if byCat[r.Category] == nil {
-			byCat[r.Category] = &statusCounts{}
+			byCat[r.Category] = &domain.StatusCounts{}
 		}
-		byCat[r.Category].add(r.Status)
-		total.add(r.Status)
+		byCat[r.Category].Add(r.Status)
+		total.Add(r.Status)
 	}
 	title := fmt.Sprintf("%s — %s", e.Deal.Codename, e.Deal.Name)
 	if !e.Now.IsZero() {
@@ -57,7 +58,7 @@ func writeSummarySheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 		row++
 		c := byCat[cat]
 		if c == nil {
-			c = &statusCounts{}
+			c = &domain.StatusCounts{}
 		}
 		vals := []any{string(cat), c.Open, c.Partial, c.Complete, c.Total}
 		if err := f.SetSheetRow(sh, fmt.Sprintf("A%d", row), &vals); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // ProgressOptions are `progress`'s inputs.
@@ -37,41 +38,21 @@ complete).`,
 	}
 }
 
-// statusCounts counts requests by status.
-type statusCounts struct {
-	Open     int `json:"open"`
-	Partial  int `json:"partial"`
-	Complete int `json:"complete"`
-	Total    int `json:"total"`
-}
-
-func (c *statusCounts) add(s api.RequestStatus) {
-	switch s {
-	case api.StatusOpen:
-		c.Open++
-	case api.StatusPartial:
-		c.Partial++
-	case api.StatusComplete:
-		c.Complete++
-	}
-	c.Total++
-}
-
 // assigneeCounts is one assignee's line.
 type assigneeCounts struct {
 	Assignee string `json:"assignee"` // an email, or "" for unassigned
-	statusCounts
+	domain.StatusCounts
 }
 
 // progressReport is what `progress -o json` prints.
 type progressReport struct {
-	Deal        string                   `json:"deal"`
-	Today       string                   `json:"today"`
-	Total       statusCounts             `json:"total"`
-	ByCategory  map[string]*statusCounts `json:"by_category"`
-	ByAssignee  []assigneeCounts         `json:"by_assignee"`
-	Overdue     int                      `json:"overdue"`
-	DueThisWeek int                      `json:"due_this_week"`
+	Deal        string                          `json:"deal"`
+	Today       string                          `json:"today"`
+	Total       domain.StatusCounts             `json:"total"`
+	ByCategory  map[string]*domain.StatusCounts `json:"by_category"`
+	ByAssignee  []assigneeCounts                `json:"by_assignee"`
+	Overdue     int                             `json:"overdue"`
+	DueThisWeek int                             `json:"due_this_week"`
 }
 
 func progressRun(ctx context.Context, o *ProgressOptions) error {
@@ -96,25 +77,25 @@ func progressRun(ctx context.Context, o *ProgressOptions) error {
 func buildProgress(s *dealScope, rows []api.DealRequest, now time.Time) *progressReport {
 	today := s.Today(now)
 	weekEnd := s.Today(now.AddDate(0, 0, 6))
-	rep := &progressReport{Deal: s.Deal.Codename, Today: today, ByCategory: map[string]*statusCounts{}}
-	byAssignee := map[string]*statusCounts{}
+	rep := &progressReport{Deal: s.Deal.Codename, Today: today, ByCategory: map[string]*domain.StatusCounts{}}
+	byAssignee := map[string]*domain.StatusCounts{}
 	for _, c := range api.RequestCategories {
-		rep.ByCategory[string(c)] = &statusCounts{}
+		rep.ByCategory[string(c)] = &domain.StatusCounts{}
 	}
 	for _, r := range rows {
 		if r.Kind != api.KindRequest {
 			continue
 		}
-		rep.Total.add(r.Status)
+		rep.Total.Add(r.Status)
 		if rep.ByCategory[string(r.Category)] == nil {
-			rep.ByCategory[string(r.Category)] = &statusCounts{}
+			rep.ByCategory[string(r.Category)] = &domain.StatusCounts{}
 		}
-		rep.ByCategory[string(r.Category)].add(r.Status)
+		rep.ByCategory[string(r.Category)].Add(r.Status)
 		who := s.personLabel(r.AssigneeID)
 		if byAssignee[who] == nil {
-			byAssignee[who] = &statusCounts{}
+			byAssignee[who] = &domain.StatusCounts{}
 		}
-		byAssignee[who].add(r.Status)
+		byAssignee[who].Add(r.Status)
 		if isOverdue(r, today) {
 			rep.Overdue++
 		}
@@ -123,7 +104,7 @@ func buildProgress(s *dealScope, rows []api.DealRequest, now time.Time) *progres
 		}
 	}
 	for who, c := range byAssignee {
-		rep.ByAssignee = append(rep.ByAssignee, assigneeCounts{Assignee: who, statusCounts: *c})
+		rep.ByAssignee = append(rep.ByAssignee, assigneeCounts{Assignee: who, StatusCounts: *c})
 	}
 	sort.Slice(rep.ByAssignee, func(i, j int) bool {
 		a, b := rep.ByAssignee[i], rep.ByAssignee[j]
@@ -145,7 +126,7 @@ func progressTable(rep *progressReport, bars bool) *output.Table {
 		{Header: "CATEGORY"}, {Header: "OPEN"}, {Header: "PARTIAL"}, {Header: "COMPLETE"}, {Header: "TOTAL"},
 		{Header: "DONE", TTYOnly: true},
 	}}
-	add := func(name string, c statusCounts) {
+	add := func(name string, c domain.StatusCounts) {
 		if c.Total == 0 && name != "total" {
 			return
 		}
@@ -159,7 +140,7 @@ func progressTable(rep *progressReport, bars bool) *output.Table {
 }
 
 // bar shows the share of complete (█) and partial (▒) requests.
-func bar(c statusCounts, on bool) string {
+func bar(c domain.StatusCounts, on bool) string {
 	if !on || c.Total == 0 {
 		return ""
 	}
@@ -192,7 +173,7 @@ func writeProgress(w io.Writer, rep *progressReport, th *output.Theme, tty bool)
 	fmt.Fprintln(w)
 	at := &output.Table{Columns: []output.Column{{Header: "ASSIGNEE"}, {Header: "OPEN"}, {Header: "PARTIAL"}, {Header: "COMPLETE"}, {Header: "TOTAL"}, {Header: "DONE"}}}
 	for _, a := range rep.ByAssignee {
-		at.AddRow(orDash(a.Assignee), itoa(a.Open), itoa(a.Partial), itoa(a.Complete), itoa(a.Total), bar(a.statusCounts, true))
+		at.AddRow(orDash(a.Assignee), itoa(a.Open), itoa(a.Partial), itoa(a.Complete), itoa(a.Total), bar(a.StatusCounts, true))
 	}
 	if err := at.Render(w, th); err != nil {
 		return err
