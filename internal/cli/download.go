@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -70,8 +71,16 @@ type downloaded struct {
 }
 
 func downloadRun(ctx context.Context, o *DownloadOptions) error {
-	if fi, err := os.Stat(o.Dir); err != nil || !fi.IsDir() {
-		return usageErrorf("-o %s: not a directory", o.Dir)
+	// A folder that does not exist yet is made, as `mkdir -p` would; a
+	// path that is a file is a mistake.
+	if fi, err := os.Stat(o.Dir); err == nil && !fi.IsDir() {
+		return usageErrorf("-o %s: is a file, not a folder: give a folder to save into", o.Dir)
+	} else if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+			return fmt.Errorf("cannot create the folder %s: %w", o.Dir, err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("cannot use the folder %s: %w", o.Dir, err)
 	}
 	s, err := o.openDeal(ctx)
 	if err != nil {
