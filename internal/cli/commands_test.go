@@ -183,7 +183,12 @@ func TestDownload(t *testing.T) {
 	r.must(t, 0, `"version_id": "`+certVID+`"`)
 	run(t, fa, runOpts{}, "download").must(t, ExitUsage)
 	run(t, fa, runOpts{}, "download", "1.1", "-o", dir).must(t, ExitNotFound)
-	run(t, fa, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "missing")).must(t, ExitUsage)
+	// A folder that does not exist yet is made; a file is not a folder.
+	run(t, fa, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "missing")).must(t, 0)
+	if _, err := os.Stat(filepath.Join(dir, "missing", "cert.pdf")); err != nil {
+		t.Errorf("download into a new folder: %v", err)
+	}
+	run(t, fa, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "cert.pdf")).must(t, ExitUsage)
 }
 
 func TestProgress(t *testing.T) {
