@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
 )
 
 // conversation is a request's messages once read.
@@ -193,24 +194,10 @@ func fileLine(f api.File) string {
 	}
 	s := "file: " + fileName(f)
 	if f.Size != nil {
-		s += " (" + humanSize(*f.Size) + ")"
+		s += " (" + output.HumanSize(*f.Size) + ")"
 	}
 	if !f.Downloadable {
 		s += " [not downloadable yet]"
 	}
 	return s
-}
-
-// humanSize writes bytes in SI units, as `dealctl files ls` does.
-func humanSize(n int64) string {
-	const unit = 1000
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for q := n / unit; q >= unit; q /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
 }

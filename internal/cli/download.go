@@ -127,7 +127,7 @@ func downloadRun(ctx context.Context, o *DownloadOptions) error {
 	if err := p.Print(output.View{Data: done, Human: func(w io.Writer) error {
 		for _, d := range done {
 			if o.IO.IsStdoutTTY() {
-				fmt.Fprintf(w, "Downloaded %s (%s) to %s\n", d.Name, humanSize(d.Size), d.Path)
+				fmt.Fprintf(w, "Downloaded %s (%s) to %s\n", d.Name, output.HumanSize(d.Size), d.Path)
 			} else {
 				fmt.Fprintln(w, d.Path)
 			}
@@ -263,7 +263,7 @@ func (p *progressWriter) Write(b []byte) (int, error) {
 	if pct := int(p.written * 100 / max(p.total, 1)); pct != p.lastPct {
 		p.lastPct = pct
 		bar := strings.Repeat("█", pct/5) + strings.Repeat("░", 20-pct/5)
-		fmt.Fprintf(p.out, "\r%s %s %3d%% of %s", p.name, bar, pct, humanSize(p.total))
+		fmt.Fprintf(p.out, "\r%s %s %3d%% of %s", p.name, bar, pct, output.HumanSize(p.total))
 	}
 	return n, err
 }

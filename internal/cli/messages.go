@@ -162,7 +162,7 @@ func fileLine(f api.File) string {
 	}
 	s := "file: " + name
 	if f.Size != nil {
-		s += " (" + humanSize(*f.Size) + ")"
+		s += " (" + output.HumanSize(*f.Size) + ")"
 	}
 	if !f.Downloadable {
 		s += " [not downloadable yet]"
@@ -185,18 +185,4 @@ func timeCell(t *time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
-}
-
-// humanSize writes bytes in SI units, as file managers do.
-func humanSize(n int64) string {
-	const unit = 1000
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
 }
