@@ -64,6 +64,7 @@ func progressRun(ctx context.Context, o *ProgressOptions) error {
 	if err != nil {
 		return err
 	}
+	// Loaded once here so that personLabel names assignees by email.
 	if _, err := s.People(ctx); err != nil {
 		return err
 	}

@@ -113,11 +113,13 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 			return slices.Contains(dc.caller.AllowedStatuses(row.Kind, from), to)
 		}
 	}
+	// One read of the deal's people serves the notifications and the
+	// author shown in the answer.
+	people, err := s.store.People(ctx, dc.deal.ID)
+	if err != nil {
+		return err
+	}
 	if !internal {
-		people, err := s.store.People(ctx, dc.deal.ID)
-		if err != nil {
-			return err
-		}
 		post.Notify = func(stored store.Message) []store.Notification {
 			return notificationsFor(people, dc, row, stored, now)
 		}
@@ -139,11 +141,7 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 			mine = append(mine, f)
 		}
 	}
-	view, err := s.newDealView(ctx, dc)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, view.message(stored, mine))
+	writeJSON(w, http.StatusCreated, dealViewOf(dc, people).message(stored, mine))
 	return nil
 }
 

@@ -20,11 +20,16 @@ func (s *Server) newDealView(ctx context.Context, dc *dealCall) (*dealView, erro
 	if err != nil {
 		return nil, err
 	}
+	return dealViewOf(dc, people), nil
+}
+
+// dealViewOf builds the view from people already read.
+func dealViewOf(dc *dealCall, people []store.Person) *dealView {
 	byID := make(map[string]store.Person, len(people))
 	for _, p := range people {
 		byID[p.ID] = p
 	}
-	return &dealView{caller: dc.caller, people: byID}, nil
+	return &dealView{caller: dc.caller, people: byID}
 }
 
 func apiDeal(d store.Deal, parties []store.Party) api.Deal {
