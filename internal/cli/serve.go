@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -101,9 +102,9 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	}
 	defer db.Close()
 
-	ln, err := net.Listen("tcp", o.addr)
+	ln, err := listen(o.addr)
 	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w (is another server running there? pick another --addr)", o.addr, err)
+		return err
 	}
 	baseURL := o.baseURL
 	if baseURL == "" {
@@ -137,6 +138,22 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		printDemo(stdout, demo, baseURL)
 	}
 	return serveUntilDone(ctx, ln, srv, o.shutdownTimeout, logger)
+}
+
+// listen opens the listening socket, telling a malformed --addr (a usage
+// mistake) from one that is taken.
+func listen(addr string) (net.Listener, error) {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return nil, usageErrorf("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("cannot listen on %s: the address is in use (is another server running there?): pick another --addr", addr)
+	case err != nil:
+		return nil, fmt.Errorf("cannot listen on %s: %w", addr, err)
+	}
+	return ln, nil
 }
 
 // serveUntilDone serves until ctx ends (SIGINT/SIGTERM), then lets calls
