@@ -3,12 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/keys"
@@ -168,8 +171,17 @@ func newAdminKeysLsCmd(o *adminOptions) *cobra.Command {
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), out)
 			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tPREFIX\tNAME\tUSER\tACCESS\tDEALS\tEXPIRES\tSTATE")
+			// Aligned with a header for a person; tab-separated stable
+			// columns without one when piped, as every other list.
+			w := cmd.OutOrStdout()
+			tty := isTerminal(w)
+			var tw io.Writer = w
+			var aligned *tabwriter.Writer
+			if tty {
+				aligned = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				tw = aligned
+				fmt.Fprintln(tw, "ID\tPREFIX\tNAME\tUSER\tACCESS\tDEALS\tEXPIRES\tSTATE")
+			}
 			now := time.Now()
 			for _, k := range out {
 				deals := "all"
@@ -179,7 +191,10 @@ func newAdminKeysLsCmd(o *adminOptions) *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Prefix, k.Name, k.Email, k.Access, deals,
 					k.ExpiresAt.Format(time.RFC3339), keyState(k, now))
 			}
-			return tw.Flush()
+			if aligned != nil {
+				return aligned.Flush()
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&user, "user", "", "only this user's keys (email, id or world-file key)")
@@ -219,4 +234,11 @@ func newAdminKeysRevokeCmd(o *adminOptions) *cobra.Command {
 			return err
 		},
 	}
+}
+
+// isTerminal reports whether w is a terminal (admin commands build no
+// IOStreams of their own).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -145,6 +145,10 @@ func TestAdminKeys(t *testing.T) {
 	if !strings.Contains(ls, k.Prefix) || strings.Contains(ls, k.Secret) || strings.Contains(ls, res.Keys["alice-write"].Prefix) {
 		t.Errorf("keys ls --user bob:\n%s", ls)
 	}
+	// Not a terminal: tab-separated rows, no header.
+	if strings.Contains(ls, "PREFIX") || !strings.Contains(ls, k.ID+"\t"+k.Prefix+"\t") {
+		t.Errorf("keys ls piped is not headerless tab-separated:\n%s", ls)
+	}
 	if _, err := runAdmin(t, db, "", "keys", "revoke", k.Prefix); err != nil {
 		t.Fatal(err)
 	}
