@@ -5,10 +5,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/charmbracelet/glamour"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/thirdparty/glamour"
 )
 
 // markdown renders conversations with glamour, as `dealctl messages ls`
