@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -178,10 +180,20 @@ func requestsListJSON(ctx context.Context, o *RequestsListOptions, p *output.Pri
 	if err != nil {
 		return err
 	}
-	if t := bytes.TrimSpace(body); len(t) == 0 || string(t) == "null" {
-		body = []byte("[]")
+	defer body.Close()
+	// A server that answers an empty deal with nothing or null gets the
+	// empty array a script can iterate.
+	br := bufio.NewReader(body)
+	head, err := br.Peek(64)
+	if err != nil && err != io.EOF {
+		return err
 	}
-	return output.WriteRawJSON(p.IO.Out, body)
+	if err == io.EOF {
+		if t := bytes.TrimSpace(head); len(t) == 0 || string(t) == "null" {
+			return output.WriteRawJSON(p.IO.Out, []byte("[]"))
+		}
+	}
+	return output.CopyRawJSON(p.IO.Out, br)
 }
 
 // findRow finds a row by number or id among rows, or returns nil.

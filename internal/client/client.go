@@ -155,6 +155,10 @@ type Response struct {
 	Header     http.Header
 	Body       []byte
 	FromCache  bool // answered 304 and served from the ETag cache
+
+	// Stream is the body of a 2xx answer to GetStream, read from a file
+	// (Body is then nil). The caller closes it.
+	Stream io.ReadCloser
 }
 
 // Do sends one API call and returns the raw answer for any 2xx status, a
@@ -162,10 +166,27 @@ type Response struct {
 // If-None-Match the caller put in hdr. Other statuses become an *Error, a 429 that
 // outlasts the wait budget a *RateLimitedError. body may be nil.
 func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr http.Header) (*Response, error) {
+	return c.do(ctx, method, path, body, hdr, false)
+}
+
+// GetStream is Do for a GET whose answer may be megabytes: the body is
+// never held in memory but written to the ETag cache (or a temporary
+// file) as it arrives and returned as Response.Stream, so a 304 costs one
+// open file. Retries and errors are Do's: nothing is returned before the
+// whole body has arrived.
+func (c *Client) GetStream(ctx context.Context, path string) (*Response, error) {
+	return c.do(ctx, http.MethodGet, path, nil, nil, true)
+}
+
+func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr http.Header, stream bool) (*Response, error) {
 	u := c.apiURL(path)
 	var cached *cacheEntry
 	if method == http.MethodGet && c.cache != nil {
-		cached = c.cache.get(c.cacheKey(u))
+		if stream {
+			cached = c.cache.head(c.cacheKey(u))
+		} else {
+			cached = c.cache.get(c.cacheKey(u))
+		}
 	}
 	var rateWaited time.Duration
 	for attempt := 0; ; attempt++ {
@@ -208,10 +229,19 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr h
 			}
 			return nil, &NetworkError{Method: method, URL: u, Err: err}
 		}
-		data, err := io.ReadAll(resp.Body)
+		var data []byte
+		var spooled io.ReadCloser
+		if stream && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			spooled, err = c.cache.spool(c.cacheKey(u), resp.Header.Get("ETag"), resp.Body)
+		} else {
+			data, err = io.ReadAll(resp.Body)
+		}
 		resp.Body.Close()
 		c.debugf(req, resp.StatusCode, start, err)
 		c.ext.learn(resp.StatusCode, resp.Header)
+		if se := (*SpoolError)(nil); errors.As(err, &se) {
+			return nil, se
+		}
 		if err != nil {
 			if retryable && attempt < c.maxRetries {
 				if err := c.sleep(ctx, backoff(attempt)); err != nil {
@@ -229,17 +259,27 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr h
 				h = h.Clone()
 				h.Set("ETag", cached.ETag)
 			}
-			return &Response{StatusCode: http.StatusOK, Header: h, Body: cached.Body, FromCache: true}, nil
+			if !stream {
+				return &Response{StatusCode: http.StatusOK, Header: h, Body: cached.Body, FromCache: true}, nil
+			}
+			if f, ok := c.cache.openBody(c.cacheKey(u), cached.ETag); ok {
+				return &Response{StatusCode: http.StatusOK, Header: h, Stream: f, FromCache: true}, nil
+			}
+			// The entry went (another process replaced or removed it):
+			// ask again, unconditionally.
+			cached = nil
+			attempt--
+			continue
 		case resp.StatusCode == http.StatusNotModified:
 			// The caller sent its own If-None-Match and handles the 304.
 			return &Response{StatusCode: resp.StatusCode, Header: resp.Header}, nil
 		case resp.StatusCode >= 200 && resp.StatusCode < 300:
 			if method == http.MethodGet && c.cache != nil {
-				if etag := resp.Header.Get("ETag"); etag != "" {
+				if etag := resp.Header.Get("ETag"); etag != "" && !stream {
 					c.cache.put(c.cacheKey(u), &cacheEntry{ETag: etag, Body: data})
 				}
 			}
-			return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data}, nil
+			return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, Stream: spooled}, nil
 		case resp.StatusCode == http.StatusTooManyRequests:
 			// A 429 means the server did not act, so any method may be
 			// sent again once the bucket has refilled.

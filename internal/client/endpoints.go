@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -196,13 +197,14 @@ func (c *Client) RequestsFiltered(ctx context.Context, dealID string, q Requests
 }
 
 // RequestsJSON is the deal's whole list as the server sent it (or as the
-// ETag cache kept it), undecoded, for printing it as JSON unchanged.
-func (c *Client) RequestsJSON(ctx context.Context, dealID string) ([]byte, error) {
-	resp, err := c.Do(ctx, http.MethodGet, requestsPath(dealID), nil, nil)
+// ETag cache kept it), undecoded and read from disk, for printing it as
+// JSON unchanged. The caller closes it.
+func (c *Client) RequestsJSON(ctx context.Context, dealID string) (io.ReadCloser, error) {
+	resp, err := c.GetStream(ctx, requestsPath(dealID))
 	if err != nil {
 		return nil, err
 	}
-	return resp.Body, nil
+	return resp.Stream, nil
 }
 
 // DownloadLink answers POST /deals/{id}/files/{version_id}/download-link.

@@ -1,8 +1,11 @@
 package output
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"strings"
 )
 
 // WriteRawJSON prints JSON as the server sent it, laid out exactly as
@@ -17,119 +20,289 @@ import (
 // place) and refuses anything else, but does not parse numbers and
 // literals: a server that sends `tru` gets it printed.
 func WriteRawJSON(w io.Writer, data []byte) error {
-	out, err := reindent(data)
-	if err != nil {
-		return err
+	return CopyRawJSON(w, bytes.NewReader(data))
+}
+
+// CopyRawJSON is WriteRawJSON reading from r a chunk at a time, so that a
+// list of megabytes is laid out without holding it, or its layout, in
+// memory. Output is buffered: JSON refused within the first 64 KiB
+// prints nothing; refused later, what came before it has been printed.
+func CopyRawJSON(w io.Writer, r io.Reader) error {
+	return copyRawJSON(w, r, 64<<10)
+}
+
+// minChunk is the least chunk size copyRawJSON works with: room for the
+// longest sequence feed may hand back (a cut \uXXXX) and one byte more.
+const minChunk = 7
+
+func copyRawJSON(w io.Writer, r io.Reader, chunkSize int) error {
+	ri := reindenter{w: w, expectValue: true, out: make([]byte, 0, max(chunkSize, 4096)+outSlack)}
+	buf := make([]byte, max(chunkSize, minChunk))
+	carry := 0 // unprocessed bytes kept at the front of buf
+	for {
+		n, rerr := io.ReadFull(r, buf[carry:])
+		final := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
+		if rerr != nil && !final {
+			return rerr
+		}
+		chunk := buf[:carry+n]
+		used, err := ri.feed(chunk, final)
+		if err != nil {
+			return err
+		}
+		if final {
+			if !ri.done() {
+				return errNotJSON
+			}
+			return ri.flush()
+		}
+		// What feed could not yet decide on (the start of an escape
+		// sequence cut by the chunk's end) is read again with the next.
+		carry = copy(buf, chunk[used:])
 	}
-	_, err = w.Write(out)
-	return err
 }
 
 var errNotJSON = errors.New("the server's answer is not well-formed JSON")
 
-// reindent is a single pass over data: whitespace outside strings is
-// dropped and put back as json.Indent(…, "", "  ") would; inside strings
-// the HTML escapes encoding/json writes by default (\u003c, \u003e,
-// \u0026) become the characters again, and U+2028 and U+2029 are escaped,
-// as an Encoder with SetEscapeHTML(false) does.
-func reindent(data []byte) ([]byte, error) {
-	out := make([]byte, 0, len(data)+len(data)/4)
-	var stack []byte // open brackets
-	depth := func() int { return len(stack) }
-	newline := func() {
-		out = append(out, '\n')
-		for range depth() {
-			out = append(out, ' ', ' ')
-		}
+// outSlack is room past the flush threshold for the largest single append
+// between two checks (a newline and its indent, an escape).
+const outSlack = 1024
+
+// reindenter lays JSON out as json.Indent(…, "", "  ") would, one chunk at
+// a time: whitespace outside strings is dropped and put back; inside
+// strings the HTML escapes encoding/json writes by default (\u003c,
+// \u003e, \u0026) become the characters again, and U+2028 and U+2029 are
+// escaped, as an Encoder with SetEscapeHTML(false) does.
+//
+// It is one loop over the bytes with its state in fields, because a list
+// of thousands of rows is mostly short tokens: a call per token costs more
+// than the token.
+type reindenter struct {
+	w           io.Writer
+	out         []byte // laid out, not yet written to w
+	stack       []byte // open brackets
+	expectValue bool   // a value may start here
+	inString    bool   // inside a string, after its opening quote
+	inLiteral   bool   // inside a number or a literal such as true
+	pendingOpen byte   // after '{' or '[': its closer, until the next token says empty or not
+	finished    bool   // the top-level value is complete
+}
+
+func (ri *reindenter) done() bool { return ri.finished && !ri.inLiteral }
+
+func (ri *reindenter) flush() error {
+	_, err := ri.w.Write(ri.out)
+	ri.out = ri.out[:0]
+	return err
+}
+
+// indent is a newline and the spaces of the deepest indent printed
+// without a second append; deeper ones append more.
+var indent = "\n" + strings.Repeat(" ", 64)
+
+// feed processes data and returns how much of it was used; final says no
+// more follows. A chunk is used whole except for the start of an escape
+// sequence that it cuts (at most 5 bytes), which feed wants again with
+// more after it.
+func (ri *reindenter) feed(data []byte, final bool) (int, error) {
+	used, out, err := ri.appendLaidOut(ri.out, data, final)
+	ri.out = out
+	return used, err
+}
+
+// appendNewline appends a newline and the indent of depth open brackets.
+func appendNewline(out []byte, depth int) []byte {
+	n := 2 * depth
+	out = append(out, indent[:1+min(n, len(indent)-1)]...)
+	for n -= len(indent) - 1; n > 0; n-- {
+		out = append(out, ' ')
 	}
-	expectValue := true // a value may start here
+	return out
+}
+
+// valueEnded notes that a value is complete.
+func (ri *reindenter) valueEnded(out []byte) []byte {
+	ri.expectValue = false
+	if len(ri.stack) == 0 && ri.pendingOpen == 0 {
+		ri.finished = true
+		out = append(out, '\n')
+	}
+	return out
+}
+
+// appendLaidOut is feed, with the output slice passed along rather than
+// kept in ri, so that the compiler can hold it in registers.
+func (ri *reindenter) appendLaidOut(out, data []byte, final bool) (int, []byte, error) {
 	i := 0
 	for i < len(data) {
-		c := data[i]
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			i++
-		case '{', '[':
-			if !expectValue {
-				return nil, errNotJSON
+		if len(out) >= cap(out)-outSlack {
+			if _, err := ri.w.Write(out); err != nil {
+				return i, out, err
 			}
-			closer := byte('}')
-			if c == '[' {
-				closer = ']'
+			out = out[:0]
+		}
+		if ri.inString {
+			// Copy the run of plain bytes in one go.
+			j := i
+			for j+8 <= len(data) && !hasStringStop(binary.LittleEndian.Uint64(data[j:])) {
+				j += 8
 			}
-			// An empty object or array stays on one line.
-			j := skipSpace(data, i+1)
-			if j < len(data) && data[j] == closer {
-				out = append(out, c, closer)
-				i = j + 1
-				expectValue = false
+			for j < len(data) && !stringStop[data[j]] {
+				j++
+			}
+			out = append(out, data[i:j]...)
+			i = j
+			if j >= len(data) {
 				break
 			}
-			out = append(out, c)
-			stack = append(stack, c)
-			newline()
-			i++
-			expectValue = true
-		case '}', ']':
-			open := byte('{')
-			if c == ']' {
-				open = '['
+			switch c := data[j]; {
+			case c == '"':
+				out = append(out, '"')
+				ri.inString = false
+				out = ri.valueEnded(out)
+				i++
+			case c < 0x20:
+				return i, out, errNotJSON
+			case c == 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+				if j+2 >= len(data) && !final {
+					return i, out, nil
+				}
+				if j+2 < len(data) && data[j+1] == 0x80 && (data[j+2] == 0xA8 || data[j+2] == 0xA9) {
+					out = append(out, `\u202`...)
+					out = append(out, "89"[data[j+2]-0xA8])
+					i += 3
+					continue
+				}
+				out = append(out, c)
+				i++
+			default: // a backslash
+				if j+6 > len(data) && !final {
+					return i, out, nil
+				}
+				if j+1 >= len(data) {
+					return i, out, errNotJSON
+				}
+				if data[j+1] == 'u' && j+6 <= len(data) {
+					if r, ok := htmlEscape(data[j+2 : j+6]); ok {
+						out = append(out, r)
+						i += 6
+						continue
+					}
+				}
+				// Any other escape, \\ and \" included, is kept as it is.
+				out = append(out, data[j:j+2]...)
+				i += 2
 			}
-			if depth() == 0 || stack[depth()-1] != open || expectValue {
-				return nil, errNotJSON
-			}
-			stack = stack[:depth()-1]
-			newline()
-			out = append(out, c)
-			i++
-		case ',':
-			if depth() == 0 || expectValue {
-				return nil, errNotJSON
-			}
-			out = append(out, ',')
-			newline()
-			i++
-			expectValue = true
-		case ':':
-			if depth() == 0 || stack[depth()-1] != '{' || expectValue {
-				return nil, errNotJSON
-			}
-			out = append(out, ':', ' ')
-			i++
-			expectValue = true
-		case '"':
-			if !expectValue {
-				return nil, errNotJSON
-			}
-			end, s, err := appendString(out, data, i)
-			if err != nil {
-				return nil, err
-			}
-			out, i = s, end
-			expectValue = false
-		default:
-			// A number or a literal: copied as it is, up to a delimiter.
-			if !expectValue {
-				return nil, errNotJSON
-			}
+			continue
+		}
+		if ri.inLiteral {
 			j := i
 			for j < len(data) && !isDelim(data[j]) {
 				j++
 			}
 			out = append(out, data[i:j]...)
 			i = j
-			expectValue = false
-		}
-		if depth() == 0 && !expectValue {
-			// The top-level value is done: only whitespace may follow.
-			if skipSpace(data, i) != len(data) {
-				return nil, errNotJSON
+			if j < len(data) {
+				ri.inLiteral = false
+				out = ri.valueEnded(out)
 			}
-			return append(out, '\n'), nil
+			continue
 		}
+
+		c := data[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			i++
+			continue
+		}
+		if ri.finished {
+			return i, out, errNotJSON // only whitespace may follow the top-level value
+		}
+		if ri.pendingOpen != 0 {
+			// An empty object or array stays on one line.
+			closer := ri.pendingOpen
+			ri.pendingOpen = 0
+			if c == closer {
+				out = append(out, c)
+				out = ri.valueEnded(out)
+				i++
+				continue
+			}
+			ri.stack = append(ri.stack, opener(closer))
+			out = appendNewline(out, len(ri.stack))
+		}
+		switch c {
+		case '{', '[':
+			if !ri.expectValue {
+				return i, out, errNotJSON
+			}
+			out = append(out, c)
+			ri.pendingOpen = closerOf(c)
+			ri.expectValue = true
+		case '}', ']':
+			depth := len(ri.stack)
+			if depth == 0 || ri.stack[depth-1] != opener(c) || ri.expectValue {
+				return i, out, errNotJSON
+			}
+			ri.stack = ri.stack[:depth-1]
+			out = appendNewline(out, len(ri.stack))
+			out = append(out, c)
+			out = ri.valueEnded(out)
+		case ',':
+			if len(ri.stack) == 0 || ri.expectValue {
+				return i, out, errNotJSON
+			}
+			out = append(out, ',')
+			out = appendNewline(out, len(ri.stack))
+			ri.expectValue = true
+		case ':':
+			if len(ri.stack) == 0 || ri.stack[len(ri.stack)-1] != '{' || ri.expectValue {
+				return i, out, errNotJSON
+			}
+			out = append(out, ':', ' ')
+			ri.expectValue = true
+		case '"':
+			if !ri.expectValue {
+				return i, out, errNotJSON
+			}
+			out = append(out, '"')
+			ri.inString = true
+		default:
+			// A number or a literal: copied as it is, up to a delimiter.
+			if !ri.expectValue {
+				return i, out, errNotJSON
+			}
+			ri.inLiteral = true
+			continue
+		}
+		i++
 	}
-	return nil, errNotJSON
+	if final && ri.inLiteral {
+		ri.inLiteral = false
+		out = ri.valueEnded(out)
+	}
+	return i, out, nil
 }
+
+// hasStringStop reports whether any of the eight bytes in v is a
+// stringStop byte, eight at a time: most string content has none. (The
+// bit tricks are the classic "has a zero byte" and "has a byte less than
+// n" tests; neither gives false negatives.)
+func hasStringStop(v uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, backslash, e2 := v^('"'*ones), v^('\\'*ones), v^(0xE2*ones)
+	return ((v-0x20*ones)&^v|(quote-ones)&^quote|(backslash-ones)&^backslash|(e2-ones)&^e2)&highs != 0
+}
+
+// stringStop marks the bytes that end a run of plain string content: the
+// closing quote, an escape, a control character (not allowed), and the
+// first byte of U+2028 and U+2029.
+var stringStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'], t[0xE2] = true, true, true
+	return t
+}()
 
 func isDelim(c byte) bool {
 	switch c {
@@ -139,59 +312,18 @@ func isDelim(c byte) bool {
 	return false
 }
 
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
+func closerOf(open byte) byte {
+	if open == '[' {
+		return ']'
 	}
-	return i
+	return '}'
 }
 
-// appendString copies the string starting at data[i] (a quote) to out and
-// returns the index after its closing quote.
-func appendString(out, data []byte, i int) (int, []byte, error) {
-	out = append(out, '"')
-	i++
-	for {
-		// Copy the run of plain bytes in one go.
-		j := i
-		for j < len(data) && data[j] != '"' && data[j] != '\\' && data[j] != 0xE2 {
-			if data[j] < 0x20 {
-				return 0, nil, errNotJSON
-			}
-			j++
-		}
-		out = append(out, data[i:j]...)
-		if j >= len(data) {
-			return 0, nil, errNotJSON
-		}
-		switch data[j] {
-		case '"':
-			return j + 1, append(out, '"'), nil
-		case 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
-			if j+2 < len(data) && data[j+1] == 0x80 && (data[j+2] == 0xA8 || data[j+2] == 0xA9) {
-				out = append(out, `\u202`...)
-				out = append(out, "89"[data[j+2]-0xA8])
-				i = j + 3
-				continue
-			}
-			out = append(out, data[j])
-			i = j + 1
-		case '\\':
-			if j+1 >= len(data) {
-				return 0, nil, errNotJSON
-			}
-			if data[j+1] == 'u' && j+6 <= len(data) {
-				if r, ok := htmlEscape(data[j+2 : j+6]); ok {
-					out = append(out, r)
-					i = j + 6
-					continue
-				}
-			}
-			// Any other escape, \\ and \" included, is kept as it is.
-			out = append(out, data[j], data[j+1])
-			i = j + 2
-		}
+func opener(closer byte) byte {
+	if closer == ']' {
+		return '['
 	}
+	return '{'
 }
 
 // htmlEscape reports which of <, > and & the four hex digits name.

@@ -2,8 +2,12 @@ package output
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"io"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,6 +85,53 @@ func FuzzWriteRawJSON(f *testing.F) {
 	})
 }
 
+// However the input is cut into chunks, the output is the same: an
+// escape sequence or a literal cut in two is put back together.
+func FuzzCopyRawJSONChunked(f *testing.F) {
+	for _, s := range []string{`[{"a":"\u003c\\u003c x","b":[1,2,{}],"c":null}]`, `{"k":[],"n":-12.5e+7,"t":true}`, `"\u0026\u00"`, ` [ "é " ] `} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, size uint8) {
+		var whole bytes.Buffer
+		wantErr := WriteRawJSON(&whole, in)
+		chunk := minChunk + int(size)%24
+		var got bytes.Buffer
+		err := copyRawJSON(&got, bytes.NewReader(in), chunk)
+		if (err == nil) != (wantErr == nil) {
+			t.Fatalf("%q in chunks of %d: error %v, whole: %v", in, chunk, err, wantErr)
+		}
+		if err == nil && got.String() != whole.String() {
+			t.Fatalf("%q in chunks of %d:\n%s\nwhole:\n%s", in, chunk, got.String(), whole.String())
+		}
+	})
+}
+
+func TestCopyRawJSONChunkBoundaries(t *testing.T) {
+	body, err := json.Marshal([]map[string]any{
+		{"title": "a <b> & c", "sep": "x y z", "n": 12345678, "ok": true, "none": nil, "empty": map[string]any{}, "list": []int{}},
+		{"title": `quote " and \ slash`, "n": -0.25, "nested": map[string]any{"deeper": []any{1, "two", false}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := WriteRawJSON(&want, body); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(want.String(), "a <b> & c") || !strings.Contains(want.String(), `x\u2028y\u2029z`) {
+		t.Fatalf("escapes not rewritten:\n%s", want.String())
+	}
+	for chunk := minChunk; chunk <= len(body)+1; chunk++ {
+		var got bytes.Buffer
+		if err := copyRawJSON(&got, bytes.NewReader(body), chunk); err != nil {
+			t.Fatalf("chunks of %d: %v", chunk, err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("chunks of %d:\n%s\nwant:\n%s", chunk, got.String(), want.String())
+		}
+	}
+}
+
 // decodeNumbers decodes keeping numbers as written, so that values past
 // float64's range compare too.
 func decodeNumbers(data []byte) (any, error) {
@@ -88,4 +139,49 @@ func decodeNumbers(data []byte) (any, error) {
 	d.UseNumber()
 	var v any
 	return v, d.Decode(&v)
+}
+
+// BenchmarkCopyRawJSON lays out a list of 2,200 rows as the server sends
+// it, the bulk of `requests ls -o json` (issue 4's target is the whole
+// command within 1.6x of curl: see scripts/bench-client.sh).
+func BenchmarkCopyRawJSON(b *testing.B) {
+	ts := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	rows := make([]api.DealRequest, 2200)
+	for i := range rows {
+		rows[i] = api.DealRequest{ID: fmt.Sprintf("01a200d4-b8bb-771e-9adf-%012d", i), Kind: api.KindRequest,
+			Number: fmt.Sprintf("%d.%d", i/20+1, i%20+1), Title: fmt.Sprintf("Request %d: copies of every agreement <of kind> %d, with amendments", i, i%97),
+			Body:   "Provide the signed copies, the schedules & any side letters. Flag anything that changes control, pricing or exclusivity.",
+			Status: api.StatusOpen, AllowedStatuses: []api.RequestStatus{api.StatusPartial, api.StatusComplete}, Priority: api.PriorityHigh,
+			Files: []api.File{}, CreatedAt: ts, UpdatedAt: ts, DueDate: ptr("2027-01-02")}
+	}
+	body, err := json.Marshal(rows)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if err := CopyRawJSON(io.Discard, bytes.NewReader(body)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The eight-at-a-time test agrees with the byte table on every byte in
+// every position.
+func TestHasStringStopMatchesTable(t *testing.T) {
+	for c := range 256 {
+		for pos := range 8 {
+			for _, fill := range []byte{'a', 0x7F, 0xFF, 0x80, ' '} {
+				var b [8]byte
+				for k := range b {
+					b[k] = fill
+				}
+				b[pos] = byte(c)
+				want := stringStop[c] || stringStop[fill]
+				if got := hasStringStop(binary.LittleEndian.Uint64(b[:])); got != want {
+					t.Fatalf("byte %#x at %d among %#x: got %v, want %v", c, pos, fill, got, want)
+				}
+			}
+		}
+	}
 }

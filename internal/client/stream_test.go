@@ -1,0 +1,250 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// etagServer answers a list with ETag `"v"+version`, and 304 to a
+// matching If-None-Match; it counts full answers and 304s.
+type etagServer struct {
+	version       atomic.Int32
+	full, not     atomic.Int32
+	noETag        bool
+	truncateFor   int32 // cut the body of this many first full answers short
+	onNotModified func()
+}
+
+func (s *etagServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	etag := `"v` + string(rune('0'+s.version.Load())) + `"`
+	if !s.noETag && r.Header.Get("If-None-Match") == etag {
+		s.not.Add(1)
+		if s.onNotModified != nil {
+			s.onNotModified()
+		}
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	n := s.full.Add(1)
+	if !s.noETag {
+		w.Header().Set("ETag", etag)
+	}
+	body := `[{"id":"r1","number":"1","title":"version ` + strings.Trim(etag, `"`) + `"}]`
+	if n <= s.truncateFor {
+		// Promise more than is sent: the client sees an unexpected EOF.
+		w.Header().Set("Content-Length", "1000")
+		io.WriteString(w, body[:10])
+		return
+	}
+	io.WriteString(w, body)
+}
+
+func readStream(t *testing.T, resp *Response) string {
+	t.Helper()
+	if resp.Stream == nil || resp.Body != nil {
+		t.Fatalf("a streamed answer has Stream %v and Body %q", resp.Stream, resp.Body)
+	}
+	defer resp.Stream.Close()
+	b, err := io.ReadAll(resp.Stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestGetStreamAnswersRepeatsFromTheCacheFile(t *testing.T) {
+	es := &etagServer{}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	dir := t.TempDir()
+	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	ctx := context.Background()
+
+	first, err := c.GetStream(ctx, "/deals/d/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.FromCache {
+		t.Error("the first answer says it came from the cache")
+	}
+	want := `[{"id":"r1","number":"1","title":"version v0"}]`
+	if got := readStream(t, first); got != want {
+		t.Fatalf("first body = %q, want %q", got, want)
+	}
+	for range 2 {
+		again, err := c.GetStream(ctx, "/deals/d/requests")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !again.FromCache || again.StatusCode != http.StatusOK {
+			t.Errorf("repeat: FromCache %v, status %d", again.FromCache, again.StatusCode)
+		}
+		if got := readStream(t, again); got != want {
+			t.Fatalf("repeat body = %q, want %q", got, want)
+		}
+	}
+	if es.full.Load() != 1 || es.not.Load() != 2 {
+		t.Errorf("full answers %d, 304s %d; want 1 and 2", es.full.Load(), es.not.Load())
+	}
+
+	// The buffered and the streamed reads share entries.
+	resp, err := c.Do(ctx, http.MethodGet, "/deals/d/requests", nil, nil)
+	if err != nil || !resp.FromCache || string(resp.Body) != want {
+		t.Fatalf("Do after GetStream: %+v, %v", resp, err)
+	}
+
+	// A change on the server is a new full answer, and replaces the entry.
+	es.version.Add(1)
+	changed, err := c.GetStream(ctx, "/deals/d/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readStream(t, changed); !strings.Contains(got, "version v1") {
+		t.Fatalf("after a change: %q", got)
+	}
+	assertNoTempFiles(t, dir)
+}
+
+// An entry replaced between reading its ETag and opening its body (by
+// another dealctl) is not trusted: the list is asked for again.
+func TestGetStreamRefetchesWhenTheEntryChangedUnderIt(t *testing.T) {
+	es := &etagServer{}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	dir := t.TempDir()
+	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	ctx := context.Background()
+	readStream(t, must(c.GetStream(ctx, "/deals/d/requests")))
+
+	entry := c.cache.path(c.cacheKey(c.apiURL("/deals/d/requests")))
+	es.onNotModified = func() {
+		if err := os.WriteFile(entry, []byte("\"other\"\n[{\"id\":\"other\"}]"), 0o600); err != nil {
+			t.Error(err)
+		}
+	}
+	resp, err := c.GetStream(ctx, "/deals/d/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readStream(t, resp); !strings.Contains(got, `"r1"`) || strings.Contains(got, "other") {
+		t.Fatalf("body = %q", got)
+	}
+	if es.full.Load() != 2 || es.not.Load() != 1 {
+		t.Errorf("full answers %d, 304s %d; want 2 and 1", es.full.Load(), es.not.Load())
+	}
+}
+
+func TestGetStreamWithoutCacheUsesATemporaryFileRemovedOnClose(t *testing.T) {
+	for _, noETag := range []bool{false, true} {
+		es := &etagServer{noETag: noETag}
+		srv := httptest.NewServer(es)
+		tmp := t.TempDir()
+		t.Setenv("TMPDIR", tmp)
+		var opts func(*Options)
+		cacheDir := t.TempDir()
+		if noETag {
+			opts = func(o *Options) { o.Cache = NewCache(cacheDir) } // a cache, but nothing to key it by
+		}
+		c, _ := newTestClient(t, srv, opts)
+		resp, err := c.GetStream(context.Background(), "/deals/d/requests")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if entries, _ := os.ReadDir(tmp); len(entries) != 1 {
+			t.Errorf("noETag=%v: %d files in TMPDIR while reading, want 1", noETag, len(entries))
+		}
+		if got := readStream(t, resp); !strings.Contains(got, `"r1"`) {
+			t.Errorf("noETag=%v: body %q", noETag, got)
+		}
+		if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+			t.Errorf("noETag=%v: %d files left in TMPDIR after Close", noETag, len(entries))
+		}
+		assertNoTempFiles(t, cacheDir)
+		srv.Close()
+	}
+}
+
+// A body cut short is retried like any failed read, and leaves no half
+// entry behind.
+func TestGetStreamRetriesACutBody(t *testing.T) {
+	es := &etagServer{truncateFor: 1}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	dir := t.TempDir()
+	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	resp, err := c.GetStream(context.Background(), "/deals/d/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readStream(t, resp); !strings.HasSuffix(got, `"}]`) {
+		t.Fatalf("body = %q", got)
+	}
+	if len(*waits) != 1 || es.full.Load() != 2 {
+		t.Errorf("waits %v, full answers %d; want one retry", *waits, es.full.Load())
+	}
+	assertNoTempFiles(t, dir)
+}
+
+// Where no file can be written, neither in the cache nor in TMPDIR, the
+// answer is held in memory: a read-only home does not stop a listing.
+func TestGetStreamWithNowhereToWriteHoldsTheAnswerInMemory(t *testing.T) {
+	es := &etagServer{}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	notADir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", notADir)
+	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(notADir) })
+	resp, err := c.GetStream(context.Background(), "/deals/d/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readStream(t, resp); !strings.Contains(got, "version v0") {
+		t.Errorf("body = %q", got)
+	}
+	if len(*waits) != 0 || es.full.Load() != 1 {
+		t.Errorf("waits %v, full answers %d; want one call", *waits, es.full.Load())
+	}
+}
+
+// A write that fails half-way (a full disk) is told from a failed read,
+// which io.Copy reports alike, so that it is not retried.
+func TestSpoolWriterTellsWriteFailures(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = io.Copy(spoolWriter{f}, strings.NewReader("data"))
+	var se *SpoolError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "XDG_CACHE_HOME") {
+		t.Fatalf("err = %v, want a SpoolError saying what to do", err)
+	}
+}
+
+func must(resp *Response, err error) *Response {
+	if err != nil {
+		panic(err)
+	}
+	return resp
+}
+
+func assertNoTempFiles(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".tmp-") {
+			t.Errorf("temporary file left behind: %s", p)
+		}
+		return nil
+	})
+}
