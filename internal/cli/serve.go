@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/dbpath"
+	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -84,6 +85,7 @@ func envInt(name string, def int) int {
 }
 
 func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
+	gctune.ForServer()
 	if o.rateLimit < 1 {
 		return usageErrorf("--rate-limit must be at least 1 call a minute")
 	}
