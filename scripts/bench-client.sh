@@ -102,9 +102,13 @@ curl -s -H "Authorization: Bearer $key" "$url" >"$work/list.json"
 bytes=$(wc -c <"$work/list.json")
 echo "list: $got rows, $bytes bytes from the server; $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
+# One --prepare per command: hyperfine applies a lone --prepare to every
+# command, which would empty the cache before the warm runs too.
 hyperfine -N --warmup 3 --runs "$RUNS" \
 	--export-markdown "$work/results.md" \
+	--prepare true --prepare "rm -rf $work/cache" --prepare true \
 	-n curl "curl -s -H 'Authorization: Bearer $key' $url" \
-	-n 'dealctl, cold cache' --prepare "rm -rf $work/cache" "$BIN requests ls -o json" \
+	-n 'dealctl, cold cache' "$BIN requests ls -o json" \
 	-n 'dealctl, warm cache' "$BIN requests ls -o json"
+echo "server answers: $(grep -c 'status=200' "$work/serve.log") full, $(grep -c 'status=304' "$work/serve.log") not modified" >&2
 cat "$work/results.md"

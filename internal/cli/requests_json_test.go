@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
@@ -54,4 +56,42 @@ func TestRequestsListJSONByID(t *testing.T) {
 	if want := `{"code":"not_found","params":{"message":"no deal ` + missing + ` reachable with this key: see 'dealctl deals ls'"}}` + "\n"; r.err != want {
 		t.Errorf("stderr %q, want %q", r.err, want)
 	}
+}
+
+// A repeated `requests ls -o json` is answered with a 304 and the laid-out
+// list the cache kept, and prints the same bytes; the table, which reads
+// the same cache entry decoded, prints the same rows whichever form the
+// entry is in.
+func TestRequestsListJSONFromTheCache(t *testing.T) {
+	ls := startLiveServer(t, 6000)
+	cache := t.TempDir()
+	runCached := func(args ...string) result {
+		t.Helper()
+		return run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": ls.URL, "DEALCTL_API_KEY": aliceKey, "XDG_CACHE_HOME": cache}}, args...)
+	}
+	table := runCached("requests", "ls")
+	table.must(t, 0, "1.1")
+	first := runCached("requests", "ls", "-o", "json") // lays out the entry the table read
+	first.must(t, 0, `"number": "1.1"`)
+	again := runCached("requests", "ls", "-o", "json")
+	again.must(t, 0)
+	if again.out != first.out {
+		t.Errorf("the cached listing differs:\n%s\n--- first\n%s", again.out, first.out)
+	}
+	if tableAgain := runCached("requests", "ls"); tableAgain.out != table.out {
+		t.Errorf("the table from the laid-out entry differs:\n%s\n--- before\n%s", tableAgain.out, table.out)
+	}
+	entries, _ := filepath.Glob(filepath.Join(cache, "dealctl", "http", "*", "*.json"))
+	laidOut := 0
+	for _, e := range entries {
+		if b, err := os.ReadFile(e); err == nil && bytes.Contains(bytes.SplitN(b, []byte("\n"), 2)[0], []byte("\tindented-list")) {
+			laidOut++
+		}
+	}
+	if laidOut != 1 {
+		t.Errorf("%d of %d cache entries hold the laid-out list, want 1", laidOut, len(entries))
+	}
+	// A change on the server is seen at once.
+	runLive(t, ls.URL, "requests", "edit", "1.1", "--title", "Renamed after caching").must(t, 0)
+	runCached("requests", "ls", "-o", "json").must(t, 0, `"title": "Renamed after caching"`)
 }

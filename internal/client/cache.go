@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,12 +17,32 @@ type Cache struct {
 	dir string
 }
 
-// cacheEntry is stored as the ETag on the first line and the body after
-// it, so a hit costs one read and no JSON scan.
+// cacheEntry is stored as a header line and the body after it, so a hit
+// costs one read and no JSON scan. The header is the ETag, followed, for
+// a body kept in a Layout's form rather than as the server sent it, by a
+// tab and the layout's name (an ETag holds no tab).
 type cacheEntry struct {
 	ETag string
+	Form string // "" for the server's bytes, else a Layout's Name
 	Body []byte
 }
+
+// header is the entry's first line, without its newline.
+func (e *cacheEntry) header() string {
+	if e.Form == "" {
+		return e.ETag
+	}
+	return e.ETag + "\t" + e.Form
+}
+
+// parseHeader reads a first line back; ok is false for a damaged one.
+func parseHeader(line []byte) (etag, form string, ok bool) {
+	etag, form, _ = strings.Cut(string(line), "\t")
+	return etag, form, etag != ""
+}
+
+// storable reports whether an ETag can be kept in a header line.
+func storable(etag string) bool { return etag != "" && !strings.ContainsAny(etag, "\t\r\n") }
 
 // NewCache returns a cache kept under dir (created on first write).
 func NewCache(dir string) *Cache { return &Cache{dir: dir} }
@@ -57,18 +75,19 @@ func (c *Cache) get(key string) *cacheEntry {
 	if err != nil {
 		return nil
 	}
-	etag, body, ok := bytes.Cut(data, []byte("\n"))
-	if !ok || len(etag) == 0 {
+	line, body, ok := bytes.Cut(data, []byte("\n"))
+	etag, form, valid := parseHeader(line)
+	if !ok || !valid {
 		return nil
 	}
-	return &cacheEntry{ETag: string(etag), Body: body}
+	return &cacheEntry{ETag: etag, Form: form, Body: body}
 }
 
 // put stores an entry; failures are ignored because the cache only saves
 // calls, it is never needed for a correct answer. The file is written
 // aside and renamed so a concurrent reader never sees half an entry.
 func (c *Cache) put(key string, e *cacheEntry) {
-	if strings.ContainsAny(e.ETag, "\r\n") {
+	if !storable(e.ETag) {
 		return
 	}
 	p := c.path(key)
@@ -79,7 +98,7 @@ func (c *Cache) put(key string, e *cacheEntry) {
 	if err != nil {
 		return
 	}
-	_, werr := tmp.WriteString(e.ETag + "\n")
+	_, werr := tmp.WriteString(e.header() + "\n")
 	if werr == nil {
 		_, werr = tmp.Write(e.Body)
 	}
@@ -87,132 +106,4 @@ func (c *Cache) put(key string, e *cacheEntry) {
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
 		os.Remove(tmp.Name())
 	}
-}
-
-// head returns the entry's ETag alone (Body nil), reading only the first
-// line: for answers streamed from the file rather than loaded.
-func (c *Cache) head(key string) *cacheEntry {
-	f, err := os.Open(c.path(key))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	etag, err := readETagLine(f)
-	if err != nil {
-		return nil
-	}
-	return &cacheEntry{ETag: etag}
-}
-
-// openBody opens the entry's body for reading, provided the entry still
-// carries etag: another process may have replaced it since head.
-func (c *Cache) openBody(key, etag string) (*os.File, bool) {
-	f, err := os.Open(c.path(key))
-	if err != nil {
-		return nil, false
-	}
-	got, err := readETagLine(f)
-	if err == nil && got == etag {
-		if _, err = f.Seek(int64(len(got)+1), io.SeekStart); err == nil {
-			return f, true
-		}
-	}
-	f.Close()
-	return nil, false
-}
-
-// maxETagLine bounds the first line read; a longer one is a damaged entry.
-const maxETagLine = 1024
-
-func readETagLine(f *os.File) (string, error) {
-	buf := make([]byte, maxETagLine)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return "", err
-	}
-	etag, _, ok := bytes.Cut(buf[:n], []byte("\n"))
-	if !ok || len(etag) == 0 {
-		return "", errors.New("damaged cache entry")
-	}
-	return string(etag), nil
-}
-
-// spool writes a body being received to a file and returns it open at
-// the body's start. With an ETag the file becomes the cache entry for
-// key; without one (or without a cache) it is a temporary file removed
-// when closed. Where no file can be created at all the body is held in
-// memory after all. A failed read leaves nothing behind.
-func (c *Cache) spool(key, etag string, body io.Reader) (io.ReadCloser, error) {
-	cacheable := c != nil && etag != "" && !strings.ContainsAny(etag, "\r\n")
-	var tmp *os.File
-	err := errors.New("no cache")
-	if cacheable {
-		dir := filepath.Dir(c.path(key))
-		if err = os.MkdirAll(dir, 0o700); err == nil {
-			tmp, err = os.CreateTemp(dir, ".tmp-*")
-		}
-	}
-	if err != nil {
-		cacheable = false
-		tmp, err = os.CreateTemp("", ".tmp-dealctl-*")
-	}
-	if err != nil {
-		data, err := io.ReadAll(body)
-		if err != nil {
-			return nil, err
-		}
-		return io.NopCloser(bytes.NewReader(data)), nil
-	}
-	prefix := ""
-	if cacheable {
-		prefix = etag + "\n"
-	}
-	_, err = tmp.WriteString(prefix)
-	if err == nil {
-		_, err = io.Copy(spoolWriter{tmp}, body)
-	}
-	if err == nil {
-		_, err = tmp.Seek(int64(len(prefix)), io.SeekStart)
-	}
-	if err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return nil, err
-	}
-	if cacheable && os.Rename(tmp.Name(), c.path(key)) == nil {
-		return tmp, nil // the open file stays readable under its new name
-	}
-	return &removeOnClose{tmp}, nil
-}
-
-// removeOnClose is a temporary file deleted once read. (Not removed at
-// once: Windows cannot delete a file that is open.)
-type removeOnClose struct{ *os.File }
-
-func (f *removeOnClose) Close() error {
-	err := f.File.Close()
-	os.Remove(f.Name())
-	return err
-}
-
-// SpoolError is a failure to write an answer to disk (a full disk), as
-// opposed to a failure to receive it: it is not retried.
-type SpoolError struct{ Err error }
-
-func (e *SpoolError) Error() string {
-	return "cannot keep the server's answer on disk: " + e.Err.Error() + " (check the space and permissions of the cache directory, or set XDG_CACHE_HOME)"
-}
-
-func (e *SpoolError) Unwrap() error { return e.Err }
-
-// spoolWriter tells a failed write to the spool file from a failed read
-// of the answer, which io.Copy reports alike.
-type spoolWriter struct{ f *os.File }
-
-func (w spoolWriter) Write(p []byte) (int, error) {
-	n, err := w.f.Write(p)
-	if err != nil {
-		err = &SpoolError{Err: err}
-	}
-	return n, err
 }

@@ -159,6 +159,10 @@ type Response struct {
 	// Stream is the body of a 2xx answer to GetStream, read from a file
 	// (Body is then nil). The caller closes it.
 	Stream io.ReadCloser
+	// Form is the Layout's Name when Stream is in that layout's form, ""
+	// when it is as the server sent it. With a layout asked for, it is
+	// that layout's; without, whichever form the cache kept.
+	Form string
 }
 
 // Do sends one API call and returns the raw answer for any 2xx status, a
@@ -166,7 +170,7 @@ type Response struct {
 // If-None-Match the caller put in hdr. Other statuses become an *Error, a 429 that
 // outlasts the wait budget a *RateLimitedError. body may be nil.
 func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr http.Header) (*Response, error) {
-	return c.do(ctx, method, path, body, hdr, false)
+	return c.do(ctx, method, path, body, hdr, nil)
 }
 
 // GetStream is Do for a GET whose answer may be megabytes: the body is
@@ -174,11 +178,21 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr h
 // file) as it arrives and returned as Response.Stream, so a 304 costs one
 // open file. Retries and errors are Do's: nothing is returned before the
 // whole body has arrived.
-func (c *Client) GetStream(ctx context.Context, path string) (*Response, error) {
-	return c.do(ctx, http.MethodGet, path, nil, nil, true)
+//
+// With a layout, the body is returned, and kept in the cache, in the
+// layout's form (Response.Form says so), so that a repeated read does not
+// lay it out again.
+func (c *Client) GetStream(ctx context.Context, path string, layout *Layout) (*Response, error) {
+	return c.do(ctx, http.MethodGet, path, nil, nil, &streamMode{layout: layout})
 }
 
-func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr http.Header, stream bool) (*Response, error) {
+// streamMode asks do for a streamed answer (GetStream); nil for Do's.
+type streamMode struct {
+	layout *Layout // nil: the server's bytes
+}
+
+func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr http.Header, sm *streamMode) (*Response, error) {
+	stream := sm != nil
 	u := c.apiURL(path)
 	var cached *cacheEntry
 	if method == http.MethodGet && c.cache != nil {
@@ -231,16 +245,23 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 		}
 		var data []byte
 		var spooled io.ReadCloser
+		form := ""
 		if stream && resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			spooled, err = c.cache.spool(c.cacheKey(u), resp.Header.Get("ETag"), resp.Body)
+			spooled, form, err = c.cache.spoolAnswer(c.cacheKey(u), resp, sm.layout)
 		} else {
 			data, err = io.ReadAll(resp.Body)
 		}
 		resp.Body.Close()
 		c.debugf(req, resp.StatusCode, start, err)
 		c.ext.learn(resp.StatusCode, resp.Header)
-		if se := (*SpoolError)(nil); errors.As(err, &se) {
-			return nil, se
+		if stream && err != nil {
+			// Only a failure to receive is worth another attempt; not a
+			// full disk (SpoolError) or an answer the layout refused.
+			var re *receiveError
+			if !errors.As(err, &re) {
+				return nil, err
+			}
+			err = re.Err
 		}
 		if err != nil {
 			if retryable && attempt < c.maxRetries {
@@ -262,8 +283,9 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 			if !stream {
 				return &Response{StatusCode: http.StatusOK, Header: h, Body: cached.Body, FromCache: true}, nil
 			}
-			if f, ok := c.cache.openBody(c.cacheKey(u), cached.ETag); ok {
-				return &Response{StatusCode: http.StatusOK, Header: h, Stream: f, FromCache: true}, nil
+			if f, form, ok := c.cache.openBody(c.cacheKey(u), cached.ETag); ok {
+				r := &Response{StatusCode: http.StatusOK, Header: h, Stream: f, Form: form, FromCache: true}
+				return c.inLayout(r, u, cached.ETag, sm.layout)
 			}
 			// The entry went (another process replaced or removed it):
 			// ask again, unconditionally.
@@ -279,7 +301,11 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 					c.cache.put(c.cacheKey(u), &cacheEntry{ETag: etag, Body: data})
 				}
 			}
-			return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, Stream: spooled}, nil
+			r := &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, Stream: spooled, Form: form}
+			if stream {
+				return c.inLayout(r, u, resp.Header.Get("ETag"), sm.layout)
+			}
+			return r, nil
 		case resp.StatusCode == http.StatusTooManyRequests:
 			// A 429 means the server did not act, so any method may be
 			// sent again once the bucket has refilled.
@@ -302,6 +328,21 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 			return nil, newError(method, u, resp, data)
 		}
 	}
+}
+
+// inLayout returns a streamed answer in layout's form, laying it out
+// (and keeping that form in the cache) if it is not in it yet.
+func (c *Client) inLayout(r *Response, u, etag string, layout *Layout) (*Response, error) {
+	if layout == nil || r.Form == layout.Name {
+		return r, nil
+	}
+	defer r.Stream.Close()
+	laid, err := c.cache.relayout(c.cacheKey(u), etag, r.Stream, layout)
+	if err != nil {
+		return nil, err
+	}
+	r.Stream, r.Form = laid, layout.Name
+	return r, nil
 }
 
 func bodyReader(b []byte) io.Reader {

@@ -196,11 +196,10 @@ func (c *Client) RequestsFiltered(ctx context.Context, dealID string, q Requests
 	return rows, filtered, err
 }
 
-// RequestsJSON is the deal's whole list as the server sent it (or as the
-// ETag cache kept it), undecoded and read from disk, for printing it as
-// JSON unchanged. The caller closes it.
-func (c *Client) RequestsJSON(ctx context.Context, dealID string) (io.ReadCloser, error) {
-	resp, err := c.GetStream(ctx, requestsPath(dealID))
+// RequestsJSON is the deal's whole list undecoded, read from disk, in
+// layout's form, for printing it as JSON. The caller closes it.
+func (c *Client) RequestsJSON(ctx context.Context, dealID string, layout *Layout) (io.ReadCloser, error) {
+	resp, err := c.GetStream(ctx, requestsPath(dealID), layout)
 	if err != nil {
 		return nil, err
 	}

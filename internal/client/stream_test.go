@@ -68,7 +68,7 @@ func TestGetStreamAnswersRepeatsFromTheCacheFile(t *testing.T) {
 	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
 	ctx := context.Background()
 
-	first, err := c.GetStream(ctx, "/deals/d/requests")
+	first, err := c.GetStream(ctx, "/deals/d/requests", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestGetStreamAnswersRepeatsFromTheCacheFile(t *testing.T) {
 		t.Fatalf("first body = %q, want %q", got, want)
 	}
 	for range 2 {
-		again, err := c.GetStream(ctx, "/deals/d/requests")
+		again, err := c.GetStream(ctx, "/deals/d/requests", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestGetStreamAnswersRepeatsFromTheCacheFile(t *testing.T) {
 
 	// A change on the server is a new full answer, and replaces the entry.
 	es.version.Add(1)
-	changed, err := c.GetStream(ctx, "/deals/d/requests")
+	changed, err := c.GetStream(ctx, "/deals/d/requests", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestGetStreamRefetchesWhenTheEntryChangedUnderIt(t *testing.T) {
 	dir := t.TempDir()
 	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
 	ctx := context.Background()
-	readStream(t, must(c.GetStream(ctx, "/deals/d/requests")))
+	readStream(t, must(c.GetStream(ctx, "/deals/d/requests", nil)))
 
 	entry := c.cache.path(c.cacheKey(c.apiURL("/deals/d/requests")))
 	es.onNotModified = func() {
@@ -130,7 +130,7 @@ func TestGetStreamRefetchesWhenTheEntryChangedUnderIt(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	resp, err := c.GetStream(ctx, "/deals/d/requests")
+	resp, err := c.GetStream(ctx, "/deals/d/requests", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestGetStreamWithoutCacheUsesATemporaryFileRemovedOnClose(t *testing.T) {
 			opts = func(o *Options) { o.Cache = NewCache(cacheDir) } // a cache, but nothing to key it by
 		}
 		c, _ := newTestClient(t, srv, opts)
-		resp, err := c.GetStream(context.Background(), "/deals/d/requests")
+		resp, err := c.GetStream(context.Background(), "/deals/d/requests", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func TestGetStreamRetriesACutBody(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
-	resp, err := c.GetStream(context.Background(), "/deals/d/requests")
+	resp, err := c.GetStream(context.Background(), "/deals/d/requests", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestGetStreamWithNowhereToWriteHoldsTheAnswerInMemory(t *testing.T) {
 	}
 	t.Setenv("TMPDIR", notADir)
 	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(notADir) })
-	resp, err := c.GetStream(context.Background(), "/deals/d/requests")
+	resp, err := c.GetStream(context.Background(), "/deals/d/requests", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,4 +247,151 @@ func assertNoTempFiles(t *testing.T, dir string) {
 		}
 		return nil
 	})
+}
+
+// upper is a test layout: the body in capitals, counted.
+func upper(calls *atomic.Int32) *Layout {
+	return &Layout{Name: "upper", Write: func(w io.Writer, r io.Reader) error {
+		calls.Add(1)
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write([]byte(strings.ToUpper(string(b))))
+		return err
+	}}
+}
+
+// With a layout, the answer is laid out once and kept so: repeats are a
+// 304 and the kept form, not a second layout.
+func TestGetStreamKeepsTheLaidOutForm(t *testing.T) {
+	es := &etagServer{}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	dir := t.TempDir()
+	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	ctx := context.Background()
+	var calls atomic.Int32
+	lay := upper(&calls)
+	want := `[{"ID":"R1","NUMBER":"1","TITLE":"VERSION V0"}]`
+	for i := range 3 {
+		resp, err := c.GetStream(ctx, "/deals/d/requests", lay)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Form != "upper" {
+			t.Errorf("read %d: Form = %q", i, resp.Form)
+		}
+		if got := readStream(t, resp); got != want {
+			t.Fatalf("read %d: %q, want %q", i, got, want)
+		}
+	}
+	if calls.Load() != 1 || es.full.Load() != 1 || es.not.Load() != 2 {
+		t.Errorf("layouts %d, full answers %d, 304s %d; want 1, 1, 2", calls.Load(), es.full.Load(), es.not.Load())
+	}
+	// A read without a layout gets the kept form as it is, and Form says
+	// which it is.
+	plain, err := c.GetStream(ctx, "/deals/d/requests", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Form != "upper" || readStream(t, plain) != want {
+		t.Errorf("without a layout: Form %q", plain.Form)
+	}
+}
+
+// An entry the buffered reads wrote (the server's bytes) is laid out on
+// the next streamed read and kept in that form from then on.
+func TestGetStreamLaysOutAnEntryDoWrote(t *testing.T) {
+	es := &etagServer{}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	dir := t.TempDir()
+	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	ctx := context.Background()
+	if _, err := c.Do(ctx, http.MethodGet, "/deals/d/requests", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32
+	for range 2 {
+		resp, err := c.GetStream(ctx, "/deals/d/requests", upper(&calls))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readStream(t, resp); !strings.Contains(got, "VERSION V0") || !resp.FromCache {
+			t.Fatalf("body %q, FromCache %v", got, resp.FromCache)
+		}
+	}
+	if calls.Load() != 1 || es.full.Load() != 1 {
+		t.Errorf("layouts %d, full answers %d; want 1 and 1", calls.Load(), es.full.Load())
+	}
+	// The buffered reads decode the kept form as they did the server's.
+	resp, err := c.Do(ctx, http.MethodGet, "/deals/d/requests", nil, nil)
+	if err != nil || !resp.FromCache || !strings.Contains(string(resp.Body), "VERSION V0") {
+		t.Fatalf("Do on a laid-out entry: %+v, %v", resp, err)
+	}
+	assertNoTempFiles(t, dir)
+}
+
+// A layout that refuses the answer (not JSON) fails the read, leaves no
+// entry, and is not retried.
+func TestGetStreamLayoutFailure(t *testing.T) {
+	es := &etagServer{}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	dir := t.TempDir()
+	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	refuse := &Layout{Name: "refuse", Write: func(io.Writer, io.Reader) error { return errors.New("not JSON") }}
+	if _, err := c.GetStream(context.Background(), "/deals/d/requests", refuse); err == nil || err.Error() != "not JSON" {
+		t.Fatalf("err = %v", err)
+	}
+	if len(*waits) != 0 || es.full.Load() != 1 {
+		t.Errorf("waits %v, full answers %d", *waits, es.full.Load())
+	}
+	resp, err := c.Do(context.Background(), http.MethodGet, "/deals/d/requests", nil, nil)
+	if err != nil || resp.FromCache {
+		t.Fatalf("after a failed layout: %+v, %v; want a full answer, no entry", resp, err)
+	}
+	assertNoTempFiles(t, dir)
+}
+
+// A body cut short is retried with a layout too, which then lays out the
+// whole answer once.
+func TestGetStreamRetriesACutBodyBeingLaidOut(t *testing.T) {
+	es := &etagServer{truncateFor: 1}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	dir := t.TempDir()
+	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	var calls atomic.Int32
+	resp, err := c.GetStream(context.Background(), "/deals/d/requests", upper(&calls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readStream(t, resp); got != `[{"ID":"R1","NUMBER":"1","TITLE":"VERSION V0"}]` {
+		t.Fatalf("body = %q", got)
+	}
+	if len(*waits) != 1 || es.full.Load() != 2 || calls.Load() != 2 {
+		t.Errorf("waits %v, full answers %d, layouts %d; want one retry", *waits, es.full.Load(), calls.Load())
+	}
+	assertNoTempFiles(t, dir)
+}
+
+// The header line of an entry carries the form after a tab; an ETag with
+// a tab (not allowed by RFC 9110) is not kept.
+func TestCacheHeaderLine(t *testing.T) {
+	for _, e := range []cacheEntry{{ETag: `"a"`}, {ETag: `W/"b"`, Form: "indented"}} {
+		etag, form, ok := parseHeader([]byte(e.header()))
+		if !ok || etag != e.ETag || form != e.Form {
+			t.Errorf("%+v: header %q read back as %q, %q, %v", e, e.header(), etag, form, ok)
+		}
+	}
+	for _, bad := range []string{"", "\t\"x\""} {
+		if _, _, ok := parseHeader([]byte(bad)); ok {
+			t.Errorf("header %q accepted", bad)
+		}
+	}
+	if storable("\"a\tb\"") || storable("") || !storable(`"ok"`) {
+		t.Error("storable is wrong")
+	}
 }
