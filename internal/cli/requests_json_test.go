@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
@@ -94,4 +96,22 @@ func TestRequestsListJSONFromTheCache(t *testing.T) {
 	// A change on the server is seen at once.
 	runLive(t, ls.URL, "requests", "edit", "1.1", "--title", "Renamed after caching").must(t, 0)
 	runCached("requests", "ls", "-o", "json").must(t, 0, `"title": "Renamed after caching"`)
+}
+
+// A server answering an empty deal with nothing or null (padded or not)
+// still gives scripts an array; anything after null is refused. (Words
+// such as "nul" are passed through as the layout does not parse literals:
+// see output.WriteRawJSON.)
+func TestLayOutListEmptyAnswers(t *testing.T) {
+	for in, want := range map[string]string{"": "[]\n", "  \n": "[]\n", "null": "[]\n", "\n null \n\n": "[]\n", "[]": "[]\n", ` [ {"a":1} ]`: "[\n  {\n    \"a\": 1\n  }\n]\n"} {
+		var out bytes.Buffer
+		if err := layOutList(&out, strings.NewReader(in)); err != nil || out.String() != want {
+			t.Errorf("layOutList(%q) = %q, %v; want %q", in, out.String(), err, want)
+		}
+	}
+	for _, in := range []string{"null x", "null [", " null\n{}"} {
+		if err := layOutList(io.Discard, strings.NewReader(in)); err == nil {
+			t.Errorf("layOutList(%q) accepted it", in)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"strings"
@@ -196,16 +195,32 @@ var indentedList = &client.Layout{Name: "indented-list", Write: layOutList}
 // or null gets the empty array a script can iterate.
 func layOutList(w io.Writer, r io.Reader) error {
 	br := bufio.NewReader(r)
-	head, err := br.Peek(64)
-	if err != nil && err != io.EOF {
+	if err := skipSpace(br); err == io.EOF {
+		return output.WriteRawJSON(w, []byte("[]"))
+	} else if err != nil {
 		return err
 	}
-	if err == io.EOF {
-		if t := bytes.TrimSpace(head); len(t) == 0 || string(t) == "null" {
+	if head, _ := br.Peek(4); string(head) == "null" {
+		br.Discard(4)
+		if err := skipSpace(br); err == io.EOF {
 			return output.WriteRawJSON(w, []byte("[]"))
 		}
+		return output.CopyRawJSON(w, io.MultiReader(strings.NewReader("null "), br)) // refused: null and more
 	}
 	return output.CopyRawJSON(w, br)
+}
+
+// skipSpace reads past JSON whitespace; io.EOF says nothing else came.
+func skipSpace(br *bufio.Reader) error {
+	for {
+		b, err := br.ReadByte()
+		if err != nil {
+			return err
+		}
+		if b != ' ' && b != '\t' && b != '\n' && b != '\r' {
+			return br.UnreadByte()
+		}
+	}
 }
 
 // findRow finds a row by number or id among rows, or returns nil.

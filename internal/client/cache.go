@@ -41,8 +41,14 @@ func parseHeader(line []byte) (etag, form string, ok bool) {
 	return etag, form, etag != ""
 }
 
+// maxHeaderLine bounds a header line: an entry with a longer one is
+// damaged, and an ETag too long for one is not kept.
+const maxHeaderLine = 1024
+
 // storable reports whether an ETag can be kept in a header line.
-func storable(etag string) bool { return etag != "" && !strings.ContainsAny(etag, "\t\r\n") }
+func storable(etag string) bool {
+	return etag != "" && len(etag) < maxHeaderLine/2 && !strings.ContainsAny(etag, "\t\r\n")
+}
 
 // NewCache returns a cache kept under dir (created on first write).
 func NewCache(dir string) *Cache { return &Cache{dir: dir} }
@@ -77,10 +83,10 @@ func (c *Cache) get(key string) *cacheEntry {
 	}
 	line, body, ok := bytes.Cut(data, []byte("\n"))
 	etag, form, valid := parseHeader(line)
-	if !ok || !valid {
-		return nil
+	if !ok || !valid || form != "" {
+		return nil // damaged, or a Layout's form, which is not the server's bytes
 	}
-	return &cacheEntry{ETag: etag, Form: form, Body: body}
+	return &cacheEntry{ETag: etag, Body: body}
 }
 
 // put stores an entry; failures are ignored because the cache only saves

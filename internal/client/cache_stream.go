@@ -4,20 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 )
-
-// Layout rewrites an answer into the form a caller prints, for GetStream
-// to keep in the cache instead of the server's bytes: a repeated read is
-// then a 304 and a file copied as it is. Write must keep the JSON's value
-// (it may change whitespace and escapes), because other reads of the same
-// URL decode the entry too.
-type Layout struct {
-	Name  string                               // names the form in the cache, e.g. "indented"; no tab or newline
-	Write func(w io.Writer, r io.Reader) error // r is the answer as the server sent it
-}
 
 // head returns the entry's header alone (Body nil), reading only the
 // first line: for answers streamed from the file rather than loaded.
@@ -52,14 +42,10 @@ func (c *Cache) openBody(key, etag string) (f *os.File, form string, ok bool) {
 	return nil, "", false
 }
 
-// maxHeaderLine bounds the first line read; a longer one is a damaged
-// entry.
-const maxHeaderLine = 1024
-
 // readHeader reads an entry's header line and returns it with the offset
 // of the body.
 func readHeader(f *os.File) (*cacheEntry, int, error) {
-	buf := make([]byte, maxHeaderLine)
+	buf := make([]byte, maxHeaderLine+1)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, 0, err
@@ -72,76 +58,67 @@ func readHeader(f *os.File) (*cacheEntry, int, error) {
 	return &cacheEntry{ETag: etag, Form: form}, len(line) + 1, nil
 }
 
-// spool writes a body being received to a file and returns it open at
-// the body's start. With an ETag the file becomes the cache entry for
-// key; without one (or without a cache) it is a temporary file removed
-// when closed. Where no file can be created at all the body is held in
-// memory after all. A failed read leaves nothing behind.
-func (c *Cache) spool(key, etag string, body io.Reader) (io.ReadCloser, error) {
-	e := &cacheEntry{ETag: etag}
-	return c.store(key, e, func(w io.Writer) error {
-		_, err := io.Copy(w, body)
-		return err
-	})
-}
+// errEntryRaced says another process replaced an entry between this one
+// writing it and reading it back.
+var errEntryRaced = errors.New("the cache entry was replaced while it was written")
 
-// spoolAnswer keeps a 2xx answer being received, laid out by layout if
-// there is one (in one pass: the server's bytes are not written first),
-// and returns it open with its form. Errors reading the answer come back
-// as *receiveError.
-func (c *Cache) spoolAnswer(key string, resp *http.Response, layout *Layout) (io.ReadCloser, string, error) {
-	body := receiveReader{resp.Body}
-	etag := resp.Header.Get("ETag")
-	if layout == nil {
-		f, err := c.spool(key, etag, body)
-		return f, "", err
-	}
-	f, err := c.relayout(key, etag, body, layout)
-	return f, layout.Name, err
-}
+// testHookAfterCommit, when set by a test, runs between an entry's
+// rename into place and its reading back.
+var testHookAfterCommit func(path string)
 
-// receiveError is a failure to read the answer off the connection, told
-// apart from the failures of what the answer is written to or through.
-type receiveError struct{ Err error }
-
-func (e *receiveError) Error() string { return e.Err.Error() }
-func (e *receiveError) Unwrap() error { return e.Err }
-
-// receiveReader marks its reader's errors, but not io.EOF, which is how
-// a reader says it is done, as receiveErrors.
-type receiveReader struct{ r io.Reader }
-
-func (rr receiveReader) Read(p []byte) (int, error) {
-	n, err := rr.r.Read(p)
-	if err != nil && err != io.EOF {
-		err = &receiveError{Err: err}
-	}
-	return n, err
-}
-
-// relayout keeps body in lay's form as the entry for key, and returns the
-// laid-out body open at its start, as spool does.
-func (c *Cache) relayout(key, etag string, body io.Reader, lay *Layout) (io.ReadCloser, error) {
-	e := &cacheEntry{ETag: etag, Form: lay.Name}
-	return c.store(key, e, func(w io.Writer) error { return lay.Write(w, body) })
-}
-
-// store writes an entry's body with write: into the cache when e's ETag
-// can key it, else into a temporary file, else into memory.
+// store writes a body with write and returns it open at its start: as
+// the cache entry for key when e's ETag can key it, else in a temporary
+// file, else (no file can be created at all) in memory. Nothing is left
+// behind by a failed write.
 func (c *Cache) store(key string, e *cacheEntry, write func(io.Writer) error) (io.ReadCloser, error) {
-	cacheable := c != nil && storable(e.ETag)
-	var tmp *os.File
-	err := errors.New("no cache")
-	if cacheable {
+	if c != nil && storable(e.ETag) {
 		dir := filepath.Dir(c.path(key))
-		if err = os.MkdirAll(dir, 0o700); err == nil {
-			tmp, err = os.CreateTemp(dir, ".tmp-*")
+		if os.MkdirAll(dir, 0o700) == nil {
+			if tmp, err := os.CreateTemp(dir, ".tmp-*"); err == nil {
+				return c.commit(key, e, tmp, write)
+			}
+		}
+	}
+	return scratch(write)
+}
+
+// commit writes the entry to tmp, renames it into place and opens it
+// again to read. (Renamed closed: Windows cannot rename an open file.)
+func (c *Cache) commit(key string, e *cacheEntry, tmp *os.File, write func(io.Writer) error) (io.ReadCloser, error) {
+	w := spoolWriter{tmp}
+	_, err := w.Write([]byte(e.header() + "\n"))
+	if err == nil {
+		err = write(w)
+	}
+	if cerr := tmp.Close(); err == nil && cerr != nil {
+		err = &SpoolError{Err: cerr}
+	}
+	if err == nil {
+		if rerr := os.Rename(tmp.Name(), c.path(key)); rerr != nil {
+			err = &SpoolError{Err: rerr}
 		}
 	}
 	if err != nil {
-		cacheable = false
-		tmp, err = os.CreateTemp("", ".tmp-dealctl-*")
+		os.Remove(tmp.Name())
+		return nil, err
 	}
+	if testHookAfterCommit != nil {
+		testHookAfterCommit(c.path(key))
+	}
+	f, form, ok := c.openBody(key, e.ETag)
+	if !ok || form != e.Form {
+		if ok {
+			f.Close()
+		}
+		return nil, errEntryRaced
+	}
+	return f, nil
+}
+
+// scratch writes a body to a temporary file, or to memory if no file can
+// be created, and returns it open at its start.
+func scratch(write func(io.Writer) error) (io.ReadCloser, error) {
+	f, err := os.CreateTemp("", ".tmp-dealctl-*")
 	if err != nil {
 		var buf bytes.Buffer
 		if err := write(&buf); err != nil {
@@ -149,30 +126,24 @@ func (c *Cache) store(key string, e *cacheEntry, write func(io.Writer) error) (i
 		}
 		return io.NopCloser(&buf), nil
 	}
-	prefix := ""
-	if cacheable {
-		prefix = e.header() + "\n"
+	var rc io.ReadCloser = f
+	if runtime.GOOS == "windows" {
+		rc = &removeOnClose{f} // Windows cannot delete a file that is open
+	} else {
+		os.Remove(f.Name()) // gone at once: not even kill -9 leaves it behind
 	}
-	_, err = tmp.WriteString(prefix)
-	if err == nil {
-		err = write(spoolWriter{tmp})
-	}
-	if err == nil {
-		_, err = tmp.Seek(int64(len(prefix)), io.SeekStart)
-	}
-	if err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
+	if err := write(spoolWriter{f}); err != nil {
+		rc.Close()
 		return nil, err
 	}
-	if cacheable && os.Rename(tmp.Name(), c.path(key)) == nil {
-		return tmp, nil // the open file stays readable under its new name
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		rc.Close()
+		return nil, &SpoolError{Err: err}
 	}
-	return &removeOnClose{tmp}, nil
+	return rc, nil
 }
 
-// removeOnClose is a temporary file deleted once read. (Not removed at
-// once: Windows cannot delete a file that is open.)
+// removeOnClose is a temporary file deleted once read.
 type removeOnClose struct{ *os.File }
 
 func (f *removeOnClose) Close() error {
@@ -182,7 +153,8 @@ func (f *removeOnClose) Close() error {
 }
 
 // SpoolError is a failure to write an answer to disk (a full disk), as
-// opposed to a failure to receive it: it is not retried.
+// opposed to a failure to receive it. GetStream asks again and keeps the
+// answer in memory.
 type SpoolError struct{ Err error }
 
 func (e *SpoolError) Error() string {

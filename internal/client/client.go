@@ -160,8 +160,7 @@ type Response struct {
 	// (Body is then nil). The caller closes it.
 	Stream io.ReadCloser
 	// Form is the Layout's Name when Stream is in that layout's form, ""
-	// when it is as the server sent it. With a layout asked for, it is
-	// that layout's; without, whichever form the cache kept.
+	// when it is as the server sent it.
 	Form string
 }
 
@@ -173,31 +172,13 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr h
 	return c.do(ctx, method, path, body, hdr, nil)
 }
 
-// GetStream is Do for a GET whose answer may be megabytes: the body is
-// never held in memory but written to the ETag cache (or a temporary
-// file) as it arrives and returned as Response.Stream, so a 304 costs one
-// open file. Retries and errors are Do's: nothing is returned before the
-// whole body has arrived.
-//
-// With a layout, the body is returned, and kept in the cache, in the
-// layout's form (Response.Form says so), so that a repeated read does not
-// lay it out again.
-func (c *Client) GetStream(ctx context.Context, path string, layout *Layout) (*Response, error) {
-	return c.do(ctx, http.MethodGet, path, nil, nil, &streamMode{layout: layout})
-}
-
-// streamMode asks do for a streamed answer (GetStream); nil for Do's.
-type streamMode struct {
-	layout *Layout // nil: the server's bytes
-}
-
+// do is Do, and GetStream when sm is not nil.
 func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr http.Header, sm *streamMode) (*Response, error) {
-	stream := sm != nil
 	u := c.apiURL(path)
 	var cached *cacheEntry
 	if method == http.MethodGet && c.cache != nil {
-		if stream {
-			cached = c.cache.head(c.cacheKey(u))
+		if sm != nil {
+			cached = sm.cachedEntry(c.cache, c.cacheKey(u))
 		} else {
 			cached = c.cache.get(c.cacheKey(u))
 		}
@@ -244,24 +225,31 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 			return nil, &NetworkError{Method: method, URL: u, Err: err}
 		}
 		var data []byte
-		var spooled io.ReadCloser
-		form := ""
-		if stream && resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			spooled, form, err = c.cache.spoolAnswer(c.cacheKey(u), resp, sm.layout)
-		} else {
+		var stream io.ReadCloser
+		switch {
+		case sm == nil:
 			data, err = io.ReadAll(resp.Body)
+		case resp.StatusCode >= 200 && resp.StatusCode < 300:
+			stream, err = sm.receive(c.cache, resp)
+		default:
+			data, err = io.ReadAll(receiveReader{resp.Body})
 		}
 		resp.Body.Close()
 		c.debugf(req, resp.StatusCode, start, err)
 		c.ext.learn(resp.StatusCode, resp.Header)
-		if stream && err != nil {
-			// Only a failure to receive is worth another attempt; not a
-			// full disk (SpoolError) or an answer the layout refused.
+		if sm != nil && err != nil {
 			var re *receiveError
-			if !errors.As(err, &re) {
-				return nil, err
+			switch {
+			case errors.As(err, &re):
+				err = re.Err // the network failed: retried below, as for Do
+			case sm.diskFailed(err):
+				// Ask again, unconditionally, keeping the answer in memory.
+				cached = nil
+				attempt--
+				continue
+			default:
+				return nil, err // the layout refused the answer
 			}
-			err = re.Err
 		}
 		if err != nil {
 			if retryable && attempt < c.maxRetries {
@@ -280,32 +268,32 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 				h = h.Clone()
 				h.Set("ETag", cached.ETag)
 			}
-			if !stream {
+			if sm == nil {
 				return &Response{StatusCode: http.StatusOK, Header: h, Body: cached.Body, FromCache: true}, nil
 			}
-			if f, form, ok := c.cache.openBody(c.cacheKey(u), cached.ETag); ok {
-				r := &Response{StatusCode: http.StatusOK, Header: h, Stream: f, Form: form, FromCache: true}
-				return c.inLayout(r, u, cached.ETag, sm.layout)
+			if f, ok := sm.fromCache(c.cache, cached.ETag); ok {
+				return &Response{StatusCode: http.StatusOK, Header: h, Stream: f, Form: sm.form(), FromCache: true}, nil
 			}
 			// The entry went (another process replaced or removed it):
 			// ask again, unconditionally.
 			cached = nil
 			attempt--
 			continue
+		case resp.StatusCode == http.StatusNotModified && sm != nil:
+			return nil, &NetworkError{Method: method, URL: u, Err: errors.New("the server answered 304 Not Modified to a request that was not conditional")}
 		case resp.StatusCode == http.StatusNotModified:
 			// The caller sent its own If-None-Match and handles the 304.
 			return &Response{StatusCode: resp.StatusCode, Header: resp.Header}, nil
 		case resp.StatusCode >= 200 && resp.StatusCode < 300:
-			if method == http.MethodGet && c.cache != nil {
-				if etag := resp.Header.Get("ETag"); etag != "" && !stream {
+			if method == http.MethodGet && c.cache != nil && sm == nil {
+				if etag := resp.Header.Get("ETag"); etag != "" {
 					c.cache.put(c.cacheKey(u), &cacheEntry{ETag: etag, Body: data})
 				}
 			}
-			r := &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, Stream: spooled, Form: form}
-			if stream {
-				return c.inLayout(r, u, resp.Header.Get("ETag"), sm.layout)
+			if sm != nil {
+				return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Stream: stream, Form: sm.form()}, nil
 			}
-			return r, nil
+			return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data}, nil
 		case resp.StatusCode == http.StatusTooManyRequests:
 			// A 429 means the server did not act, so any method may be
 			// sent again once the bucket has refilled.
@@ -328,21 +316,6 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 			return nil, newError(method, u, resp, data)
 		}
 	}
-}
-
-// inLayout returns a streamed answer in layout's form, laying it out
-// (and keeping that form in the cache) if it is not in it yet.
-func (c *Client) inLayout(r *Response, u, etag string, layout *Layout) (*Response, error) {
-	if layout == nil || r.Form == layout.Name {
-		return r, nil
-	}
-	defer r.Stream.Close()
-	laid, err := c.cache.relayout(c.cacheKey(u), etag, r.Stream, layout)
-	if err != nil {
-		return nil, err
-	}
-	r.Stream, r.Form = laid, layout.Name
-	return r, nil
 }
 
 func bodyReader(b []byte) io.Reader {

@@ -142,7 +142,7 @@ func TestGetStreamRefetchesWhenTheEntryChangedUnderIt(t *testing.T) {
 	}
 }
 
-func TestGetStreamWithoutCacheUsesATemporaryFileRemovedOnClose(t *testing.T) {
+func TestGetStreamWithoutCacheUsesATemporaryFileLeftNowhere(t *testing.T) {
 	for _, noETag := range []bool{false, true} {
 		es := &etagServer{noETag: noETag}
 		srv := httptest.NewServer(es)
@@ -158,14 +158,15 @@ func TestGetStreamWithoutCacheUsesATemporaryFileRemovedOnClose(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if entries, _ := os.ReadDir(tmp); len(entries) != 1 {
-			t.Errorf("noETag=%v: %d files in TMPDIR while reading, want 1", noETag, len(entries))
+		if _, isFile := resp.Stream.(*os.File); !isFile {
+			t.Errorf("noETag=%v: the answer is a %T, not a file", noETag, resp.Stream)
+		}
+		// Unlinked as soon as created: nothing to clean up, even after kill -9.
+		if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+			t.Errorf("noETag=%v: %d files in TMPDIR while reading, want 0", noETag, len(entries))
 		}
 		if got := readStream(t, resp); !strings.Contains(got, `"r1"`) {
 			t.Errorf("noETag=%v: body %q", noETag, got)
-		}
-		if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
-			t.Errorf("noETag=%v: %d files left in TMPDIR after Close", noETag, len(entries))
 		}
 		assertNoTempFiles(t, cacheDir)
 		srv.Close()
@@ -289,46 +290,48 @@ func TestGetStreamKeepsTheLaidOutForm(t *testing.T) {
 	if calls.Load() != 1 || es.full.Load() != 1 || es.not.Load() != 2 {
 		t.Errorf("layouts %d, full answers %d, 304s %d; want 1, 1, 2", calls.Load(), es.full.Load(), es.not.Load())
 	}
-	// A read without a layout gets the kept form as it is, and Form says
-	// which it is.
+	// A read without the layout has an entry of its own: the server's
+	// bytes.
 	plain, err := c.GetStream(ctx, "/deals/d/requests", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.Form != "upper" || readStream(t, plain) != want {
-		t.Errorf("without a layout: Form %q", plain.Form)
+	if got := readStream(t, plain); plain.Form != "" || !strings.Contains(got, "version v0") {
+		t.Errorf("without a layout: Form %q, body %q", plain.Form, got)
+	}
+	if es.full.Load() != 2 {
+		t.Errorf("full answers %d, want 2: the laid-out entry answered a read without the layout", es.full.Load())
 	}
 }
 
-// An entry the buffered reads wrote (the server's bytes) is laid out on
-// the next streamed read and kept in that form from then on.
-func TestGetStreamLaysOutAnEntryDoWrote(t *testing.T) {
+// The laid-out copy and Do's entry are kept apart: Do, and `dealctl api`
+// through it, always gets the server's bytes back, and both get 304s.
+func TestLaidOutEntryAndDoEntryAreKeptApart(t *testing.T) {
 	es := &etagServer{}
 	srv := httptest.NewServer(es)
 	defer srv.Close()
 	dir := t.TempDir()
 	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
 	ctx := context.Background()
-	if _, err := c.Do(ctx, http.MethodGet, "/deals/d/requests", nil, nil); err != nil {
-		t.Fatal(err)
-	}
 	var calls atomic.Int32
 	for range 2 {
+		if _, err := c.Do(ctx, http.MethodGet, "/deals/d/requests", nil, nil); err != nil {
+			t.Fatal(err)
+		}
 		resp, err := c.GetStream(ctx, "/deals/d/requests", upper(&calls))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := readStream(t, resp); !strings.Contains(got, "VERSION V0") || !resp.FromCache {
-			t.Fatalf("body %q, FromCache %v", got, resp.FromCache)
+		if got := readStream(t, resp); !strings.Contains(got, "VERSION V0") {
+			t.Fatalf("laid out: %q", got)
 		}
 	}
-	if calls.Load() != 1 || es.full.Load() != 1 {
-		t.Errorf("layouts %d, full answers %d; want 1 and 1", calls.Load(), es.full.Load())
-	}
-	// The buffered reads decode the kept form as they did the server's.
 	resp, err := c.Do(ctx, http.MethodGet, "/deals/d/requests", nil, nil)
-	if err != nil || !resp.FromCache || !strings.Contains(string(resp.Body), "VERSION V0") {
-		t.Fatalf("Do on a laid-out entry: %+v, %v", resp, err)
+	if err != nil || !resp.FromCache || !strings.Contains(string(resp.Body), "version v0") {
+		t.Fatalf("Do: %+v, %v; want the server's bytes from the cache", resp, err)
+	}
+	if calls.Load() != 1 || es.full.Load() != 2 || es.not.Load() != 3 {
+		t.Errorf("layouts %d, full answers %d, 304s %d; want 1, 2, 3", calls.Load(), es.full.Load(), es.not.Load())
 	}
 	assertNoTempFiles(t, dir)
 }
@@ -393,5 +396,114 @@ func TestCacheHeaderLine(t *testing.T) {
 	}
 	if storable("\"a\tb\"") || storable("") || !storable(`"ok"`) {
 		t.Error("storable is wrong")
+	}
+}
+
+// A full disk is no reason to fail a read: the answer is asked for
+// again and kept in memory.
+func TestGetStreamFallsBackToMemoryWhenTheDiskFails(t *testing.T) {
+	es := &etagServer{}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	dir := t.TempDir()
+	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	var calls atomic.Int32
+	full := &Layout{Name: "disk-full-once", Write: func(w io.Writer, r io.Reader) error {
+		if calls.Add(1) == 1 {
+			io.Copy(io.Discard, r)
+			return &SpoolError{Err: errors.New("no space left on device")}
+		}
+		_, err := io.Copy(w, r)
+		return err
+	}}
+	resp, err := c.GetStream(context.Background(), "/deals/d/requests", full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, isFile := resp.Stream.(*os.File); isFile {
+		t.Error("the second answer went to a file again")
+	}
+	if got := readStream(t, resp); !strings.Contains(got, "version v0") {
+		t.Fatalf("body %q", got)
+	}
+	if es.full.Load() != 2 || len(*waits) != 0 {
+		t.Errorf("full answers %d, waits %v; want 2 and none", es.full.Load(), *waits)
+	}
+	assertNoTempFiles(t, dir)
+}
+
+// Another process replacing the entry between its rename and its reading
+// back does not mix the two answers: the read is made again, in memory.
+func TestGetStreamWhenAnotherProcessReplacesTheEntry(t *testing.T) {
+	es := &etagServer{}
+	srv := httptest.NewServer(es)
+	defer srv.Close()
+	dir := t.TempDir()
+	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	replaced := 0
+	testHookAfterCommit = func(path string) {
+		replaced++
+		if err := os.WriteFile(path, []byte("\"other\"\n[]"), 0o600); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { testHookAfterCommit = nil }()
+	resp, err := c.GetStream(context.Background(), "/deals/d/requests", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readStream(t, resp); !strings.Contains(got, "version v0") {
+		t.Fatalf("body %q", got)
+	}
+	if replaced != 1 || es.full.Load() != 2 {
+		t.Errorf("replaced %d, full answers %d; want 1 and 2", replaced, es.full.Load())
+	}
+}
+
+// A 304 to a request that was not conditional (a broken server or proxy)
+// is an error, not an empty answer.
+func TestGetStreamRefusesAnUnaskedNotModified(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNotModified)
+	}))
+	defer srv.Close()
+	c, _ := newTestClient(t, srv, nil)
+	resp, err := c.GetStream(context.Background(), "/deals/d/requests", nil)
+	if err == nil || !strings.Contains(err.Error(), "not conditional") {
+		t.Fatalf("resp %+v, err %v", resp, err)
+	}
+}
+
+// An error answer cut short is retried as Do retries it.
+func TestGetStreamRetriesACutErrorAnswer(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Content-Length", "100")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"code":`)
+			return
+		}
+		io.WriteString(w, `[]`)
+	}))
+	defer srv.Close()
+	c, waits := newTestClient(t, srv, nil)
+	resp, err := c.GetStream(context.Background(), "/deals/d/requests", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readStream(t, resp); got != "[]" || len(*waits) != 1 {
+		t.Errorf("body %q, waits %v; want [] after one retry", got, *waits)
+	}
+}
+
+func TestLayoutNamesAreChecked(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	c, _ := newTestClient(t, srv, nil)
+	for _, name := range []string{"", "Upper", "a\tb", "a.b"} {
+		if _, err := c.GetStream(context.Background(), "/x", &Layout{Name: name, Write: func(io.Writer, io.Reader) error { return nil }}); err == nil {
+			t.Errorf("layout name %q accepted", name)
+		}
 	}
 }

@@ -25,8 +25,9 @@ func WriteRawJSON(w io.Writer, data []byte) error {
 
 // CopyRawJSON is WriteRawJSON reading from r a chunk at a time, so that a
 // list of megabytes is laid out without holding it, or its layout, in
-// memory. Output is buffered: JSON refused within the first 64 KiB
-// prints nothing; refused later, what came before it has been printed.
+// memory. Output is written 64 KiB at a time as it is laid out: JSON
+// refused part-way may leave what came before the fault written to w
+// (write to a file first where that matters, as `requests ls` does).
 func CopyRawJSON(w io.Writer, r io.Reader) error {
 	return copyRawJSON(w, r, 64<<10)
 }
@@ -40,9 +41,8 @@ func copyRawJSON(w io.Writer, r io.Reader, chunkSize int) error {
 	buf := make([]byte, max(chunkSize, minChunk))
 	carry := 0 // unprocessed bytes kept at the front of buf
 	for {
-		n, rerr := io.ReadFull(r, buf[carry:])
-		final := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
-		if rerr != nil && !final {
+		n, final, rerr := fill(r, buf[carry:])
+		if rerr != nil {
 			return rerr
 		}
 		chunk := buf[:carry+n]
@@ -60,6 +60,23 @@ func copyRawJSON(w io.Writer, r io.Reader, chunkSize int) error {
 		// sequence cut by the chunk's end) is read again with the next.
 		carry = copy(buf, chunk[used:])
 	}
+}
+
+// fill reads into buf until it is full or r is done (final). Only io.EOF
+// ends the input: any other error, io.ErrUnexpectedEOF from a cut
+// connection included, is returned.
+func fill(r io.Reader, buf []byte) (n int, final bool, err error) {
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			return n, true, nil
+		}
+		if err != nil {
+			return n, false, err
+		}
+	}
+	return n, false, nil
 }
 
 var errNotJSON = errors.New("the server's answer is not well-formed JSON")
@@ -86,6 +103,10 @@ type reindenter struct {
 	inLiteral   bool   // inside a number or a literal such as true
 	pendingOpen byte   // after '{' or '[': its closer, until the next token says empty or not
 	finished    bool   // the top-level value is complete
+
+	// In an object, keys and values alternate: wantKey after '{' and ','
+	// (the next string is a key), inKey inside it, afterKey until ':'.
+	wantKey, inKey, afterKey bool
 }
 
 func (ri *reindenter) done() bool { return ri.finished && !ri.inLiteral }
@@ -159,7 +180,11 @@ func (ri *reindenter) appendLaidOut(out, data []byte, final bool) (int, []byte, 
 			case c == '"':
 				out = append(out, '"')
 				ri.inString = false
-				out = ri.valueEnded(out)
+				if ri.inKey {
+					ri.inKey, ri.afterKey, ri.expectValue = false, true, false
+				} else {
+					out = ri.valueEnded(out)
+				}
 				i++
 			case c < 0x20:
 				return i, out, errNotJSON
@@ -223,6 +248,7 @@ func (ri *reindenter) appendLaidOut(out, data []byte, final bool) (int, []byte, 
 			ri.pendingOpen = 0
 			if c == closer {
 				out = append(out, c)
+				ri.wantKey = false
 				out = ri.valueEnded(out)
 				i++
 				continue
@@ -232,15 +258,16 @@ func (ri *reindenter) appendLaidOut(out, data []byte, final bool) (int, []byte, 
 		}
 		switch c {
 		case '{', '[':
-			if !ri.expectValue {
+			if !ri.expectValue || ri.wantKey {
 				return i, out, errNotJSON
 			}
 			out = append(out, c)
 			ri.pendingOpen = closerOf(c)
 			ri.expectValue = true
+			ri.wantKey = c == '{'
 		case '}', ']':
 			depth := len(ri.stack)
-			if depth == 0 || ri.stack[depth-1] != opener(c) || ri.expectValue {
+			if depth == 0 || ri.stack[depth-1] != opener(c) || ri.expectValue || ri.afterKey {
 				return i, out, errNotJSON
 			}
 			ri.stack = ri.stack[:depth-1]
@@ -248,27 +275,29 @@ func (ri *reindenter) appendLaidOut(out, data []byte, final bool) (int, []byte, 
 			out = append(out, c)
 			out = ri.valueEnded(out)
 		case ',':
-			if len(ri.stack) == 0 || ri.expectValue {
+			if len(ri.stack) == 0 || ri.expectValue || ri.afterKey {
 				return i, out, errNotJSON
 			}
 			out = append(out, ',')
 			out = appendNewline(out, len(ri.stack))
 			ri.expectValue = true
+			ri.wantKey = ri.stack[len(ri.stack)-1] == '{'
 		case ':':
-			if len(ri.stack) == 0 || ri.stack[len(ri.stack)-1] != '{' || ri.expectValue {
+			if !ri.afterKey {
 				return i, out, errNotJSON
 			}
 			out = append(out, ':', ' ')
-			ri.expectValue = true
+			ri.afterKey, ri.expectValue = false, true
 		case '"':
 			if !ri.expectValue {
 				return i, out, errNotJSON
 			}
 			out = append(out, '"')
 			ri.inString = true
+			ri.inKey, ri.wantKey = ri.wantKey, false
 		default:
 			// A number or a literal: copied as it is, up to a delimiter.
-			if !ri.expectValue {
+			if !ri.expectValue || ri.wantKey {
 				return i, out, errNotJSON
 			}
 			ri.inLiteral = true

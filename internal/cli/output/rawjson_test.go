@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -55,7 +56,8 @@ func TestWriteRawJSONMatchesDecodeEncode(t *testing.T) {
 }
 
 func TestWriteRawJSONRefusesBrokenJSON(t *testing.T) {
-	for _, in := range []string{``, `[`, `[1,]`, `{"a" 1}`, `{"a":1]`, `[1 2]`, `"open`, `[1]x`, `{,}`, `[:]`, "[\"a\x01\"]", `{"a":}`} {
+	for _, in := range []string{``, `[`, `[1,]`, `{"a" 1}`, `{"a":1]`, `[1 2]`, `"open`, `[1]x`, `{,}`, `[:]`, "[\"a\x01\"]", `{"a":}`,
+		`{"a"}`, `{"a":1:2}`, `{1:2}`, `{[]:1}`, `{"a":1,}`, `{"a","b"}`, `{"a":1,2:3}`, `["a":1]`, `{"a":{"b"}}`, `[{"a":1},{"b"}]`, `{"a":[1,{"c":}]}`} {
 		if err := WriteRawJSON(&bytes.Buffer{}, []byte(in)); err == nil {
 			t.Errorf("WriteRawJSON(%q) accepted it", in)
 		}
@@ -183,5 +185,19 @@ func TestHasStringStopMatchesTable(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A connection cut part-way is an error, not the end of the input: a
+// number cut short must not be printed as if whole.
+func TestCopyRawJSONCutInput(t *testing.T) {
+	r := io.MultiReader(strings.NewReader("[12"), iotest.ErrReader(io.ErrUnexpectedEOF))
+	if err := CopyRawJSON(io.Discard, r); err != io.ErrUnexpectedEOF {
+		t.Fatalf("err = %v, want io.ErrUnexpectedEOF", err)
+	}
+	r = io.MultiReader(strings.NewReader("12"), iotest.ErrReader(io.ErrUnexpectedEOF))
+	var out bytes.Buffer
+	if err := CopyRawJSON(&out, r); err == nil {
+		t.Fatalf("a cut number was accepted: %q", out.String())
 	}
 }
