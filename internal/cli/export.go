@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/gctune"
 )
 
 // Export formats.
@@ -99,6 +100,7 @@ func (o *ExportOptions) exportFormat() (string, error) {
 }
 
 func exportRun(ctx context.Context, o *ExportOptions) error {
+	gctune.ForLongRuns()
 	format, err := o.exportFormat()
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/gctune"
 )
 
 // ImportOptions are `import`'s inputs.
@@ -65,6 +66,7 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 }
 
 func importRun(ctx context.Context, o *ImportOptions) error {
+	gctune.ForLongRuns()
 	sheet, err := exporters.ReadFile(o.File, exporters.ReadOptions{Sheet: o.Sheet})
 	if err != nil {
 		return readError(err)

@@ -85,7 +85,7 @@ func envInt(name string, def int) int {
 }
 
 func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
-	gctune.ForServer()
+	gctune.ForLongRuns()
 	if o.rateLimit < 1 {
 		return usageErrorf("--rate-limit must be at least 1 call a minute")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/tui"
 )
 
@@ -56,6 +57,7 @@ It needs a terminal; scripts use 'dealctl requests ls' instead.`,
 }
 
 func tuiRun(ctx context.Context, o *TUIOptions) error {
+	gctune.ForLongRuns()
 	// Without a terminal the program would draw into a pipe and wait on
 	// keys that never come: fail at once and point at the script-friendly
 	// command.

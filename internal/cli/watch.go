@@ -10,6 +10,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/gctune"
 )
 
 // WatchOptions are `watch`'s inputs.
@@ -62,6 +63,7 @@ type watchEvent struct {
 }
 
 func watchRun(ctx context.Context, o *WatchOptions) error {
+	gctune.ForLongRuns()
 	s, err := o.openDeal(ctx)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,17 +22,32 @@ func TestStartupRunsNoCollection(t *testing.T) {
 		t.Fatalf("dealctl --version: %v\n%s", err, out)
 	}
 	order := map[string]int{}
+	allocatedBefore := 0 // bytes the packages initialised before gctune allocated
+	tuned := false
 	for i, line := range strings.Split(string(out), "\n") {
 		if strings.HasPrefix(line, "gc ") {
 			t.Errorf("a collection ran during start-up: %s", line)
 		}
-		if f := strings.Fields(line); len(f) > 1 && f[0] == "init" {
-			order[f[1]] = i
+		// init PACKAGE @T ms, T ms clock, N bytes, N allocs
+		f := strings.Fields(line)
+		if len(f) < 9 || f[0] != "init" {
+			continue
+		}
+		order[f[1]] = i
+		if f[1] == "github.com/dealctl/dealctl/internal/gctune" {
+			tuned = true
+		} else if n, err := strconv.Atoi(f[7]); err == nil && !tuned {
+			allocatedBefore += n
 		}
 	}
 	tune, ok := order["github.com/dealctl/dealctl/internal/gctune"]
 	if !ok {
 		t.Fatalf("internal/gctune's init did not run:\n%s", out)
+	}
+	// The first collection is due at a 4 MB heap; what comes before gctune
+	// must stay well under it.
+	if allocatedBefore > 2<<20 {
+		t.Errorf("packages initialised before internal/gctune allocate %d bytes; the first collection comes at 4 MB", allocatedBefore)
 	}
 	for _, heavy := range []string{"github.com/xuri/excelize/v2", "github.com/yuin/goldmark/extension", "github.com/itchyny/gojq"} {
 		if i, ok := order[heavy]; ok && i < tune {

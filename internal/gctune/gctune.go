@@ -1,5 +1,5 @@
 // Package gctune sets the garbage collector's target for a command-line
-// process before the libraries dealctl links build their tables.
+// process before most of the libraries dealctl links build their tables.
 //
 // Those tables (excelize's, tablewriter's, goldmark's, gojq's) come to
 // about 3.5 MB at package init, just past the 4 MB heap at which Go's
@@ -11,9 +11,11 @@
 //
 // cmd/dealctl imports this package for its side effect. Go initialises
 // packages in import-path order as soon as their own imports are ready
-// (the Go 1.21 rules), so this one, which imports only the runtime and
-// os, runs before excelize, gojq and goldmark; a test in internal/e2e
-// checks that it still does.
+// (the Go 1.21 rules). This one imports only os and runtime/debug, so it
+// runs once those and what they need are ready: after about 1 MB of
+// earlier tables (tablewriter's among them), well before excelize, gojq
+// and goldmark. A test in internal/e2e checks that no collection runs at
+// start-up and that what initialises before this package stays small.
 package gctune
 
 import (
@@ -40,10 +42,12 @@ func init() {
 	}
 }
 
-// ForServer puts Go's default target back, for `dealctl serve`: a server
-// runs for weeks, and its memory should follow its load, not a start-up
-// setting. Unless GOGC or GOMEMLIMIT is set.
-func ForServer() {
+// ForLongRuns puts Go's default target back, for the commands that run
+// for long or hold much: `serve` runs for weeks, `watch` and `tui` for as
+// long as someone looks, `import` and `export` hold whole workbooks. Their
+// memory should follow what they hold, not a start-up setting. Unless
+// GOGC or GOMEMLIMIT is set.
+func ForLongRuns() {
 	if !userSet() {
 		debug.SetGCPercent(defaultPercent)
 	}

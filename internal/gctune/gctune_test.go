@@ -21,7 +21,7 @@ func currentPercent() int {
 func TestCommandTargetAndServerTarget(t *testing.T) {
 	if os.Getenv("GCTUNE_CHILD") == "1" {
 		before := currentPercent()
-		ForServer()
+		ForLongRuns()
 		println("percent", before, currentPercent())
 		return
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 )
 
 // stripTags is the text of an HTML fragment without its tags, entities
@@ -29,11 +28,11 @@ func stripTags(s string) string {
 				b.Write(z.Text())
 			}
 		case html.StartTagToken:
-			if name, _ := z.TagName(); dropsContent(atom.Lookup(name)) {
+			if name, _ := z.TagName(); dropsContent(string(name)) {
 				skipping++
 			}
 		case html.EndTagToken:
-			if name, _ := z.TagName(); dropsContent(atom.Lookup(name)) && skipping > 0 {
+			if name, _ := z.TagName(); dropsContent(string(name)) && skipping > 0 {
 				skipping--
 			}
 		}
@@ -41,10 +40,10 @@ func stripTags(s string) string {
 }
 
 // dropsContent lists the elements whose content bluemonday drops with the
-// element.
-func dropsContent(a atom.Atom) bool {
-	switch a {
-	case atom.Frameset, atom.Iframe, atom.Noembed, atom.Noframes, atom.Noscript, atom.Object, atom.Script, atom.Style, atom.Title:
+// element (its addDefaultSkipElementContent). TagName lower-cases names.
+func dropsContent(name string) bool {
+	switch name {
+	case "frame", "frameset", "iframe", "noembed", "noframes", "noscript", "nostyle", "object", "script", "style", "title":
 		return true
 	}
 	return false

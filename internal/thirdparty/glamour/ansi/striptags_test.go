@@ -29,6 +29,8 @@ func TestStripTagsKeepsTheReadableText(t *testing.T) {
 		"x<y":                            "x",
 		"&amp;lt;":                       "&lt;",
 		"<title>t</title><noscript>n</noscript>ok": "ok",
+		"<frame>x</frame>y":                        "y",
+		"<NoStyle>x</nostyle>y":                    "y",
 	} {
 		if got := strings.TrimSpace(stripTags(in)); got != want {
 			t.Errorf("stripTags(%q) = %q, want %q", in, got, want)
@@ -39,7 +41,7 @@ func TestStripTagsKeepsTheReadableText(t *testing.T) {
 // Upstream glamour sanitised raw HTML with bluemonday; the fork must give
 // the same text for any input (trimmed, as SanitizeHTML's callers ask).
 func FuzzStripTagsMatchesBluemonday(f *testing.F) {
-	for _, s := range []string{"<b>bold</b> &amp; <i>it</i>", "&amp;lt;", "<script>a</script>b", "x<y", "<p>a</p>", "<object><param>x</object>y"} {
+	for _, s := range []string{"<b>bold</b> &amp; <i>it</i>", "&amp;lt;", "<script>a</script>b", "x<y", "<p>a</p>", "<object><param>x</object>y", "<frame>x</frame>y", "<nostyle>x</nostyle>y"} {
 		f.Add(s)
 	}
 	strict := bluemonday.StrictPolicy()
