@@ -105,10 +105,13 @@ echo "list: $got rows, $bytes bytes from the server; $(nproc) CPUs; load $(cut -
 # One --prepare per command: hyperfine applies a lone --prepare to every
 # command, which would empty the cache before the warm runs too.
 hyperfine -N --warmup 3 --runs "$RUNS" \
-	--export-markdown "$work/results.md" \
+	--export-markdown "$work/results.md" --export-json "$work/results.json" \
 	--prepare true --prepare "rm -rf $work/cache" --prepare true \
 	-n curl "curl -s -H 'Authorization: Bearer $key' $url" \
 	-n 'dealctl, cold cache' "$BIN requests ls -o json" \
 	-n 'dealctl, warm cache' "$BIN requests ls -o json"
 echo "server answers: $(grep -c 'status=200' "$work/serve.log") full, $(grep -c 'status=304' "$work/serve.log") not modified" >&2
 cat "$work/results.md"
+# The median, which a neighbour's burst moves less than the mean.
+echo "medians (ms):"
+awk -F'"' '/"command":/ {c = $4} /"median":/ {split($0, a, ": "); sub(",", "", a[2]); printf "  %-22s %6.1f\n", c, a[2] * 1000}' "$work/results.json"
