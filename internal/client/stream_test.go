@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // etagServer answers a list with ETag `"v"+version`, and 304 to a
@@ -47,6 +48,17 @@ func (s *etagServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, body)
 }
 
+// cachedClient serves es and returns a client of it with a cache of its
+// own, the waits it would have made, and the cache's directory.
+func cachedClient(t *testing.T, es *etagServer) (*Client, *[]time.Duration, string) {
+	t.Helper()
+	srv := httptest.NewServer(es)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	return c, waits, dir
+}
+
 func readStream(t *testing.T, resp *Response) string {
 	t.Helper()
 	if resp.Stream == nil || resp.Body != nil {
@@ -62,10 +74,7 @@ func readStream(t *testing.T, resp *Response) string {
 
 func TestGetStreamAnswersRepeatsFromTheCacheFile(t *testing.T) {
 	es := &etagServer{}
-	srv := httptest.NewServer(es)
-	defer srv.Close()
-	dir := t.TempDir()
-	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	c, _, dir := cachedClient(t, es)
 	ctx := context.Background()
 
 	first, err := c.GetStream(ctx, "/deals/d/requests", nil)
@@ -117,12 +126,10 @@ func TestGetStreamAnswersRepeatsFromTheCacheFile(t *testing.T) {
 // another dealctl) is not trusted: the list is asked for again.
 func TestGetStreamRefetchesWhenTheEntryChangedUnderIt(t *testing.T) {
 	es := &etagServer{}
-	srv := httptest.NewServer(es)
-	defer srv.Close()
-	dir := t.TempDir()
-	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	c, _, dir := cachedClient(t, es)
 	ctx := context.Background()
 	readStream(t, must(c.GetStream(ctx, "/deals/d/requests", nil)))
+	defer assertNoTempFiles(t, dir)
 
 	entry := c.cache.path(c.cacheKey(c.apiURL("/deals/d/requests")))
 	es.onNotModified = func() {
@@ -177,10 +184,7 @@ func TestGetStreamWithoutCacheUsesATemporaryFileLeftNowhere(t *testing.T) {
 // entry behind.
 func TestGetStreamRetriesACutBody(t *testing.T) {
 	es := &etagServer{truncateFor: 1}
-	srv := httptest.NewServer(es)
-	defer srv.Close()
-	dir := t.TempDir()
-	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	c, waits, dir := cachedClient(t, es)
 	resp, err := c.GetStream(context.Background(), "/deals/d/requests", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -267,10 +271,8 @@ func upper(calls *atomic.Int32) *Layout {
 // 304 and the kept form, not a second layout.
 func TestGetStreamKeepsTheLaidOutForm(t *testing.T) {
 	es := &etagServer{}
-	srv := httptest.NewServer(es)
-	defer srv.Close()
-	dir := t.TempDir()
-	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	c, _, dir := cachedClient(t, es)
+	defer assertNoTempFiles(t, dir)
 	ctx := context.Background()
 	var calls atomic.Int32
 	lay := upper(&calls)
@@ -308,10 +310,7 @@ func TestGetStreamKeepsTheLaidOutForm(t *testing.T) {
 // through it, always gets the server's bytes back, and both get 304s.
 func TestLaidOutEntryAndDoEntryAreKeptApart(t *testing.T) {
 	es := &etagServer{}
-	srv := httptest.NewServer(es)
-	defer srv.Close()
-	dir := t.TempDir()
-	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	c, _, dir := cachedClient(t, es)
 	ctx := context.Background()
 	var calls atomic.Int32
 	for range 2 {
@@ -340,10 +339,7 @@ func TestLaidOutEntryAndDoEntryAreKeptApart(t *testing.T) {
 // entry, and is not retried.
 func TestGetStreamLayoutFailure(t *testing.T) {
 	es := &etagServer{}
-	srv := httptest.NewServer(es)
-	defer srv.Close()
-	dir := t.TempDir()
-	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	c, waits, dir := cachedClient(t, es)
 	refuse := &Layout{Name: "refuse", Write: func(io.Writer, io.Reader) error { return errors.New("not JSON") }}
 	if _, err := c.GetStream(context.Background(), "/deals/d/requests", refuse); err == nil || err.Error() != "not JSON" {
 		t.Fatalf("err = %v", err)
@@ -362,10 +358,7 @@ func TestGetStreamLayoutFailure(t *testing.T) {
 // whole answer once.
 func TestGetStreamRetriesACutBodyBeingLaidOut(t *testing.T) {
 	es := &etagServer{truncateFor: 1}
-	srv := httptest.NewServer(es)
-	defer srv.Close()
-	dir := t.TempDir()
-	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	c, waits, dir := cachedClient(t, es)
 	var calls atomic.Int32
 	resp, err := c.GetStream(context.Background(), "/deals/d/requests", upper(&calls))
 	if err != nil {
@@ -403,10 +396,7 @@ func TestCacheHeaderLine(t *testing.T) {
 // again and kept in memory.
 func TestGetStreamFallsBackToMemoryWhenTheDiskFails(t *testing.T) {
 	es := &etagServer{}
-	srv := httptest.NewServer(es)
-	defer srv.Close()
-	dir := t.TempDir()
-	c, waits := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	c, waits, dir := cachedClient(t, es)
 	var calls atomic.Int32
 	full := &Layout{Name: "disk-full-once", Write: func(w io.Writer, r io.Reader) error {
 		if calls.Add(1) == 1 {
@@ -436,10 +426,7 @@ func TestGetStreamFallsBackToMemoryWhenTheDiskFails(t *testing.T) {
 // back does not mix the two answers: the read is made again, in memory.
 func TestGetStreamWhenAnotherProcessReplacesTheEntry(t *testing.T) {
 	es := &etagServer{}
-	srv := httptest.NewServer(es)
-	defer srv.Close()
-	dir := t.TempDir()
-	c, _ := newTestClient(t, srv, func(o *Options) { o.Cache = NewCache(dir) })
+	c, _, _ := cachedClient(t, es)
 	replaced := 0
 	testHookAfterCommit = func(path string) {
 		replaced++
