@@ -156,12 +156,10 @@ type Response struct {
 	Body       []byte
 	FromCache  bool // answered 304 and served from the ETag cache
 
-	// Stream is the body of a 2xx answer to GetStream, read from a file
-	// (Body is then nil). The caller closes it.
+	// Stream is the body of a 2xx answer to GetStream (Body is then nil),
+	// read from a file, or from memory where no file could be written.
+	// The caller closes it.
 	Stream io.ReadCloser
-	// Form is the Layout's Name when Stream is in that layout's form, ""
-	// when it is as the server sent it.
-	Form string
 }
 
 // Do sends one API call and returns the raw answer for any 2xx status, a
@@ -272,7 +270,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 				return &Response{StatusCode: http.StatusOK, Header: h, Body: cached.Body, FromCache: true}, nil
 			}
 			if f, ok := sm.fromCache(c.cache, cached.ETag); ok {
-				return &Response{StatusCode: http.StatusOK, Header: h, Stream: f, Form: sm.form(), FromCache: true}, nil
+				return &Response{StatusCode: http.StatusOK, Header: h, Stream: f, FromCache: true}, nil
 			}
 			// The entry went (another process replaced or removed it):
 			// ask again, unconditionally.
@@ -291,7 +289,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 				}
 			}
 			if sm != nil {
-				return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Stream: stream, Form: sm.form()}, nil
+				return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Stream: stream}, nil
 			}
 			return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data}, nil
 		case resp.StatusCode == http.StatusTooManyRequests:
