@@ -9,37 +9,24 @@ import (
 	"runtime"
 )
 
-// head returns the entry's header alone (Body nil), reading only the
-// first line: for answers streamed from the file rather than loaded.
-func (c *Cache) head(key string) *cacheEntry {
+// openEntry opens the entry for key and returns it positioned at its
+// body, with its header: for answers streamed from the file rather than
+// loaded. An open file keeps its content even if another process renames
+// a new entry into place meanwhile.
+func (c *Cache) openEntry(key string) (*os.File, *cacheEntry, error) {
 	f, err := os.Open(c.path(key))
 	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	e, _, err := readHeader(f)
-	if err != nil {
-		return nil
-	}
-	return e
-}
-
-// openBody opens the entry's body for reading, provided the entry still
-// carries etag (another process may have replaced it since head), and
-// says which form the body is in.
-func (c *Cache) openBody(key, etag string) (f *os.File, form string, ok bool) {
-	f, err := os.Open(c.path(key))
-	if err != nil {
-		return nil, "", false
+		return nil, nil, err
 	}
 	e, n, err := readHeader(f)
-	if err == nil && e.ETag == etag {
-		if _, err = f.Seek(int64(n), io.SeekStart); err == nil {
-			return f, e.Form, true
-		}
+	if err == nil {
+		_, err = f.Seek(int64(n), io.SeekStart)
 	}
-	f.Close()
-	return nil, "", false
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, e, nil
 }
 
 // readHeader reads an entry's header line and returns it with the offset
@@ -105,9 +92,9 @@ func (c *Cache) commit(key string, e *cacheEntry, tmp *os.File, write func(io.Wr
 	if testHookAfterCommit != nil {
 		testHookAfterCommit(c.path(key))
 	}
-	f, form, ok := c.openBody(key, e.ETag)
-	if !ok || form != e.Form {
-		if ok {
+	f, got, err := c.openEntry(key)
+	if err != nil || got.header() != e.header() {
+		if err == nil {
 			f.Close()
 		}
 		return nil, errEntryRaced

@@ -177,6 +177,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 	if method == http.MethodGet && c.cache != nil {
 		if sm != nil {
 			cached = sm.cachedEntry(c.cache, c.cacheKey(u))
+			defer sm.release()
 		} else {
 			cached = c.cache.get(c.cacheKey(u))
 		}
@@ -269,14 +270,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 			if sm == nil {
 				return &Response{StatusCode: http.StatusOK, Header: h, Body: cached.Body, FromCache: true}, nil
 			}
-			if f, ok := sm.fromCache(c.cache, cached.ETag); ok {
-				return &Response{StatusCode: http.StatusOK, Header: h, Stream: f, FromCache: true}, nil
-			}
-			// The entry went (another process replaced or removed it):
-			// ask again, unconditionally.
-			cached = nil
-			attempt--
-			continue
+			return &Response{StatusCode: http.StatusOK, Header: h, Stream: sm.takeHeld(), FromCache: true}, nil
 		case resp.StatusCode == http.StatusNotModified && sm != nil:
 			return nil, &NetworkError{Method: method, URL: u, Err: errors.New("the server answered 304 Not Modified to a request that was not conditional")}
 		case resp.StatusCode == http.StatusNotModified:

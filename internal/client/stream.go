@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 )
 
@@ -44,9 +45,10 @@ func validLayoutName(name string) bool {
 
 // streamMode is what do needs to answer a GetStream.
 type streamMode struct {
-	layout   *Layout // nil: the server's bytes
-	key      string  // the cache entry's key
-	inMemory bool    // the disk failed once: answers are kept in memory
+	layout   *Layout  // nil: the server's bytes
+	key      string   // the cache entry's key
+	held     *os.File // the entry whose ETag was sent, open at its body
+	inMemory bool     // the disk failed once: answers are kept in memory
 }
 
 func (sm *streamMode) form() string {
@@ -56,28 +58,41 @@ func (sm *streamMode) form() string {
 	return sm.layout.Name
 }
 
-// cachedEntry finds the entry a conditional read can use: the URL's, or,
-// with a layout, the one kept in its form.
+// cachedEntry opens the entry a conditional read can use, the URL's or,
+// with a layout, the one kept in its form, and holds it open until the
+// answer says whether it is still current: a 304 is then answered with
+// exactly what the ETag sent stood for.
 func (sm *streamMode) cachedEntry(cache *Cache, urlKey string) *cacheEntry {
 	sm.key = urlKey
 	if sm.layout != nil {
 		sm.key += "." + sm.layout.Name
 	}
-	e := cache.head(sm.key)
-	if e == nil || e.Form != sm.form() {
+	f, e, err := cache.openEntry(sm.key)
+	if err != nil {
 		return nil
 	}
+	if e.Form != sm.form() {
+		f.Close()
+		return nil
+	}
+	sm.held = f
 	return e
 }
 
-// fromCache opens the entry's body after a 304.
-func (sm *streamMode) fromCache(cache *Cache, etag string) (io.ReadCloser, bool) {
-	f, form, ok := cache.openBody(sm.key, etag)
-	if ok && form != sm.form() {
-		f.Close()
-		ok = false
+// takeHeld hands the held entry over to the caller, after a 304.
+func (sm *streamMode) takeHeld() io.ReadCloser {
+	f := sm.held
+	sm.held = nil
+	return f
+}
+
+// release closes the held entry, when the answer was not a 304 (before a
+// new one is renamed over it: Windows cannot rename over an open file).
+func (sm *streamMode) release() {
+	if sm.held != nil {
+		sm.held.Close()
+		sm.held = nil
 	}
-	return f, ok
 }
 
 // receive keeps a 2xx answer as it arrives, laid out if a layout was
@@ -92,6 +107,7 @@ func (sm *streamMode) receive(cache *Cache, resp *http.Response) (io.ReadCloser,
 		}
 		return sm.layout.Write(w, body)
 	}
+	sm.release()
 	if sm.inMemory {
 		var buf bytes.Buffer
 		if err := write(&buf); err != nil {
