@@ -91,33 +91,27 @@ func ParseRow(cells []string, m Mapping, line int, date1904 bool) (row Row, prob
 	row.Requester = OneLine(get(FieldRequester))
 	row.Assignee = get(FieldAssignee)
 
+	var msg string
 	if v := get(FieldKind); v != "" {
-		k, ok := lookup(v, kindWords)
-		if !ok {
-			bad(FieldKind, "unknown kind %q: use %s", v, choices(api.RequestKinds))
+		if row.Kind, msg = parseEnum(v, "kind", kindWords, api.RequestKinds); msg != "" {
+			bad(FieldKind, "%s", msg)
 		}
-		row.Kind, row.kindGiven = k, ok
+		row.kindGiven = msg == ""
 	}
 	if v := get(FieldPriority); v != "" {
-		p, ok := lookup(v, priorityWords)
-		if !ok {
-			bad(FieldPriority, "unknown priority %q: use %s", v, choices(api.Priorities))
+		if row.Priority, msg = parseEnum(v, "priority", priorityWords, api.Priorities); msg != "" {
+			bad(FieldPriority, "%s", msg)
 		}
-		row.Priority = p
 	}
 	if v := get(FieldCategory); v != "" {
-		c, ok := lookup(v, categoryWords)
-		if !ok {
-			bad(FieldCategory, "unknown category %q: use %s", v, choices(api.RequestCategories))
+		if row.Category, msg = parseEnum(v, "category", categoryWords, api.RequestCategories); msg != "" {
+			bad(FieldCategory, "%s", msg)
 		}
-		row.Category = c
 	}
 	if v := get(FieldStatus); v != "" {
-		s, ok := lookup(v, statusWords)
-		if !ok {
-			bad(FieldStatus, "unknown status %q: use %s", v, choices(api.RequestStatuses))
+		if row.Status, msg = parseEnum(v, "status", statusWords, api.RequestStatuses); msg != "" {
+			bad(FieldStatus, "%s", msg)
 		}
-		row.Status = s
 	}
 	if v := get(FieldDueDate); v != "" {
 		d, err := parseDate(v, date1904)

@@ -1,6 +1,7 @@
 package exporters
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -47,11 +48,14 @@ var (
 	}
 )
 
-// lookup reads an enumeration cell through words; ok is false for a
-// value nobody would recognise.
-func lookup[T ~string](cell string, words map[string]T) (T, bool) {
+// parseEnum reads a cell holding one of an enumeration's values, or a
+// word for one (words): the value, or a problem that names the choices.
+func parseEnum[T ~string](cell, what string, words map[string]T, all []T) (T, string) {
 	v, ok := words[normalizeValue(cell)]
-	return v, ok
+	if !ok {
+		return v, fmt.Sprintf("unknown %s %q: use %s", what, cell, choices(all))
+	}
+	return v, ""
 }
 
 // choices lists an enumeration's API values for an error message.
