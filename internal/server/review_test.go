@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/server"
+	"github.com/dealctl/dealctl/internal/store"
 )
 
 // TestIdempotencyKeyRace: many calls with one Idempotency-Key at once
@@ -88,6 +90,48 @@ func TestInternalNoteLeavesNoTrace(t *testing.T) {
 		if r.ID == row {
 			t.Errorf("updated_since lists %s to the counterparty after an internal note", r.Number)
 		}
+	}
+}
+
+// A file an administrator attaches to the owning side's internal note
+// (dealctl admin files attach) leaves no trace for the counterparty
+// either, while a file on a shared message does move its ETags.
+func TestFileOnInternalNoteLeavesNoTrace(t *testing.T) {
+	e := newEnv(t)
+	falcon, row := e.deal("falcon"), e.row("falcon/1.1")
+	ben, olivia := e.as(t, "ben-write"), e.as(t, "olivia-write")
+	var internalNote, shared string
+	for _, m := range olivia.get(messagesPath(falcon, row)).want(http.StatusOK).messages() {
+		switch {
+		case m.Kind == api.MessageInternalNote:
+			internalNote = m.ID
+		case !m.Internal && shared == "":
+			shared = m.ID
+		}
+	}
+	if internalNote == "" || shared == "" {
+		t.Fatal("the world has no internal note and shared message on falcon/1.1")
+	}
+	paths := []string{requestsPath(falcon), requestPath(falcon, row), messagesPath(falcon, row)}
+	tags := map[string]string{}
+	for _, p := range paths {
+		tags[p] = ben.get(p).want(http.StatusOK).header.Get("ETag")
+	}
+	attach := func(messageID string) {
+		t.Helper()
+		name := "attached.txt"
+		if _, err := e.st.AttachFile(context.Background(), store.File{DealID: falcon, MessageID: messageID, Name: &name, Scanned: true}, []byte("notes")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.clock.Advance(time.Minute)
+	attach(internalNote)
+	for _, p := range paths {
+		ben.get(p, header("If-None-Match: "+tags[p])).want(http.StatusNotModified)
+	}
+	attach(shared)
+	for _, p := range paths {
+		ben.get(p, header("If-None-Match: "+tags[p])).want(http.StatusOK)
 	}
 }
 

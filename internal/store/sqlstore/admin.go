@@ -200,12 +200,7 @@ func (a *adminTx) touchRequest(dealID, requestID string, internal bool) error {
 	if err != nil {
 		return err
 	}
-	now := time.Now()
-	if internal {
-		r.InternalUpdatedAt = ptrTime(advance(latest(r), now))
-	} else {
-		r.UpdatedAt = advance(r.UpdatedAt, now)
-	}
+	touch(&r, internal, time.Now())
 	return writeRequest(a.ctx, a.db, a.tx, r)
 }
 
@@ -267,9 +262,16 @@ func (db *DB) SetDealArchived(ctx context.Context, dealID string, archived bool)
 	})
 }
 
-// AttachFile stores data and lists it on the message f names.
+// AttachFile stores data and lists it on the message f names. A file on
+// an internal message moves nothing the counterparty sees. (A message's
+// internal flag never changes, so it is read before the transaction,
+// which must know it from the start.)
 func (db *DB) AttachFile(ctx context.Context, f store.File, data []byte) (store.File, error) {
-	err := db.dealTx(ctx, f.DealID, func(tx *sql.Tx) error {
+	var internal bool
+	if err := db.read.QueryRowContext(ctx, db.q("SELECT internal FROM messages WHERE deal_id = ? AND id = ?"), f.DealID, f.MessageID).Scan(&internal); err != nil {
+		return f, notFound(err)
+	}
+	err := db.dealTxSeen(ctx, f.DealID, !internal, func(tx *sql.Tx) error {
 		m, err := scanMessage(tx.QueryRowContext(ctx, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND id = ?"), f.DealID, f.MessageID))
 		if err != nil {
 			return notFound(err)
@@ -291,12 +293,12 @@ func (db *DB) AttachFile(ctx context.Context, f store.File, data []byte) (store.
 		if _, err = tx.ExecContext(ctx, db.q(insertFile), fileArgs(f)...); err != nil {
 			return mapErr(err)
 		}
-		// The request now shows one more file: move its updated_at on.
+		// The request now shows one more file.
 		r, err := getRequest(ctx, db, tx, f.DealID, f.RequestID)
 		if err != nil {
 			return err
 		}
-		r.UpdatedAt = advance(r.UpdatedAt, time.Now())
+		touch(&r, m.Internal, time.Now())
 		return writeRequest(ctx, db, tx, r)
 	})
 	return f, err

@@ -232,14 +232,8 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		}
 		// A new message changes what the request shows (latest answer,
 		// files), so it counts as an update of the request.
-		// An internal message moves internal_updated_at only: updated_at
-		// is shown to both sides and must not reveal it.
 		now := m.PostedAt
-		if m.Internal {
-			r.InternalUpdatedAt = ptrTime(advance(latest(r), now))
-		} else {
-			r.UpdatedAt = advance(r.UpdatedAt, now)
-		}
+		touch(&r, m.Internal, now)
 		if p.MoveStatus != nil && *p.MoveStatus != r.Status && (p.AllowMove == nil || p.AllowMove(r.Status)) {
 			r.Status, r.StatusChangedAt = *p.MoveStatus, &now
 		}
@@ -280,6 +274,18 @@ func advance(old, now time.Time) time.Time {
 		return fromMicros(micros(now))
 	}
 	return fromMicros(micros(old) + 1)
+}
+
+// touch moves a request's update time on after a message or file changed
+// what it shows: updated_at for what both sides see; internal_updated_at
+// for what only the owning side sees, since updated_at is shown to both
+// and must not reveal an internal note.
+func touch(r *store.Request, internal bool, now time.Time) {
+	if internal {
+		r.InternalUpdatedAt = ptrTime(advance(latest(*r), now))
+	} else {
+		r.UpdatedAt = advance(r.UpdatedAt, now)
+	}
 }
 
 // latest is the later of a request's two update times.
