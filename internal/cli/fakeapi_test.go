@@ -41,6 +41,7 @@ type fakeAPI struct {
 	sent    []*http.Request // every call, for asserting headers and queries
 	meddler string          // a row id someone else changes right after each GET of it
 	failPOS int             // answer this many POSTs with 503 before serving one
+	dropPOS int             // close the connection on this many POSTs, unanswered
 }
 
 const (
@@ -186,6 +187,11 @@ func newFakeAPI(t *testing.T) *fakeAPI {
 		f.sent = append(f.sent, r.Clone(context.Background()))
 		if f.ext && strings.HasPrefix(r.URL.Path, "/api/") {
 			w.Header().Set("X-Dealctl-Extensions", "list-filters, if-match, idempotency-key")
+		}
+		if r.Method == http.MethodPost && f.dropPOS > 0 && strings.HasPrefix(r.URL.Path, "/api/") {
+			f.dropPOS--
+			hijackClose(w)
+			return
 		}
 		if r.Method == http.MethodPost && f.failPOS > 0 && strings.HasPrefix(r.URL.Path, "/api/") {
 			f.failPOS--

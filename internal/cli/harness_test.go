@@ -92,3 +92,9 @@ func (r result) must(t *testing.T, code int, outHas ...string) {
 		}
 	}
 }
+
+// apiAttempts counts the HTTP attempts that DEALCTL_DEBUG=api logged to
+// stderr for exactly "METHOD path".
+func apiAttempts(stderr, methodPath string) int {
+	return strings.Count(stderr, "api: "+methodPath+" ")
+}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,14 +22,15 @@ import (
 // enough that the pacer's reserve stays small.
 const importWorkers = 6
 
-// writeAttempts is how often one write is tried when the connection fails.
-const writeAttempts = 4
+// patchAttempts is how often one PATCH is tried when the connection
+// fails: the client never sends a PATCH again by itself. (Creates are
+// retried by the client alone, and only where the server replays them.)
+const patchAttempts = 4
 
 // applier carries out a plan.
 type applier struct {
 	c      *client.Client
 	dealID string
-	idem   bool // the server replays POSTs sent with an Idempotency-Key
 	pace   *pacer
 	onDone func() // progress
 
@@ -93,9 +93,12 @@ func (a *applier) run(ctx context.Context, plan *importPlan) error {
 }
 
 // create POSTs a row. The number is always sent, and numbers are unique
-// on a deal, so a create that already happened (an answer lost to a
-// dropped connection, an earlier interrupted run) fails with a number
-// conflict instead of duplicating: the row is then looked up and taken.
+// on a deal, so a create cannot land twice. Where the server replays
+// Idempotency-Keys the POST carries one and the client's own retries get
+// the first answer back; otherwise the client sends it once. Either way,
+// a create that failed for want of an answer, or on a number that is
+// taken (an earlier interrupted run), is looked up in the list and the
+// row found there is taken as created.
 func (a *applier) create(ctx context.Context, it *planItem) error {
 	in := it.create
 	if it.Parent != "" {
@@ -111,48 +114,12 @@ func (a *applier) create(ctx context.Context, it *planItem) error {
 	if err != nil {
 		return err
 	}
-	hdr := http.Header{}
-	if a.idem {
-		hdr.Set("Idempotency-Key", idempotencyKey(a.dealID, it.Number, body))
+	row, err := a.post(ctx, it.Number, body)
+	if isNumberConflict(err) || isNetworkError(err) {
+		row, err = a.adopt(ctx, it, err)
 	}
-	var row *api.DealRequest
-	for attempt := 0; ; attempt++ {
-		resp, err := a.call(ctx, http.MethodPost, "/deals/"+url.PathEscape(a.dealID)+"/requests", body, hdr)
-		if err == nil {
-			row = &api.DealRequest{}
-			if err := json.Unmarshal(resp.Body, row); err != nil {
-				return err
-			}
-			break
-		}
-		if !isNumberConflict(err) && !isNetworkError(err) {
-			return err
-		}
-		if isNetworkError(err) && a.idem && attempt+1 < writeAttempts {
-			// The same key replays the first answer if the server acted.
-			if err := client.Sleep(ctx, retryPause(attempt)); err != nil {
-				return err
-			}
-			continue
-		}
-		// Without replay, ask the list whether the create happened.
-		found, lerr := a.lookup(ctx, it.Number)
-		if lerr != nil {
-			return errors.Join(err, lerr)
-		}
-		if found != nil {
-			if found.Kind != it.Kind {
-				return fmt.Errorf("number %s is now a %s on the deal", it.Number, found.Kind)
-			}
-			row = found
-			break
-		}
-		if attempt+1 >= writeAttempts {
-			return err
-		}
-		if err := client.Sleep(ctx, retryPause(attempt)); err != nil {
-			return err
-		}
+	if err != nil {
+		return err
 	}
 	it.id = row.ID
 	a.mu.Lock()
@@ -162,6 +129,41 @@ func (a *applier) create(ctx context.Context, it *planItem) error {
 		return a.patch(ctx, it, api.DealRequestUpdate{Status: api.Some(it.StatusTo)})
 	}
 	return nil
+}
+
+// post sends one create. The Idempotency-Key is derived from the row, not
+// random, so that a re-run after an interruption replays too.
+func (a *applier) post(ctx context.Context, number string, body []byte) (*api.DealRequest, error) {
+	var hdr http.Header
+	if a.c.Supports(client.ExtIdempotencyKey) {
+		hdr = http.Header{"Idempotency-Key": {idempotencyKey(a.dealID, number, body)}}
+	}
+	resp, err := a.call(ctx, http.MethodPost, "/deals/"+url.PathEscape(a.dealID)+"/requests", body, hdr)
+	if err != nil {
+		return nil, err
+	}
+	row := &api.DealRequest{}
+	if err := json.Unmarshal(resp.Body, row); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
+
+// adopt takes the deal's row numbered like it after its create failed
+// with cause, when that row is there (the create happened after all, in
+// this run or an earlier one); otherwise cause stands.
+func (a *applier) adopt(ctx context.Context, it *planItem, cause error) (*api.DealRequest, error) {
+	found, err := a.lookup(ctx, it.Number)
+	if err != nil {
+		return nil, errors.Join(cause, err)
+	}
+	if found == nil {
+		return nil, cause
+	}
+	if found.Kind != it.Kind {
+		return nil, fmt.Errorf("number %s is now a %s on the deal", it.Number, found.Kind)
+	}
+	return found, nil
 }
 
 // update PATCHes the changed fields and, with --apply-status, the status
@@ -193,7 +195,7 @@ func (a *applier) patch(ctx context.Context, it *planItem, up api.DealRequestUpd
 			if (up == api.DealRequestUpdate{}) {
 				return nil
 			}
-		case isNetworkError(err) && attempt+1 < writeAttempts:
+		case isNetworkError(err) && attempt+1 < patchAttempts:
 			if err := client.Sleep(ctx, retryPause(attempt)); err != nil {
 				return err
 			}
@@ -247,18 +249,6 @@ func fetchList(ctx context.Context, c *client.Client, dealID string) ([]api.Deal
 		return nil, resp.Header, fmt.Errorf("the server's list is not the JSON expected: %w", err)
 	}
 	return rows, resp.Header, nil
-}
-
-// advertises reports whether an answer's X-Dealctl-Extensions names ext.
-func advertises(h http.Header, ext string) bool {
-	for _, v := range h.Values("X-Dealctl-Extensions") {
-		for _, e := range strings.Split(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(e), ext) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // idempotencyKey derives a POST's key from the deal, the number and the
