@@ -106,7 +106,7 @@ func (m *Model) detailText(r *api.DealRequest) string {
 		b.WriteString("\n")
 		line(m.st.bold.Render("Files (d)"))
 		for _, f := range r.Files {
-			line("  " + fileLine(f))
+			line("  " + output.FileLine(f))
 		}
 	}
 	b.WriteString("\n")
@@ -174,30 +174,4 @@ func (m *Model) person(id *string) string {
 		return name
 	}
 	return *id
-}
-
-func fileName(f api.File) string {
-	if f.Name != nil {
-		return *f.Name
-	}
-	return "(withheld)"
-}
-
-// fileLine describes a file as `dealctl files ls` does.
-func fileLine(f api.File) string {
-	if f.Kind == api.FileKindLink {
-		u := ""
-		if f.URL != nil {
-			u = " " + *f.URL
-		}
-		return "link: " + fileName(f) + u
-	}
-	s := "file: " + fileName(f)
-	if f.Size != nil {
-		s += " (" + output.HumanSize(*f.Size) + ")"
-	}
-	if !f.Downloadable {
-		s += " [not downloadable yet]"
-	}
-	return s
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
 )
 
 // Each flow drives the real program against a real server at a fixed
@@ -228,8 +229,8 @@ func TestDownloadFileUnderCursor(t *testing.T) {
 	o := ts.options(t, "alice", "Falcon")
 	got := make(chan string, 1)
 	o.Download = func(_ context.Context, deal api.Deal, request string, f api.File) (string, error) {
-		got <- deal.Codename + " " + request + " " + fileName(f)
-		return "/tmp/x/" + fileName(f), nil
+		got <- deal.Codename + " " + request + " " + output.FileName(f)
+		return "/tmp/x/" + output.FileName(f), nil
 	}
 	s := start(t, o, 100, 30)
 	s.waitFor("Certificate of incorporation")

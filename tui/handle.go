@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
 )
 
 // handleKey routes a key to the open form, picker or help first: keys a
@@ -259,16 +260,16 @@ func (m *Model) startDownload() tea.Cmd {
 		m.fail(fmt.Errorf("%s has no file ready to download", orDash(r.Number)))
 		return nil
 	case 1:
-		m.say("Downloading %s…", fileName(files[0]))
+		m.say("Downloading %s…", output.FileName(files[0]))
 		return m.download(row, files[0])
 	}
 	items := make([]pickItem, len(files))
 	for i, f := range files {
-		items[i] = pickItem{label: fileLine(f), value: f}
+		items[i] = pickItem{label: output.FileLine(f), value: f}
 	}
 	m.openPicker("Download from "+row.Number, items, func(v any) tea.Cmd {
 		f := v.(api.File)
-		m.say("Downloading %s…", fileName(f))
+		m.say("Downloading %s…", output.FileName(f))
 		return m.download(row, f)
 	})
 	return nil

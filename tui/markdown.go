@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/thirdparty/glamour"
 )
 
@@ -30,12 +31,8 @@ func (md *markdown) render(text string, w int) string {
 	defer md.mu.Unlock()
 	r, ok := md.byW[w]
 	if !ok {
-		style := "notty"
-		if md.color {
-			style = "dark"
-		}
 		var err error
-		r, err = glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(w))
+		r, err = output.NewMarkdownRenderer(w, md.color)
 		if err != nil {
 			return ansi.Wrap(text, w, "")
 		}
@@ -45,13 +42,8 @@ func (md *markdown) render(text string, w int) string {
 	if err != nil {
 		return ansi.Wrap(text, w, "")
 	}
-	// glamour pads lines to the wrap width and frames the text with
-	// blank lines; the pane has its own spacing.
-	lines := strings.Split(strings.Trim(out, "\n"), "\n")
-	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
-	}
-	return strings.Join(lines, "\n")
+	// The pane has its own spacing.
+	return output.TrimRendered(out)
 }
 
 // conversation renders messages oldest first: a header line per message
@@ -62,7 +54,7 @@ func (md *markdown) conversation(msgs []api.Message, w int, st styles) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(ansi.Wrap(st.bold.Render(author(m.Author))+" "+st.dim.Render(posted(m.PostedAt)+" ("+strings.Join(messageTags(m), ", ")+")"), w, "") + "\n")
+		b.WriteString(ansi.Wrap(st.bold.Render(author(m.Author))+" "+st.dim.Render(posted(m.PostedAt)+" ("+strings.Join(output.MessageTags(m), ", ")+")"), w, "") + "\n")
 		text := strings.TrimRight(m.Text, "\n")
 		if text != "" {
 			if m.Format == api.FormatMarkdown {
@@ -73,27 +65,10 @@ func (md *markdown) conversation(msgs []api.Message, w int, st styles) string {
 			b.WriteString(text + "\n")
 		}
 		for _, f := range m.Files {
-			b.WriteString(ansi.Wrap("  "+fileLine(f), w, "") + "\n")
+			b.WriteString(ansi.Wrap("  "+output.FileLine(f), w, "") + "\n")
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-func messageTags(m api.Message) []string {
-	tags := []string{string(m.Kind)}
-	if m.Partial {
-		tags = append(tags, "partial")
-	}
-	if m.Internal {
-		tags = append(tags, "internal")
-	}
-	if m.Source != api.SourceWeb && m.Source != "" {
-		tags = append(tags, "via "+string(m.Source))
-	}
-	if m.OnBehalf {
-		tags = append(tags, "on behalf")
-	}
-	return tags
 }
 
 func author(a *api.Author) string {

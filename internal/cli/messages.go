@@ -11,7 +11,6 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
-	"github.com/dealctl/dealctl/internal/thirdparty/glamour"
 )
 
 // NewCmdMessages is `dealctl messages`.
@@ -101,73 +100,30 @@ func messagesTable(msgs []api.Message) *output.Table {
 // files. With width > 0 (a terminal that wide) Markdown text is rendered;
 // otherwise it is printed as written.
 func writeMessage(w io.Writer, m *api.Message, th *output.Theme, width int, color bool) error {
-	var tags []string
-	tags = append(tags, string(m.Kind))
-	if m.Partial {
-		tags = append(tags, "partial")
-	}
-	if m.Internal {
-		tags = append(tags, "internal")
-	}
-	if m.Source == api.SourceAPI {
-		tags = append(tags, "via API")
-	} else if m.Source != api.SourceWeb {
-		tags = append(tags, "via "+string(m.Source))
-	}
-	if m.OnBehalf {
-		tags = append(tags, "on behalf")
-	}
-	fmt.Fprintf(w, "%s %s %s\n", th.Bold(authorLabel(m.Author)), th.Dim(timeCell(m.PostedAt)), th.Dim("("+strings.Join(tags, ", ")+")"))
+	fmt.Fprintf(w, "%s %s %s\n", th.Bold(authorLabel(m.Author)), th.Dim(timeCell(m.PostedAt)), th.Dim("("+strings.Join(output.MessageTags(*m), ", ")+")"))
 	text := strings.TrimRight(m.Text, "\n")
 	if width > 0 && m.Format == api.FormatMarkdown && text != "" {
 		if out, err := renderMarkdown(text, min(max(width, 40), 120), color); err == nil {
-			// glamour pads every line to the wrap width.
-			lines := strings.Split(strings.Trim(out, "\n"), "\n")
-			for i := range lines {
-				lines[i] = strings.TrimRight(lines[i], " ")
-			}
-			text = strings.Join(lines, "\n")
+			text = output.TrimRendered(out)
 		}
 	}
 	if text != "" {
 		fmt.Fprintln(w, text)
 	}
 	for _, f := range m.Files {
-		fmt.Fprintln(w, "  "+fileLine(f))
+		fmt.Fprintln(w, "  "+output.FileLine(f))
 	}
 	return nil
 }
 
-// renderMarkdown is glamour's terminal rendering, built only when a
-// conversation is shown on a terminal (it is costly to set up).
+// renderMarkdown renders one message's text; the renderer is built only
+// when a conversation is shown on a terminal.
 func renderMarkdown(text string, width int, color bool) (string, error) {
-	style := "notty"
-	if color {
-		style = "dark"
-	}
-	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
+	r, err := output.NewMarkdownRenderer(width, color)
 	if err != nil {
 		return "", err
 	}
 	return r.Render(text)
-}
-
-func fileLine(f api.File) string {
-	name := "(withheld)"
-	if f.Name != nil {
-		name = *f.Name
-	}
-	if f.Kind == api.FileKindLink {
-		return fmt.Sprintf("link: %s %s", name, deref(f.URL))
-	}
-	s := "file: " + name
-	if f.Size != nil {
-		s += " (" + output.HumanSize(*f.Size) + ")"
-	}
-	if !f.Downloadable {
-		s += " [not downloadable yet]"
-	}
-	return s
 }
 
 func authorLabel(a *api.Author) string {
