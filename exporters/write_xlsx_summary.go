@@ -2,6 +2,7 @@ package exporters
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/xuri/excelize/v2"
@@ -170,7 +171,7 @@ func writeMessagesSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 				excelize.Cell{StyleID: st.text, Value: yesNo(m.Internal)},
 				excelize.Cell{StyleID: st.text, Value: string(m.Source)},
 				excelize.Cell{StyleID: st.wrap, Value: m.Text},
-				excelize.Cell{StyleID: st.wrap, Value: joinLines(attached)},
+				excelize.Cell{StyleID: st.wrap, Value: strings.Join(attached, "\n")},
 			}
 			cell, _ := excelize.CoordinatesToCellName(1, row)
 			if err := sw.SetRow(cell, cells); err != nil {
@@ -191,15 +192,4 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-func joinLines(ss []string) string {
-	out := ""
-	for i, s := range ss {
-		if i > 0 {
-			out += "\n"
-		}
-		out += s
-	}
-	return out
 }

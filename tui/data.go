@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
 )
 
 // Every call to the server runs in a tea.Cmd, that is on a goroutine of
@@ -66,17 +67,20 @@ type dealsMsg struct {
 }
 
 // loadDeal reads what the screen needs about a deal: the caller's seat
-// (which side it is on), the people (assignee names) and the list.
-func (m *Model) loadDeal(d api.Deal) tea.Cmd {
+// (which side it is on) unless seat is given, the people (assignee
+// names) and the list.
+func (m *Model) loadDeal(d api.Deal, seat *api.Seat) tea.Cmd {
 	c, ctx := m.o.Client, m.ctx
 	return func() tea.Msg {
-		out := dealLoadedMsg{deal: d}
-		detail, err := c.Deal(ctx, d.ID)
-		if err != nil {
-			out.err = err
-			return out
+		out := dealLoadedMsg{deal: d, seat: seat}
+		if seat == nil {
+			detail, err := c.Deal(ctx, d.ID)
+			if err != nil {
+				out.err = err
+				return out
+			}
+			out.deal, out.seat = detail.Deal, &detail.Me
 		}
-		out.deal, out.seat = detail.Deal, &detail.Me
 		people, err := c.People(ctx, d.ID)
 		if err != nil {
 			out.err = err
@@ -148,7 +152,7 @@ func (m *Model) move(r api.DealRequest, to api.RequestStatus) tea.Cmd {
 
 func (m *Model) download(r api.DealRequest, f api.File) tea.Cmd {
 	deal, ctx, dl := *m.deal, m.ctx, m.o.Download
-	name := fileName(f)
+	name := output.FileName(f)
 	return func() tea.Msg {
 		path, err := dl(ctx, deal, r.Number, f)
 		return downloadedMsg{name: name, path: path, err: err}

@@ -107,7 +107,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.deal == nil {
 		return tea.Batch(m.fetchDeals(), m.tick())
 	}
-	return tea.Batch(m.loadDeal(*m.deal), m.tick())
+	return tea.Batch(m.loadDeal(*m.deal, m.o.Seat), m.tick())
 }
 
 func (m *Model) setDeal(d api.Deal) {
@@ -376,6 +376,6 @@ func (m *Model) onDeals(msg dealsMsg) {
 		m.search.SetValue("")
 		m.detailFor = ""
 		m.say("Opening %s…", d.Codename)
-		return m.loadDeal(d)
+		return m.loadDeal(d, nil)
 	})
 }

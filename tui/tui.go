@@ -21,6 +21,10 @@ type Options struct {
 	Client *client.Client
 	// Deal is the deal to open; nil opens the deal picker first.
 	Deal *api.Deal
+	// Seat is the caller's seat on Deal when the caller has read it
+	// already (GET /deals/{id}): the first load then does not read the
+	// deal again. nil reads it.
+	Seat *api.Seat
 	// Color is false for NO_COLOR, --no-color or a dumb terminal.
 	Color bool
 	// RefreshEvery is the background refresh period (0: none, for tests).

@@ -2,12 +2,11 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -18,10 +17,11 @@ import (
 type adminOptions struct {
 	DB     string
 	Output string
+	IO     *iostreams.IOStreams // what is known of the terminal; output goes to cmd.OutOrStdout()
 }
 
-func newAdminCmd() *cobra.Command {
-	o := &adminOptions{}
+func newAdminCmd(f *Factory) *cobra.Command {
+	o := &adminOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "admin",
 		Short: "Administer a dealctl server's database: seed worlds, keys, archiving, files, backups",
@@ -76,11 +76,4 @@ func (o *adminOptions) asJSON(cmd *cobra.Command) (bool, error) {
 		return false, nil
 	}
 	return false, usageErrorf("-o %q: admin commands print text or json", o.Output)
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/world"
 )
 
@@ -57,7 +58,7 @@ key created (contract §3); secrets are shown only once. See docs/world-file.md.
 				return worldError(name, err)
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), res)
+				return output.WriteJSON(cmd.OutOrStdout(), res)
 			}
 			return res.WriteText(cmd.OutOrStdout())
 		},

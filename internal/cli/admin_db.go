@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/cli/output"
 )
 
 func newAdminBackupCmd(o *adminOptions) *cobra.Command {
@@ -56,7 +58,7 @@ func newAdminMigrateCmd(o *adminOptions) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), map[string]any{"dialect": db.Dialect(), "schema_version": v})
+				return output.WriteJSON(cmd.OutOrStdout(), map[string]any{"dialect": db.Dialect(), "schema_version": v})
 			}
 			_, err = fmt.Fprintf(cmd.OutOrStdout(), "Schema version %d (%s), up to date.\n", v, db.Dialect())
 			return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -80,7 +81,7 @@ once unless --unscanned marks them as still being scanned.`,
 				}
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), attached)
+				return output.WriteJSON(cmd.OutOrStdout(), attached)
 			}
 			return nil
 		},

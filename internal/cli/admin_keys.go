@@ -4,16 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/keys"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -104,7 +103,7 @@ func newAdminKeysCreateCmd(o *adminOptions) *cobra.Command {
 			out := toAdminKey(k, u)
 			out.Secret = secret
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return output.WriteJSON(cmd.OutOrStdout(), out)
 			}
 			_, err = fmt.Fprintf(cmd.OutOrStdout(), "Created %s key %q (%s) for %s, expires %s.\n%s\nThe secret is shown only this once: store it now (e.g. export DEALCTL_API_KEY=%s).\n",
 				k.Access, k.Name, k.ID, out.Email, k.ExpiresAt.Format(time.RFC3339), secret, secret)
@@ -169,12 +168,12 @@ func newAdminKeysLsCmd(o *adminOptions) *cobra.Command {
 				out = append(out, toAdminKey(k, u))
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return output.WriteJSON(cmd.OutOrStdout(), out)
 			}
 			// Aligned with a header for a person; tab-separated stable
 			// columns without one when piped, as every other list.
 			w := cmd.OutOrStdout()
-			tty := isTerminal(w)
+			tty := o.IO.IsStdoutTTY()
 			var tw io.Writer = w
 			var aligned *tabwriter.Writer
 			if tty {
@@ -234,11 +233,4 @@ func newAdminKeysRevokeCmd(o *adminOptions) *cobra.Command {
 			return err
 		},
 	}
-}
-
-// isTerminal reports whether w is a terminal (admin commands build no
-// IOStreams of their own).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -10,16 +10,26 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
 )
 
 const exampleWorld = "../../testdata/worlds/contract-example.yaml"
 
+// testAdminCmd is `dealctl admin` on streams that are no terminal; the
+// caller points its output where it wants.
+func testAdminCmd() *cobra.Command {
+	ios, _, _, _ := iostreams.Test()
+	return newAdminCmd(NewFactory(ios))
+}
+
 // runAdmin runs `dealctl admin ARGS --db DB` and returns its stdout.
 func runAdmin(t *testing.T, db, stdin string, args ...string) (string, error) {
 	t.Helper()
-	cmd := newAdminCmd()
+	cmd := testAdminCmd()
 	var out, errOut bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)
@@ -149,6 +159,9 @@ func TestAdminKeys(t *testing.T) {
 	if strings.Contains(ls, "PREFIX") || !strings.Contains(ls, k.ID+"\t"+k.Prefix+"\t") {
 		t.Errorf("keys ls piped is not headerless tab-separated:\n%s", ls)
 	}
+	// A terminal, as the command's streams know it: aligned, with a header.
+	r := run(t, nil, runOpts{tty: true}, "admin", "keys", "ls", "--user", "bob", "--db", db)
+	r.must(t, 0, "PREFIX", k.Prefix)
 	if _, err := runAdmin(t, db, "", "keys", "revoke", k.Prefix); err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +266,7 @@ func TestAdminBackupAndMigrate(t *testing.T) {
 func TestAdminDefaultDB(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	t.Setenv("DEALCTL_DB", "")
-	cmd := newAdminCmd()
+	cmd := testAdminCmd()
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetArgs([]string{"migrate"})
 	if err := cmd.Execute(); err != nil {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -121,28 +120,28 @@ func apiRun(ctx context.Context, o *APIOptions) error {
 	if err != nil {
 		return err
 	}
-	resp, err := c.Raw(ctx, o.Method, path, body)
+	// Any method to any path; reads go through the ETag cache like any other.
+	resp, err := c.Do(ctx, o.Method, path, body, nil)
 	if err != nil {
 		return err
 	}
-	p := o.Printer()
 	if len(resp.Body) == 0 {
 		return nil
 	}
-	var v any
-	if json.Unmarshal(resp.Body, &v) != nil {
+	if !json.Valid(resp.Body) {
+		// Not JSON (a proxy's error page, say): shown as it came.
 		_, err := o.IO.Out.Write(resp.Body)
 		return err
 	}
+	p := o.Printer()
 	if p.JQ != "" || p.Format == output.FormatYAML {
+		var v any
+		if err := json.Unmarshal(resp.Body, &v); err != nil {
+			return err
+		}
 		return p.Print(output.View{Data: v})
 	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, resp.Body, "", "  "); err != nil {
-		_, err := o.IO.Out.Write(resp.Body)
-		return err
-	}
-	buf.WriteByte('\n')
-	_, err = o.IO.Out.Write(buf.Bytes())
-	return err
+	// Laid out as every other -o json path lays JSON out: two-space
+	// indent, and < and & as themselves rather than \u003c and \u0026.
+	return output.WriteRawJSON(o.IO.Out, resp.Body)
 }

@@ -3,6 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -295,5 +298,29 @@ func TestETagCacheAcrossRuns(t *testing.T) {
 	// the fake counts as a call but sends no body for.
 	if n := fa.callsTo("GET /api/v1/deals/" + dealID + "/requests"); n != 3 {
 		t.Errorf("%d list reads", n)
+	}
+}
+
+// `api` prints JSON as every -o json does (< and & unescaped, however
+// the server escaped them), and a body that is not JSON as it came.
+func TestAPICommandOutput(t *testing.T) {
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{}, "api", "PATCH", "/deals/{deal}/requests/"+req11ID, "-f", "title=R&D <notes>")
+	r.must(t, 0, `"title": "R&D <notes>"`)
+	if strings.Contains(r.out, `\u00`) {
+		t.Errorf("api kept the server's escapes:\n%s", r.out)
+	}
+	r = run(t, fa, runOpts{}, "api", "GET", "/deals/{deal}", "-o", "yaml")
+	r.must(t, 0, "codename: Falcon")
+
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "tru <b>\n")
+	}))
+	t.Cleanup(plain.Close)
+	r = run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": plain.URL}}, "api", "GET", "/text")
+	r.must(t, 0)
+	if r.out != "tru <b>\n" {
+		t.Errorf("a body that is not JSON printed as %q, want it as it came", r.out)
 	}
 }

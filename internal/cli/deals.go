@@ -136,7 +136,8 @@ func dealsShowRun(ctx context.Context, o *DealsShowOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.c.Deal(ctx, s.Deal.ID)
+	// A deal named by id has been read with the seat already.
+	d, err := s.Detail(ctx)
 	if err != nil {
 		return err
 	}

@@ -90,6 +90,11 @@ func downloadRun(ctx context.Context, o *DownloadOptions) error {
 	if err != nil {
 		return err
 	}
+	// A bar for each big file, where stderr is a terminal to draw it on.
+	var progress io.Writer
+	if o.IO.IsStderrTTY() {
+		progress = o.IO.ErrOut
+	}
 	var done []downloaded
 	used := map[string]bool{}
 	failed := 0
@@ -105,7 +110,7 @@ func downloadRun(ctx context.Context, o *DownloadOptions) error {
 			o.Warnf("skipping %s on %s: not downloadable yet (still being scanned)", orDash(name), f.Request)
 			continue
 		}
-		d, err := downloadOne(ctx, o, s, f, used)
+		d, err := downloadOne(ctx, s.c, s.Deal.ID, o.Dir, progress, f, used)
 		if errors.Is(err, errNotDownloadable) {
 			o.Warnf("skipping %s on %s: not downloadable yet", orDash(name), f.Request)
 			continue
@@ -170,11 +175,14 @@ func filesToDownload(ctx context.Context, s *dealScope, ref string) ([]requestFi
 
 var errNotDownloadable = errors.New("not downloadable")
 
-// downloadOne fetches one file into o.Dir. A link that expired before it
-// was fetched (410, or 403 for a token past its time) is asked for again,
+// downloadOne fetches one file of deal dealID into dir, drawing a
+// progress bar for a big file on progress unless it is nil. used holds the
+// names saved so far by the same run, so that two files of one name are
+// both kept; nil for a file saved alone. A link that expired before it was
+// fetched (410, or 403 for a token past its time) is asked for again,
 // once.
-func downloadOne(ctx context.Context, o *DownloadOptions, s *dealScope, f requestFile, used map[string]bool) (*downloaded, error) {
-	tmp, err := os.CreateTemp(o.Dir, ".dealctl-*.part")
+func downloadOne(ctx context.Context, c *client.Client, dealID, dir string, progress io.Writer, f requestFile, used map[string]bool) (*downloaded, error) {
+	tmp, err := os.CreateTemp(dir, ".dealctl-*.part")
 	if err != nil {
 		return nil, err
 	}
@@ -184,10 +192,9 @@ func downloadOne(ctx context.Context, o *DownloadOptions, s *dealScope, f reques
 	var link *api.DownloadLink
 	var n int64
 	for attempt := 0; ; attempt++ {
-		link, err = s.c.DownloadLink(ctx, s.Deal.ID, f.VersionID)
+		link, err = c.DownloadLink(ctx, dealID, f.VersionID)
 		if err != nil {
-			var ce *client.Error
-			if errors.As(err, &ce) && ce.StatusCode == http.StatusConflict {
+			if client.StatusOf(err) == http.StatusConflict {
 				return nil, errNotDownloadable
 			}
 			return nil, err
@@ -199,12 +206,12 @@ func downloadOne(ctx context.Context, o *DownloadOptions, s *dealScope, f reques
 			return nil, err
 		}
 		var w io.Writer = tmp
-		if o.IO.IsStderrTTY() && link.Size > 1<<20 {
-			pw := &progressWriter{w: tmp, out: o.IO.ErrOut, name: link.Filename, total: link.Size}
+		if progress != nil && link.Size > 1<<20 {
+			pw := &progressWriter{w: tmp, out: progress, name: link.Filename, total: link.Size}
 			defer pw.done()
 			w = pw
 		}
-		n, err = s.c.FetchLink(ctx, link.URL, w)
+		n, err = c.FetchLink(ctx, link.URL, w)
 		st := client.StatusOf(err)
 		if attempt == 0 && (st == http.StatusGone || st == http.StatusForbidden) {
 			continue
@@ -229,8 +236,10 @@ func downloadOne(ctx context.Context, o *DownloadOptions, s *dealScope, f reques
 		// Two requests answered with files of one name: keep both.
 		name = f.Request + "-" + name
 	}
-	used[name] = true
-	dst := filepath.Join(o.Dir, name)
+	if used != nil {
+		used[name] = true
+	}
+	dst := filepath.Join(dir, name)
 	if err := os.Rename(tmp.Name(), dst); err != nil {
 		return nil, err
 	}

@@ -288,26 +288,19 @@ func (p *planner) resolveAssignee(r *exporters.Row) (string, bool) {
 	if r.Assignee == "" || r.Kind == api.KindSection {
 		return "", true
 	}
-	for _, match := range []func(api.Person) bool{
+	found := firstTierMatches(p.people,
 		func(x api.Person) bool { return strings.EqualFold(x.Email, r.Assignee) },
 		func(x api.Person) bool { return x.Name != nil && strings.EqualFold(*x.Name, r.Assignee) },
 		func(x api.Person) bool { return x.ID == r.Assignee },
-	} {
-		var found []api.Person
-		for _, x := range p.people {
-			if match(x) {
-				found = append(found, x)
-			}
-		}
-		if len(found) == 1 {
-			return found[0].ID, true
-		}
-		if len(found) > 1 {
-			p.problem(r, exporters.FieldAssignee, "%q names %d people on the deal: use an email", r.Assignee, len(found))
-			return "", false
-		}
+	)
+	switch len(found) {
+	case 0:
+		p.problem(r, exporters.FieldAssignee, "no person %q on the deal: use the email of someone on it ('dealctl people ls')", r.Assignee)
+		return "", false
+	case 1:
+		return found[0].ID, true
 	}
-	p.problem(r, exporters.FieldAssignee, "no person %q on the deal: use the email of someone on it ('dealctl people ls')", r.Assignee)
+	p.problem(r, exporters.FieldAssignee, "%q names %d people on the deal: use an email", r.Assignee, len(found))
 	return "", false
 }
 
@@ -414,15 +407,12 @@ func (p *planner) count() {
 	s.Absent = len(p.plan.Absent)
 }
 
+// joinStatuses lists statuses for a person, "none" for none.
 func joinStatuses(ss []api.RequestStatus) string {
 	if len(ss) == 0 {
 		return "none"
 	}
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = string(s)
-	}
-	return strings.Join(out, ", ")
+	return joinEnum(ss)
 }
 
 func nonNil[T any](s []T) []T {

@@ -31,7 +31,7 @@ type liveServer struct {
 func startLiveServer(t testing.TB, rateLimit int) *liveServer {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "dealctl.db")
-	admin := newAdminCmd()
+	admin := testAdminCmd()
 	admin.SetOut(io.Discard)
 	admin.SetArgs([]string{"apply", "-f", filepath.Join("testdata", "world.yaml"), "--db", db})
 	if err := admin.ExecuteContext(context.Background()); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 )
@@ -64,20 +65,12 @@ func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *outpu
 		{Label: "Kind", Value: string(r.Kind)},
 	}
 	if r.Kind == api.KindRequest {
-		allowed := make([]string, len(r.AllowedStatuses))
-		for i, a := range r.AllowedStatuses {
-			allowed[i] = string(a)
-		}
-		moves := "none"
-		if len(allowed) > 0 {
-			moves = strings.Join(allowed, ", ")
-		}
 		due := deref(r.DueDate)
 		if isOverdue(*r, today) {
 			due = th.Red(due + " (overdue)")
 		}
 		fields = append(fields,
-			output.Field{Label: "Status", Value: th.Status(string(r.Status)) + th.Dim(" (can move to: "+moves+")")},
+			output.Field{Label: "Status", Value: th.Status(string(r.Status)) + th.Dim(" (can move to: "+joinStatuses(r.AllowedStatuses)+")")},
 			output.Field{Label: "Priority", Value: string(r.Priority)},
 			output.Field{Label: "Category", Value: string(r.Category)},
 			output.Field{Label: "Requester", Value: orDash(deref(r.Requester))},
@@ -95,7 +88,7 @@ func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *outpu
 		if a.Author != nil {
 			who = a.Author.Email
 		}
-		fields = append(fields, output.Field{Label: "Latest", Value: fmt.Sprintf("%s: %s", who, flattenLine(a.Preview))})
+		fields = append(fields, output.Field{Label: "Latest", Value: fmt.Sprintf("%s: %s", who, exporters.OneLine(a.Preview))})
 	}
 	if len(r.Files) > 0 {
 		fields = append(fields, output.Field{Label: "Files", Value: fmt.Sprintf("%d ('dealctl files ls %s')", len(r.Files), r.Number)})
@@ -115,8 +108,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func flattenLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

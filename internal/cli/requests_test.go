@@ -273,3 +273,38 @@ func TestParseLink(t *testing.T) {
 		t.Error("a link without URL was accepted")
 	}
 }
+
+// A request named by id is read once: taken from the list when the
+// command has read it already (download), else read on its own, and then
+// that read's ETag is the If-Match, with no second read (status, edit,
+// assign).
+func TestRequestByIDReadOnce(t *testing.T) {
+	debug := runOpts{env: map[string]string{"DEALCTL_DEBUG": "api"}}
+	readOf := func(id string) string { return "GET /api/v1/deals/" + dealID + "/requests/" + id }
+	for _, args := range [][]string{
+		{"status", req11ID, "complete"},
+		{"requests", "edit", req11ID, "--title", "Certificate"},
+		{"requests", "assign", req11ID, "--to", "none"},
+	} {
+		fa := newFakeAPI(t)
+		fa.ext = true
+		r := run(t, fa, debug, args...)
+		r.must(t, 0)
+		if n := apiAttempts(r.err, readOf(req11ID)); n != 1 {
+			t.Errorf("%v read the request %d times, want once:\n%s", args, n, r.err)
+		}
+		if patches := fa.sentTo("PATCH "); len(patches) != 1 || patches[0].Header.Get("If-Match") != `"r0"` {
+			t.Errorf("%v: want one PATCH with If-Match \"r0\", got %d", args, len(patches))
+		}
+	}
+
+	fa := newFakeAPI(t)
+	r := run(t, fa, debug, "download", req21ID, "-o", t.TempDir())
+	r.must(t, 0)
+	if n := apiAttempts(r.err, readOf(req21ID)); n != 0 {
+		t.Errorf("download by request id read the request %d times after the list:\n%s", n, r.err)
+	}
+	if n := apiAttempts(r.err, "GET /api/v1/deals/"+dealID+"/requests"); n != 1 {
+		t.Errorf("download by request id read the list %d times, want once", n)
+	}
+}

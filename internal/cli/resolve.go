@@ -22,9 +22,12 @@ func looksLikeID(s string) bool { return uuidRE.MatchString(s) }
 type dealScope struct {
 	c      *client.Client
 	Deal   api.Deal
-	seat   *api.Seat
+	detail *api.DealDetail // the deal with the caller's seat
 	people []api.Person
-	rows   []api.DealRequest
+	rows   []api.DealRequest // the whole list
+	// etags holds, by id, the ETag of each row read on its own: such a
+	// row is as fresh as a change to it needs (see forUpdate).
+	etags map[string]string
 }
 
 // openDeal resolves the chosen deal and returns a client and scope.
@@ -50,7 +53,7 @@ func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope,
 		if err != nil {
 			return nil, err
 		}
-		return &dealScope{c: c, Deal: d.Deal, seat: &d.Me}, nil
+		return &dealScope{c: c, Deal: d.Deal, detail: d}, nil
 	}
 	deals, err := c.Deals(ctx)
 	if err != nil {
@@ -64,41 +67,63 @@ func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope,
 }
 
 func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
-	for _, match := range []func(api.Deal) bool{
+	found := firstTierMatches(deals,
 		func(d api.Deal) bool { return d.ID == ref },
 		func(d api.Deal) bool { return strings.EqualFold(d.Codename, ref) },
 		func(d api.Deal) bool { return strings.EqualFold(d.Name, ref) },
-	} {
-		var found []api.Deal
-		for _, d := range deals {
-			if match(d) {
-				found = append(found, d)
-			}
-		}
-		if len(found) == 1 {
-			return &found[0], nil
-		}
-		if len(found) > 1 {
-			ids := make([]string, len(found))
-			for i, d := range found {
-				ids[i] = d.ID
-			}
-			return nil, usageErrorf("%q names %d deals: use an id (%s)", ref, len(found), strings.Join(ids, ", "))
-		}
+	)
+	switch len(found) {
+	case 0:
+		return nil, notFoundErrorf("no deal %q among the %d deals this key reaches: see 'dealctl deals ls'", ref, len(deals))
+	case 1:
+		return &found[0], nil
 	}
-	return nil, notFoundErrorf("no deal %q among the %d deals this key reaches: see 'dealctl deals ls'", ref, len(deals))
+	ids := make([]string, len(found))
+	for i, d := range found {
+		ids[i] = d.ID
+	}
+	return nil, usageErrorf("%q names %d deals: use an id (%s)", ref, len(found), strings.Join(ids, ", "))
 }
 
-// Seat is the caller's place on the deal.
-func (s *dealScope) Seat(ctx context.Context) (*api.Seat, error) {
-	if s.seat == nil {
+// firstTierMatches returns the items that pass the first of tests any
+// item passes. Tests come in order of preference (an id or an email
+// before a name), so that an exact match is not lost among people who
+// share a name. More than one item returned is ambiguous; nil, no match.
+func firstTierMatches[T any](items []T, tests ...func(T) bool) []T {
+	for _, test := range tests {
+		var found []T
+		for _, it := range items {
+			if test(it) {
+				found = append(found, it)
+			}
+		}
+		if len(found) > 0 {
+			return found
+		}
+	}
+	return nil
+}
+
+// Detail is the deal as GET /deals/{id} answers it, with the caller's
+// seat; a deal named by id was read so already.
+func (s *dealScope) Detail(ctx context.Context) (*api.DealDetail, error) {
+	if s.detail == nil {
 		d, err := s.c.Deal(ctx, s.Deal.ID)
 		if err != nil {
 			return nil, err
 		}
-		s.seat = &d.Me
+		s.detail = d
 	}
-	return s.seat, nil
+	return s.detail, nil
+}
+
+// Seat is the caller's place on the deal.
+func (s *dealScope) Seat(ctx context.Context) (*api.Seat, error) {
+	d, err := s.Detail(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &d.Me, nil
 }
 
 // People lists everyone on the deal.
@@ -128,14 +153,11 @@ func (s *dealScope) Requests(ctx context.Context) ([]api.DealRequest, error) {
 	return s.rows, nil
 }
 
-// Request finds a row by number (2.3) or id.
+// Request finds a row by number (2.3) or id. An id is read on its own,
+// unless the list is loaded already and so holds it.
 func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, error) {
-	if looksLikeID(ref) {
-		r, err := s.c.Request(ctx, s.Deal.ID, ref)
-		if client.IsNotFound(err) {
-			return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
-		}
-		return r, err
+	if looksLikeID(ref) && s.rows == nil {
+		return s.readRequest(ctx, ref)
 	}
 	rows, err := s.Requests(ctx)
 	if err != nil {
@@ -144,15 +166,39 @@ func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, 
 	if r := findRow(rows, ref); r != nil {
 		return r, nil
 	}
+	if looksLikeID(ref) {
+		return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
+	}
 	return nil, notFoundErrorf("no request numbered %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
 }
 
+// readRequest reads one row by id and keeps its ETag for forUpdate.
+func (s *dealScope) readRequest(ctx context.Context, id string) (*api.DealRequest, error) {
+	r, etag, err := s.c.RequestWithETag(ctx, s.Deal.ID, id)
+	if client.IsNotFound(err) {
+		return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", id, s.Deal.Codename)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.etags == nil {
+		s.etags = map[string]string{}
+	}
+	s.etags[id] = etag
+	return r, nil
+}
+
 // forUpdate prepares a change to r. Where the server advertises if-match
-// it re-reads r and returns the fresh row with its ETag, which update
-// sends back as If-Match; otherwise r itself and no ETag.
+// it returns r fresh with its ETag, which update sends back as If-Match:
+// as it is when Request has just read it on its own, else read again
+// (a row of the list carries no ETag of its own). Without if-match it
+// returns r itself and no ETag.
 func (s *dealScope) forUpdate(ctx context.Context, r *api.DealRequest) (*api.DealRequest, string, error) {
 	if !s.c.Supports(client.ExtIfMatch) {
 		return r, "", nil
+	}
+	if etag, ok := s.etags[r.ID]; ok {
+		return r, etag, nil
 	}
 	fresh, etag, err := s.c.RequestWithETag(ctx, s.Deal.ID, r.ID)
 	if client.IsNotFound(err) {
@@ -186,25 +232,18 @@ func (s *dealScope) Person(ctx context.Context, ref string) (*api.Person, error)
 		}
 		ref = seat.ParticipantID
 	}
-	for _, match := range []func(api.Person) bool{
+	found := firstTierMatches(people,
 		func(p api.Person) bool { return p.ID == ref },
 		func(p api.Person) bool { return strings.EqualFold(p.Email, ref) },
 		func(p api.Person) bool { return p.Name != nil && strings.EqualFold(*p.Name, ref) },
-	} {
-		var found []api.Person
-		for _, p := range people {
-			if match(p) {
-				found = append(found, p)
-			}
-		}
-		if len(found) == 1 {
-			return &found[0], nil
-		}
-		if len(found) > 1 {
-			return nil, usageErrorf("%q names %d people on %s: use an email", ref, len(found), s.Deal.Codename)
-		}
+	)
+	switch len(found) {
+	case 0:
+		return nil, notFoundErrorf("no person %q on %s: see 'dealctl people ls'", ref, s.Deal.Codename)
+	case 1:
+		return &found[0], nil
 	}
-	return nil, notFoundErrorf("no person %q on %s: see 'dealctl people ls'", ref, s.Deal.Codename)
+	return nil, usageErrorf("%q names %d people on %s: use an email", ref, len(found), s.Deal.Codename)
 }
 
 // personLabel is how a person id is shown: their email, else the id.

@@ -108,7 +108,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdVersion(f),
 	)
 	root.AddCommand(NewCmdImport(f), NewCmdExport(f), NewCmdTUI(f))
-	root.AddCommand(newServeCmd(), newAdminCmd())
+	root.AddCommand(newServeCmd(), newAdminCmd(f))
 	return root
 }
 

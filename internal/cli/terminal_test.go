@@ -186,7 +186,7 @@ func startServerWithBigFile(t *testing.T, size int) string {
 		{"apply", "-f", filepath.Join("testdata", "world.yaml"), "--db", db},
 		{"files", "attach", "--deal", "falcon", "--request", "2.1", big, "--db", db},
 	} {
-		admin := newAdminCmd()
+		admin := testAdminCmd()
 		admin.SetOut(io.Discard)
 		admin.SetArgs(args)
 		if err := admin.ExecuteContext(ctx); err != nil {

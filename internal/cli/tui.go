@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/tui"
@@ -71,28 +69,43 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 	if err != nil {
 		return err
 	}
+	opts, err := tuiOptions(ctx, o, c)
+	if err != nil {
+		return err
+	}
+	return tui.Run(ctx, opts, o.IO.In, o.IO.Out)
+}
+
+// tuiOptions resolves the chosen deal and sets the program up around c.
+// No deal chosen yet is not an error here: the program opens on the deal
+// picker.
+func tuiOptions(ctx context.Context, o *TUIOptions, c *client.Client) (tui.Options, error) {
 	var deal *api.Deal
-	// No deal chosen yet is not an error here: the program opens on the
-	// deal picker.
+	var seat *api.Seat
 	if ref, err := o.DealRef(); err == nil {
 		s, err := resolveDeal(ctx, c, ref)
 		if err != nil {
-			return err
+			return tui.Options{}, err
 		}
 		deal = &s.Deal
+		// A deal named by id was read with the seat: the program's first
+		// load need not read it again.
+		if s.detail != nil {
+			seat = &s.detail.Me
+		}
 	}
 	meter := &tui.RateMeter{}
-	c = c.WithResponseObserver(meter.Observe)
-	return tui.Run(ctx, tui.Options{
-		Client:       c,
+	return tui.Options{
+		Client:       c.WithResponseObserver(meter.Observe),
 		Deal:         deal,
+		Seat:         seat,
 		Color:        o.IO.ColorEnabled(),
 		RefreshEvery: tui.RefreshPeriod,
 		Rate:         meter,
 		Now:          o.Now,
 		Describe:     describeError,
 		Download:     tuiDownloader(c, o.DownloadDir),
-	}, o.IO.In, o.IO.Out)
+	}, nil
 }
 
 // tuiDownloader saves files the way `dealctl download` does (fresh link,
@@ -100,9 +113,7 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 // would draw over the screen.
 func tuiDownloader(c *client.Client, dir string) func(context.Context, api.Deal, string, api.File) (string, error) {
 	return func(ctx context.Context, deal api.Deal, request string, f api.File) (string, error) {
-		o := &DownloadOptions{cmdEnv: cmdEnv{IO: &iostreams.IOStreams{ErrOut: io.Discard}}, Dir: dir}
-		s := &dealScope{c: c, Deal: deal}
-		d, err := downloadOne(ctx, o, s, requestFile{Request: request, File: f}, map[string]bool{})
+		d, err := downloadOne(ctx, c, deal.ID, dir, nil, requestFile{Request: request, File: f}, nil)
 		if errors.Is(err, errNotDownloadable) {
 			return "", fmt.Errorf("not downloadable yet (still being scanned): try again later")
 		}

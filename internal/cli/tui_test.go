@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -8,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/tui"
 )
 
 // d in the TUI saves files as `dealctl download` does, into
@@ -37,5 +40,42 @@ func TestTUIDownloader(t *testing.T) {
 	_, err = dl(context.Background(), fa.deal.Deal, "2.1", api.File{VersionID: scanVID, Name: ptr("scan.txt"), Kind: api.FileKindFile})
 	if err == nil || !strings.Contains(err.Error(), "not downloadable yet") {
 		t.Errorf("a file being scanned: err = %v, want 'not downloadable yet'", err)
+	}
+}
+
+// A deal named by id is read once (GET /deals/{id}, with the seat) by
+// `deals show` and by the TUI's first load, not again.
+func TestDealByIDReadOnce(t *testing.T) {
+	dealRead := "GET /api/v1/deals/" + dealID
+	fa := newFakeAPI(t)
+	r := run(t, fa, runOpts{env: map[string]string{"DEALCTL_DEBUG": "api"}}, "deals", "show", dealID)
+	r.must(t, 0, "Falcon")
+	if n := apiAttempts(r.err, dealRead); n != 1 {
+		t.Errorf("deals show read the deal %d times, want once:\n%s", n, r.err)
+	}
+
+	fa = newFakeAPI(t)
+	var debug bytes.Buffer
+	c, err := client.New(client.Options{BaseURL: fa.srv.URL, Key: testKey, Debug: &debug})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ios, _, _, _ := iostreams.Test()
+	o := &TUIOptions{DownloadDir: t.TempDir(), cmdEnv: cmdEnv{IO: ios,
+		DealRef: func() (string, error) { return dealID, nil }}}
+	opts, err := tuiOptions(context.Background(), o, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Seat == nil || opts.Seat.ParticipantID != aliceID {
+		t.Fatalf("tui options carry seat %+v, want alice's", opts.Seat)
+	}
+	opts.RefreshEvery = 0 // Init then returns the first load alone
+	tui.New(context.Background(), opts).Init()()
+	if n := apiAttempts(debug.String(), dealRead+"/requests"); n != 1 {
+		t.Fatalf("the first load read the list %d times, want once:\n%s", n, debug.String())
+	}
+	if n := apiAttempts(debug.String(), dealRead); n != 1 {
+		t.Errorf("the TUI read the deal %d times, want once:\n%s", n, debug.String())
 	}
 }

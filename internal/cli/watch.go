@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/gctune"
@@ -167,7 +168,7 @@ func printEvent(o *WatchOptions, ev watchEvent, asJSON bool) error {
 		if ev.Partial {
 			kind = "partial answer"
 		}
-		_, err = fmt.Fprintf(w, "%s %s %s by %s: %s\n", at, th.Cyan(ev.Number), kind, orDash(ev.Author), flattenLine(ev.Preview))
+		_, err = fmt.Fprintf(w, "%s %s %s by %s: %s\n", at, th.Cyan(ev.Number), kind, orDash(ev.Author), exporters.OneLine(ev.Preview))
 	case "new_request":
 		_, err = fmt.Fprintf(w, "%s %s new request: %s\n", at, th.Cyan(ev.Number), ev.Title)
 	}

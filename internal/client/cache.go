@@ -89,27 +89,12 @@ func (c *Cache) get(key string) *cacheEntry {
 	return &cacheEntry{ETag: etag, Body: body}
 }
 
-// put stores an entry; failures are ignored because the cache only saves
-// calls, it is never needed for a correct answer. The file is written
-// aside and renamed so a concurrent reader never sees half an entry.
+// put stores an entry, its header line then its body; failures are
+// ignored because the cache only saves calls, it is never needed for a
+// correct answer.
 func (c *Cache) put(key string, e *cacheEntry) {
 	if !storable(e.ETag) {
 		return
 	}
-	p := c.path(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.WriteString(e.header() + "\n")
-	if werr == nil {
-		_, werr = tmp.Write(e.Body)
-	}
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
-		os.Remove(tmp.Name())
-	}
+	writeFileAtomic(c.path(key), []byte(e.header()+"\n"), e.Body)
 }

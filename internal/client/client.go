@@ -116,9 +116,6 @@ func ParseBaseURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// BaseURL is the server address the client talks to, without /api/v1.
-func (c *Client) BaseURL() string { return c.base.String() }
-
 // checkRedirect refuses to follow a redirect to another host: the key must
 // never leave the server it was issued for. net/http would drop the header
 // on its own for a foreign domain, but following silently hides a

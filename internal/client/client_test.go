@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -324,5 +325,20 @@ func TestParseBaseURL(t *testing.T) {
 		if _, err := ParseBaseURL(bad); err == nil {
 			t.Errorf("ParseBaseURL(%q) accepted", bad)
 		}
+	}
+}
+
+// An entry is stored as its header line, then the body as it came, and
+// reads back the same.
+func TestCacheEntryOnDisk(t *testing.T) {
+	c := NewCache(t.TempDir())
+	key := strings.Repeat("ab", 32)
+	c.put(key, &cacheEntry{ETag: `"v1"`, Body: []byte("[1,\n2]")})
+	data, err := os.ReadFile(c.path(key))
+	if err != nil || string(data) != "\"v1\"\n[1,\n2]" {
+		t.Fatalf("on disk: %q (%v)", data, err)
+	}
+	if e := c.get(key); e == nil || e.ETag != `"v1"` || string(e.Body) != "[1,\n2]" {
+		t.Errorf("read back %+v", e)
 	}
 }

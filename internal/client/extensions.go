@@ -127,10 +127,10 @@ func newIdempotencyKey() string {
 	return "dealctl-" + hex.EncodeToString(b[:])
 }
 
-// writeFileAtomic writes data aside and renames it over path, so a
-// concurrent reader never sees half a file. Failures are ignored: what is
-// written here only saves calls.
-func writeFileAtomic(path string, data []byte) {
+// writeFileAtomic writes parts, one after the other, aside and renames
+// the file over path, so a concurrent reader never sees half a file.
+// Failures are ignored: what is written here only saves calls.
+func writeFileAtomic(path string, parts ...[]byte) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return
 	}
@@ -138,7 +138,12 @@ func writeFileAtomic(path string, data []byte) {
 	if err != nil {
 		return
 	}
-	_, werr := tmp.Write(data)
+	var werr error
+	for _, p := range parts {
+		if werr == nil {
+			_, werr = tmp.Write(p)
+		}
+	}
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
 		os.Remove(tmp.Name())

@@ -74,9 +74,6 @@ func Test() (s *IOStreams, in, out, errOut *bytes.Buffer) {
 	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
 }
 
-// IsStdinTTY reports whether stdin is a terminal.
-func (s *IOStreams) IsStdinTTY() bool { return s.stdinTTY }
-
 // IsStdoutTTY reports whether stdout is a terminal: tables with headers
 // and colour rather than tab-separated columns.
 func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
@@ -96,12 +93,6 @@ func (s *IOStreams) SetColorEnabled(v bool) { s.colorEnabled = v }
 
 // SetStdoutTTY marks stdout as a terminal or not (tests).
 func (s *IOStreams) SetStdoutTTY(v bool) { s.stdoutTTY = v }
-
-// SetStdinTTY marks stdin as a terminal or not (tests).
-func (s *IOStreams) SetStdinTTY(v bool) { s.stdinTTY = v }
-
-// SetStderrTTY marks stderr as a terminal or not (tests).
-func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
 
 // TerminalWidth is the width of the stdout terminal, or 80.
 func (s *IOStreams) TerminalWidth() int {

@@ -1,0 +1,29 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// An exact match wins over looser ones; a loose tier may be ambiguous.
+func TestFirstTierMatches(t *testing.T) {
+	names := []string{"ann", "Ann", "ANN", "bob"}
+	for _, c := range []struct {
+		ref  string
+		want []string
+	}{
+		{"Ann", []string{"Ann"}},
+		{"aNN", []string{"ann", "Ann", "ANN"}},
+		{"BOB", []string{"bob"}},
+		{"cat", nil},
+	} {
+		got := firstTierMatches(names,
+			func(n string) bool { return n == c.ref },
+			func(n string) bool { return strings.EqualFold(n, c.ref) },
+		)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q matched %v, want %v", c.ref, got, c.want)
+		}
+	}
+}
