@@ -55,8 +55,9 @@ var testHookAfterCommit func(path string)
 
 // store writes a body with write and returns it open at its start: as
 // the cache entry for key when e's ETag can key it, else in a temporary
-// file, else (no file can be created at all) in memory. Nothing is left
-// behind by a failed write.
+// file, else (no file can be created, or the disk fills up while
+// writing) in memory. Nothing is left behind by a failed write, and the
+// answer is never asked for twice because of the disk.
 func (c *Cache) store(key string, e *cacheEntry, write func(io.Writer) error) (io.ReadCloser, error) {
 	if c != nil && storable(e.ETag) {
 		dir := filepath.Dir(c.path(key))
@@ -72,22 +73,27 @@ func (c *Cache) store(key string, e *cacheEntry, write func(io.Writer) error) (i
 // commit writes the entry to tmp, renames it into place and opens it
 // again to read. (Renamed closed: Windows cannot rename an open file.)
 func (c *Cache) commit(key string, e *cacheEntry, tmp *os.File, write func(io.Writer) error) (io.ReadCloser, error) {
-	w := spoolWriter{tmp}
-	_, err := w.Write([]byte(e.header() + "\n"))
-	if err == nil {
-		err = write(w)
+	header := e.header() + "\n"
+	if _, err := tmp.WriteString(header); err != nil {
+		discard(tmp)
+		return inMemory(write)
 	}
-	if cerr := tmp.Close(); err == nil && cerr != nil {
-		err = &SpoolError{Err: cerr}
-	}
-	if err == nil {
-		if rerr := os.Rename(tmp.Name(), c.path(key)); rerr != nil {
-			err = &SpoolError{Err: rerr}
+	sw := &spillWriter{f: tmp, start: int64(len(header))}
+	err := write(sw)
+	if err != nil || sw.mem != nil {
+		discard(tmp)
+		if err != nil {
+			return nil, err
 		}
+		return io.NopCloser(sw.mem), nil
 	}
-	if err != nil {
+	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return nil, err
+		return nil, &SpoolError{Err: err}
+	}
+	if err := os.Rename(tmp.Name(), c.path(key)); err != nil {
+		// Not kept, but whole: read it from where it is.
+		return openScratch(tmp.Name(), int64(len(header)))
 	}
 	if testHookAfterCommit != nil {
 		testHookAfterCommit(c.path(key))
@@ -102,32 +108,106 @@ func (c *Cache) commit(key string, e *cacheEntry, tmp *os.File, write func(io.Wr
 	return f, nil
 }
 
-// scratch writes a body to a temporary file, or to memory if no file can
-// be created, and returns it open at its start.
+// scratch writes a body to a temporary file, or to memory, and returns
+// it open at its start.
 func scratch(write func(io.Writer) error) (io.ReadCloser, error) {
 	f, err := os.CreateTemp("", ".tmp-dealctl-*")
 	if err != nil {
-		var buf bytes.Buffer
-		if err := write(&buf); err != nil {
-			return nil, err
-		}
-		return io.NopCloser(&buf), nil
+		return inMemory(write)
 	}
-	var rc io.ReadCloser = f
-	if runtime.GOOS == "windows" {
-		rc = &removeOnClose{f} // Windows cannot delete a file that is open
-	} else {
-		os.Remove(f.Name()) // gone at once: not even kill -9 leaves it behind
-	}
-	if err := write(spoolWriter{f}); err != nil {
+	rc := scratchFile(f)
+	sw := &spillWriter{f: f}
+	if err := write(sw); err != nil {
 		rc.Close()
 		return nil, err
+	}
+	if sw.mem != nil {
+		rc.Close()
+		return io.NopCloser(sw.mem), nil
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		rc.Close()
 		return nil, &SpoolError{Err: err}
 	}
 	return rc, nil
+}
+
+// openScratch opens a written temporary file to read from offset, to be
+// gone once read.
+func openScratch(path string, offset int64) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		os.Remove(path)
+		return nil, &SpoolError{Err: err}
+	}
+	rc := scratchFile(f)
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		rc.Close()
+		return nil, &SpoolError{Err: err}
+	}
+	return rc, nil
+}
+
+// scratchFile makes f a file that is gone once closed: unlinked at once
+// (not even kill -9 leaves it behind), or on Windows, which cannot delete
+// an open file, when closed.
+func scratchFile(f *os.File) io.ReadCloser {
+	if runtime.GOOS == "windows" {
+		return &removeOnClose{f}
+	}
+	os.Remove(f.Name())
+	return f
+}
+
+// inMemory writes a body to memory: where no file will take it.
+func inMemory(write func(io.Writer) error) (io.ReadCloser, error) {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return nil, err
+	}
+	return io.NopCloser(&buf), nil
+}
+
+// discard closes and removes a temporary file that will not be used.
+func discard(f *os.File) {
+	f.Close()
+	os.Remove(f.Name())
+}
+
+// spillFile is what a spillWriter writes to: an *os.File, opened for
+// reading and writing.
+type spillFile interface {
+	io.Writer
+	io.ReaderAt
+}
+
+// spillWriter writes a body to a file from offset start until the disk
+// fails (full, over quota); it then reads back what it had written and
+// keeps that, and the rest, in memory (mem). A full disk costs memory,
+// not a second transfer of the answer.
+type spillWriter struct {
+	f       spillFile
+	start   int64         // where the body begins in f
+	written int64         // body bytes in f
+	mem     *bytes.Buffer // the whole body, once the disk failed
+}
+
+func (w *spillWriter) Write(p []byte) (int, error) {
+	if w.mem != nil {
+		return w.mem.Write(p)
+	}
+	n, err := w.f.Write(p)
+	w.written += int64(n)
+	if err == nil {
+		return n, nil
+	}
+	kept := make([]byte, w.written)
+	if _, rerr := w.f.ReadAt(kept, w.start); rerr != nil {
+		return n, &SpoolError{Err: err}
+	}
+	w.mem = bytes.NewBuffer(kept)
+	w.mem.Write(p[n:])
+	return len(p), nil
 }
 
 // removeOnClose is a temporary file deleted once read.
@@ -139,9 +219,9 @@ func (f *removeOnClose) Close() error {
 	return err
 }
 
-// SpoolError is a failure to write an answer to disk (a full disk), as
-// opposed to a failure to receive it. GetStream asks again and keeps the
-// answer in memory.
+// SpoolError is a failure to keep an answer on disk that left it neither
+// whole on disk nor in memory, as opposed to a failure to receive it.
+// GetStream then asks again and keeps the answer in memory.
 type SpoolError struct{ Err error }
 
 func (e *SpoolError) Error() string {
@@ -149,15 +229,3 @@ func (e *SpoolError) Error() string {
 }
 
 func (e *SpoolError) Unwrap() error { return e.Err }
-
-// spoolWriter tells a failed write to the spool file from a failed read
-// of the answer, which io.Copy reports alike.
-type spoolWriter struct{ f *os.File }
-
-func (w spoolWriter) Write(p []byte) (int, error) {
-	n, err := w.f.Write(p)
-	if err != nil {
-		err = &SpoolError{Err: err}
-	}
-	return n, err
-}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -227,18 +228,48 @@ func TestGetStreamWithNowhereToWriteHoldsTheAnswerInMemory(t *testing.T) {
 	}
 }
 
-// A write that fails half-way (a full disk) is told from a failed read,
-// which io.Copy reports alike, so that it is not retried.
-func TestSpoolWriterTellsWriteFailures(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
-	if err != nil {
-		t.Fatal(err)
+// fullDisk is a file whose disk fills up after room bytes.
+type fullDisk struct {
+	data []byte
+	room int
+}
+
+func (d *fullDisk) Write(p []byte) (int, error) {
+	n := min(len(p), d.room-len(d.data))
+	d.data = append(d.data, p[:n]...)
+	if n < len(p) {
+		return n, errors.New("no space left on device")
 	}
-	f.Close()
-	_, err = io.Copy(spoolWriter{f}, strings.NewReader("data"))
-	var se *SpoolError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "XDG_CACHE_HOME") {
-		t.Fatalf("err = %v, want a SpoolError saying what to do", err)
+	return n, nil
+}
+
+func (d *fullDisk) ReadAt(p []byte, off int64) (int, error) {
+	return copy(p, d.data[off:]), nil
+}
+
+// A disk that fills up part-way loses nothing: what was written is read
+// back, and it and the rest are kept in memory, without asking again.
+func TestSpillWriterKeepsEverythingWhenTheDiskFills(t *testing.T) {
+	body := strings.Repeat("0123456789", 100)
+	for _, room := range []int{5, 5 + 1, 5 + 499, 5 + 1000, 5 + 2000} {
+		disk := &fullDisk{data: []byte("head\n"), room: room}
+		w := &spillWriter{f: disk, start: 5}
+		if _, err := io.Copy(w, iotest.OneByteReader(strings.NewReader(body[:300]))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, body[300:]); err != nil {
+			t.Fatal(err)
+		}
+		got := string(disk.data[5:])
+		if w.mem != nil {
+			got = w.mem.String()
+		}
+		if got != body {
+			t.Fatalf("room %d: kept %d bytes, want %d", room, len(got), len(body))
+		}
+		if spilled := room < 5+len(body); spilled != (w.mem != nil) {
+			t.Errorf("room %d: spilled to memory %v, want %v", room, w.mem != nil, spilled)
+		}
 	}
 }
 
