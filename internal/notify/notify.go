@@ -34,12 +34,7 @@ func ParseURL(raw, webhookSecret string) (Sender, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		// url.Error quotes the whole URL, which may carry a password.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("notify url: %v; want %s", err, accepted)
+		return nil, fmt.Errorf("notify url: %v; want %s", withoutURL(err), accepted)
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "smtp", "smtps":
@@ -49,6 +44,17 @@ func ParseURL(raw, webhookSecret string) (Sender, error) {
 	default:
 		return nil, fmt.Errorf("notify url %q: unknown scheme %q; want %s", u.Redacted(), u.Scheme, accepted)
 	}
+}
+
+// withoutURL unwraps a *url.Error to the error it carries. A url.Error
+// quotes the whole URL, and notify URLs carry secrets (an SMTP password, a
+// webhook token in the query) that must not reach logs or last_error.
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // PermanentError marks a failure that retrying cannot fix (a rejected

@@ -96,7 +96,7 @@ func (s *WebhookSender) Send(ctx context.Context, n store.Notification) error {
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL, bytes.NewReader(body))
 	if err != nil {
-		return Permanent(fmt.Errorf("webhook: %w", err))
+		return Permanent(fmt.Errorf("webhook: %w", withoutURL(err)))
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "dealctl-notify/1")
@@ -108,7 +108,8 @@ func (s *WebhookSender) Send(ctx context.Context, n store.Notification) error {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("webhook: %w", err)
+		// Worker.fail logs this error and stores it in last_error.
+		return fmt.Errorf("webhook: %w", withoutURL(err))
 	}
 	defer resp.Body.Close()
 	// A little of the answer helps whoever reads last_error; the rest is

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -137,5 +138,35 @@ func TestWebhookStatuses(t *testing.T) {
 	}
 	if defaultClient.Timeout != 10*time.Second {
 		t.Errorf("webhook timeout = %v, want 10s", defaultClient.Timeout)
+	}
+}
+
+// A webhook URL often carries its receiver's token. A transport error
+// (*url.Error) quotes the whole URL, and the Worker logs the error and keeps
+// it as last_error, so the URL must be gone from it.
+func TestWebhookTransportErrorKeepsTheURLsTokenOut(t *testing.T) {
+	const secret = "SUPERSECRET"
+	f := newFixture(t)
+	id := f.post(t, "Answer.", f.bob())[0]
+	sender, err := ParseURL("http://127.0.0.1:1/hook?token="+secret, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logBuf syncBuffer
+	w := &Worker{Store: f.st, Sender: sender, Now: func() time.Time { return t0 },
+		Log: slog.New(slog.NewTextHandler(&logBuf, nil))}
+
+	if d, fl, err := w.RunOnce(context.Background()); d != 0 || fl != 1 || err != nil {
+		t.Fatalf("RunOnce = %d, %d, %v; want 0 delivered, 1 failed", d, fl, err)
+	}
+	n := f.rows(t)[id]
+	if n.LastError == "" || n.NextAttemptAt.Equal(Abandoned) {
+		t.Errorf("row = %+v; want a failure to retry, with its error kept", n)
+	}
+	if strings.Contains(n.LastError, secret) {
+		t.Errorf("last_error carries the webhook token: %q", n.LastError)
+	}
+	if logs := logBuf.String(); strings.Contains(logs, secret) {
+		t.Errorf("the webhook token reached the log:\n%s", logs)
 	}
 }
