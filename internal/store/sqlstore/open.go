@@ -36,6 +36,8 @@ type DB struct {
 	write *sql.DB
 	// read serves reads; on PostgreSQL it is the same pool as write.
 	read *sql.DB
+	// idemPurge paces the purge of expired idempotency answers.
+	idemPurge idempotencyPurge
 }
 
 var _ store.Store = (*DB)(nil)
