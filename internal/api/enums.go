@@ -151,3 +151,13 @@ func OneOf[T ~string](v T, allowed []T) bool {
 	}
 	return false
 }
+
+// Names lists an enumeration's values as plain strings, to say which
+// values are allowed.
+func Names[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}

@@ -2,6 +2,10 @@ package domain
 
 import "github.com/dealctl/dealctl/internal/api"
 
+// DealVisible reports whether someone with a seat on a deal may see it at
+// all: an archived deal only its project admins.
+func DealVisible(archived, isProjectAdmin bool) bool { return !archived || isProjectAdmin }
+
 // Caller is everything permissions depend on: the key's access, the
 // caller's seat on the deal, which side runs the list, and whether the
 // deal is archived.
@@ -27,9 +31,6 @@ func (c Caller) worker() bool {
 
 // CanCreate reports whether the caller may create requests and sections.
 func (c Caller) CanCreate() bool { return c.canWrite() && c.OwnerSide && c.worker() }
-
-// CanSeeArchived reports whether an archived deal is visible at all.
-func (c Caller) CanSeeArchived() bool { return c.IsProjectAdmin }
 
 // AllowedStatuses lists the statuses the caller may move a row of kind
 // from current to (contract §2): never the current one; the owning side's

@@ -113,3 +113,16 @@ func TestMaySeeMessage(t *testing.T) {
 		}
 	}
 }
+
+func TestDealVisible(t *testing.T) {
+	for _, c := range []struct{ archived, projectAdmin, want bool }{
+		{false, false, true},
+		{false, true, true},
+		{true, true, true},
+		{true, false, false}, // an archived deal is hidden from all but its project admins
+	} {
+		if got := DealVisible(c.archived, c.projectAdmin); got != c.want {
+			t.Errorf("DealVisible(archived %v, project admin %v) = %v, want %v", c.archived, c.projectAdmin, got, c.want)
+		}
+	}
+}

@@ -153,7 +153,7 @@ func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCa
 	if err != nil {
 		return nil, err
 	}
-	if deal.Archived && !seat.IsProjectAdmin {
+	if !domain.DealVisible(deal.Archived, seat.IsProjectAdmin) {
 		return nil, errNotFound
 	}
 	parties, err := s.store.Parties(ctx, dealID)

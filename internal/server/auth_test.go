@@ -13,6 +13,23 @@ import (
 	"github.com/dealctl/dealctl/internal/server"
 )
 
+// Whether an archived deal is listed comes with the list itself: a read
+// per archived deal would make the list cost a query per row.
+func TestDealsListReadsNoSeatPerDeal(t *testing.T) {
+	counter := &countingStore{}
+	e := newEnv(t, counter.wrap)
+	for key, want := range map[string]int{"olivia-write": 3, "oscar-write": 2} { // heron is archived
+		var deals []api.Deal
+		e.as(t, key).get("/api/v1/deals").want(http.StatusOK).into(&deals)
+		if len(deals) != want {
+			t.Errorf("%s: %d deals, want %d", key, len(deals), want)
+		}
+	}
+	if n := counter.seats.Load(); n != 0 {
+		t.Errorf("listing deals read %d seats one by one, want none", n)
+	}
+}
+
 func TestKeysThatDoNotAuthenticateAre401(t *testing.T) {
 	e := newEnv(t)
 	falcon := e.deal("falcon")

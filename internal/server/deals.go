@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -35,13 +36,10 @@ func (s *Server) listDeals(w http.ResponseWriter, r *http.Request, c *call) erro
 		if c.key.DealIDs != nil && !slices.Contains(c.key.DealIDs, d.ID) {
 			continue
 		}
-		if d.Archived {
-			seat, err := s.store.Seat(r.Context(), d.ID, c.user.ID)
-			if err != nil || !seat.IsProjectAdmin {
-				continue
-			}
+		if !domain.DealVisible(d.Archived, d.IsProjectAdmin) {
+			continue
 		}
-		reach = append(reach, d)
+		reach = append(reach, d.Deal)
 		ids = append(ids, d.ID)
 	}
 	parties, err := s.store.Parties(r.Context(), ids...)

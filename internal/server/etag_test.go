@@ -99,6 +99,37 @@ func TestRowETagChangesWithEveryWriteItShows(t *testing.T) {
 	}
 }
 
+// A PATCH that sets no field changes nothing, so it writes nothing: no new
+// updated_at, no new deal version for every cache to miss on. Its If-Match
+// is still answered.
+func TestEmptyPatchWithIfMatchWritesNothing(t *testing.T) {
+	e := newEnv(t)
+	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
+	olivia := e.as(t, "olivia-write")
+	read := olivia.get(requestPath(falcon, id)).want(http.StatusOK)
+	etag, before := read.header.Get("ETag"), read.request()
+	listETag := olivia.get(requestsPath(falcon)).want(http.StatusOK).header.Get("ETag")
+
+	e.clock.Advance(time.Minute)
+	for _, ifMatch := range []string{etag, "*"} {
+		r := olivia.patch(requestPath(falcon, id), map[string]any{}, header("If-Match: "+ifMatch)).want(http.StatusOK)
+		if got := r.request(); !got.UpdatedAt.Equal(before.UpdatedAt) || got.Title != before.Title {
+			t.Errorf("If-Match %s: empty PATCH answered %+v, want the row as it was", ifMatch, got)
+		}
+		if r.header.Get("ETag") != etag {
+			t.Errorf("If-Match %s: empty PATCH answered ETag %q, want the unchanged %q", ifMatch, r.header.Get("ETag"), etag)
+		}
+	}
+	olivia.get(requestPath(falcon, id), header("If-None-Match: "+etag)).want(http.StatusNotModified)
+	olivia.get(requestsPath(falcon), header("If-None-Match: "+listETag)).want(http.StatusNotModified)
+
+	// A stale If-Match is refused as it would be with a field set.
+	e.clock.Advance(time.Minute)
+	olivia.patch(requestPath(falcon, id), map[string]any{"title": "Changed"}).want(http.StatusOK)
+	olivia.patch(requestPath(falcon, id), map[string]any{}, header("If-Match: "+etag)).
+		wantErr(http.StatusConflict, api.CodeConflictStale, "if_match_failed")
+}
+
 func TestIfMatchStaleIs409(t *testing.T) {
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")

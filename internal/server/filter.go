@@ -38,9 +38,9 @@ func parseListFilter(q url.Values) (listFilter, error) {
 		}
 		return parts
 	}
-	f.statuses = split("status", strs(api.RequestStatuses))
-	f.categories = split("category", strs(api.RequestCategories))
-	f.priorities = split("priority", strs(api.Priorities))
+	f.statuses = split("status", api.Names(api.RequestStatuses))
+	f.categories = split("category", api.Names(api.RequestCategories))
+	f.priorities = split("priority", api.Names(api.Priorities))
 	f.assignees = split("assignee_id", nil)
 	if v := q.Get("updated_since"); v != "" {
 		t, err := time.Parse(time.RFC3339Nano, v)
@@ -58,14 +58,6 @@ func parseListFilter(q url.Values) (listFilter, error) {
 		}
 	}
 	return f, nil
-}
-
-func strs[T ~string](vs []T) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
 }
 
 // key identifies the filter in an ETag.

@@ -14,12 +14,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/openapitest"
 	"github.com/dealctl/dealctl/internal/server"
+	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
 )
@@ -118,6 +120,39 @@ func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *e
 	ts.Start()
 	t.Cleanup(ts.Close)
 	return &env{st: st, srv: srv, ts: ts, ids: ids, clock: clk, v: openapitest.New(t)}
+}
+
+// countingStore counts some of the store's reads, for tests that bound
+// what a call costs. Pass its wrap to newEnv.
+type countingStore struct {
+	store.Store
+	seats, requests, people atomic.Int64
+}
+
+func (s *countingStore) wrap(c *server.Config) {
+	s.Store, c.Store = c.Store, s
+}
+
+func (s *countingStore) Seat(ctx context.Context, dealID, userID string) (store.Person, error) {
+	s.seats.Add(1)
+	return s.Store.Seat(ctx, dealID, userID)
+}
+
+func (s *countingStore) Request(ctx context.Context, dealID, id string) (store.Request, error) {
+	s.requests.Add(1)
+	return s.Store.Request(ctx, dealID, id)
+}
+
+func (s *countingStore) People(ctx context.Context, dealID string) ([]store.Person, error) {
+	s.people.Add(1)
+	return s.Store.People(ctx, dealID)
+}
+
+// reset zeroes the counts.
+func (s *countingStore) reset() {
+	s.seats.Store(0)
+	s.requests.Store(0)
+	s.people.Store(0)
 }
 
 // deal is a deal's id by its world key.

@@ -36,7 +36,7 @@ func (m *memoryLimiter) Take(_ context.Context, key string, limit int, now time.
 		b = &bucket{tokens: float64(limit), at: now}
 		m.buckets[key] = b
 	}
-	return TakeToken(&b.tokens, &b.at, limit, now), nil
+	return b.take(limit, now), nil
 }
 
 // forgetFull drops, at most once a minute, buckets that have refilled
@@ -53,22 +53,23 @@ func (m *memoryLimiter) forgetFull(now time.Time, limit int) {
 	}
 }
 
-// TakeToken is the token-bucket arithmetic shared by every limiter: refill
-// since *at, then spend one token if there is one.
-func TakeToken(tokens *float64, at *time.Time, limit int, now time.Time) store.RateDecision {
+// take is the bucket's arithmetic: refill for the time since b.at, then
+// spend one token if there is one. (The database's limiter does the same
+// in one SQL statement, sqlstore.rateLimiter.)
+func (b *bucket) take(limit int, now time.Time) store.RateDecision {
 	rate := float64(limit) / 60 // tokens a second
-	if elapsed := now.Sub(*at).Seconds(); elapsed > 0 {
-		*tokens = min(float64(limit), *tokens+elapsed*rate)
-		*at = now
+	if elapsed := now.Sub(b.at).Seconds(); elapsed > 0 {
+		b.tokens = min(float64(limit), b.tokens+elapsed*rate)
+		b.at = now
 	}
 	d := store.RateDecision{}
-	if *tokens >= 1 {
-		*tokens--
+	if b.tokens >= 1 {
+		b.tokens--
 		d.Allowed = true
 	} else {
-		d.RetryAfter = time.Duration((1 - *tokens) / rate * float64(time.Second))
+		d.RetryAfter = time.Duration((1 - b.tokens) / rate * float64(time.Second))
 	}
-	d.Remaining = int(*tokens)
-	d.Reset = time.Duration((float64(limit) - *tokens) / rate * float64(time.Second))
+	d.Remaining = int(b.tokens)
+	d.Reset = time.Duration((float64(limit) - b.tokens) / rate * float64(time.Second))
 	return d
 }

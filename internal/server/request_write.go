@@ -26,6 +26,12 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	if err := decodeBody(r, &in); err != nil {
 		return err
 	}
+	// One read of the deal's people serves the assignee check and the
+	// answer.
+	people, err := s.store.People(ctx, dc.deal.ID)
+	if err != nil {
+		return err
+	}
 	var errs fieldErrors
 	errs.title(in.Title, true)
 	errs.text("body", in.Body, api.MaxBodyLen)
@@ -39,7 +45,7 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 		s.checkParent(ctx, &errs, dc.deal.ID, in.ParentID.Value)
 	}
 	if errs.uuidField("assignee_id", in.AssigneeID) {
-		s.checkAssignee(ctx, &errs, dc.deal.ID, in.AssigneeID.Value)
+		checkAssignee(&errs, people, in.AssigneeID.Value)
 	}
 	if err := errs.err(); err != nil {
 		return err
@@ -64,16 +70,16 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return err
 	}
-	return s.respondRequest(ctx, w, dc, http.StatusCreated, created)
+	return s.respondRequest(ctx, w, dc, dealViewOf(dc, people), http.StatusCreated, created)
 }
 
 // nullableText checks a nullable string of at most max characters.
 func (f *fieldErrors) nullableText(path string, o api.Optional[string], max int) {
 	switch {
 	case !o.Set || o.Null:
-	case length(o.Value) > max:
+	case api.TextLen(o.Value) > max:
 		f.add(path, api.FieldTooLong, map[string]any{"max": max})
-	case hasNUL(o.Value):
+	case api.HasNUL(o.Value):
 		f.add(path, api.FieldInvalid, nulParams)
 	}
 }
@@ -88,12 +94,11 @@ func (s *Server) checkParent(ctx context.Context, errs *fieldErrors, dealID, par
 	}
 }
 
-func (s *Server) checkAssignee(ctx context.Context, errs *fieldErrors, dealID, personID string) {
-	people, err := s.store.People(ctx, dealID)
-	if err == nil && slices.ContainsFunc(people, func(p store.Person) bool { return p.ID == personID }) {
-		return
+// checkAssignee: the assignee must be one of the deal's people.
+func checkAssignee(errs *fieldErrors, people []store.Person, personID string) {
+	if !slices.ContainsFunc(people, func(p store.Person) bool { return p.ID == personID }) {
+		errs.add("assignee_id", api.FieldNotFound, nil)
 	}
-	errs.add("assignee_id", api.FieldNotFound, nil)
 }
 
 func orDefault[T ~string](o api.Optional[T], def T) T {
@@ -130,13 +135,20 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	}
 	can := dc.caller.Can(row.Kind, row.Status)
 	edits := in.Title.Set || in.Body.Set || in.Number.Set || in.Priority.Set || in.Category.Set || in.Requester.Set
+	assigns := in.AssigneeID.Set || in.DueDate.Set
 	switch {
 	case edits && !can.Edit:
 		return api.NewError(api.CodeForbidden, api.ReasonCannotEditRequest)
-	case (in.AssigneeID.Set || in.DueDate.Set) && !can.Assign:
+	case assigns && !can.Assign:
 		return api.NewError(api.CodeForbidden, api.ReasonCannotAssign)
 	case in.Status.Set && !dc.caller.MayTransition():
 		return api.NewError(api.CodeForbidden, api.ReasonCannotTransition)
+	}
+	// One read of the deal's people serves the assignee check and the
+	// answer.
+	people, err := s.store.People(ctx, dc.deal.ID)
+	if err != nil {
+		return err
 	}
 	var errs fieldErrors
 	errs.title(in.Title, false)
@@ -148,20 +160,25 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	errs.nullableText("requester", in.Requester, api.MaxRequesterLen)
 	errs.dueDate(in.DueDate)
 	if errs.uuidField("assignee_id", in.AssigneeID) {
-		s.checkAssignee(ctx, &errs, dc.deal.ID, in.AssigneeID.Value)
+		checkAssignee(&errs, people, in.AssigneeID.Value)
 	}
 	if err := errs.err(); err != nil {
 		return err
 	}
 	ifMatch := r.Header.Get("If-Match")
-	if !in.Title.Set && !in.Body.Set && !in.Number.Set && !in.Priority.Set && !in.Category.Set && !in.Requester.Set &&
-		!in.AssigneeID.Set && !in.DueDate.Set && !in.Status.Set && ifMatch == "" {
-		return s.respondRequest(ctx, w, dc, http.StatusOK, row)
+	if !edits && !assigns && !in.Status.Set {
+		// Nothing to change: a write would only move updated_at and the
+		// deal's version, invalidating every cached copy for nothing. The
+		// precondition is still answered, against the row as just read.
+		if !ifMatchHolds(ifMatch, requestETag(dc, row)) {
+			return errIfMatchFailed
+		}
+		return s.respondRequest(ctx, w, dc, dealViewOf(dc, people), http.StatusOK, row)
 	}
 	now := s.now().UTC()
-	updated, err := s.store.UpdateRequest(ctx, dc.deal.ID, row.ID, nil, func(cur *store.Request) error {
-		if ifMatch != "" && ifMatch != "*" && ifMatch != requestETag(dc, *cur) {
-			return store.ErrStale
+	updated, err := s.store.UpdateRequest(ctx, dc.deal.ID, row.ID, func(cur *store.Request) error {
+		if !ifMatchHolds(ifMatch, requestETag(dc, *cur)) {
+			return errIfMatchFailed
 		}
 		if in.Status.Set {
 			allowed := dc.caller.AllowedStatuses(cur.Kind, cur.Status)
@@ -176,14 +193,22 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 		return nil
 	})
 	switch {
-	case errors.Is(err, store.ErrStale):
-		return &api.ErrorResponse{Code: api.CodeConflictStale, Params: map[string]any{"reason": "if_match_failed"}}
 	case errors.Is(err, store.ErrDuplicate):
 		return duplicateNumber(in.Number.Value)
 	case err != nil:
 		return err
 	}
-	return s.respondRequest(ctx, w, dc, http.StatusOK, updated)
+	return s.respondRequest(ctx, w, dc, dealViewOf(dc, people), http.StatusOK, updated)
+}
+
+// errIfMatchFailed answers a PATCH whose If-Match names an ETag the
+// request no longer has.
+var errIfMatchFailed = &api.ErrorResponse{Code: api.CodeConflictStale, Params: map[string]any{"reason": "if_match_failed"}}
+
+// ifMatchHolds reports whether an If-Match header admits the request's
+// current ETag; no header, or "*", admits any.
+func ifMatchHolds(ifMatch, etag string) bool {
+	return ifMatch == "" || ifMatch == "*" || ifMatch == etag
 }
 
 // applyEdits copies the fields sent onto the row; null clears the

@@ -32,7 +32,15 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 		writeBody(w, http.StatusOK, body)
 		return nil
 	}
-	rows, err := s.requestViews(ctx, dc, "")
+	all, err := s.store.Requests(ctx, dc.deal.ID)
+	if err != nil {
+		return err
+	}
+	view, err := s.newDealView(ctx, dc)
+	if err != nil {
+		return err
+	}
+	rows, err := s.requestViews(ctx, dc, view, listOrder(all), "")
 	if err != nil {
 		return err
 	}
@@ -45,35 +53,15 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 	return nil
 }
 
-// requestViews builds what the caller sees of the deal's rows (requestID
-// "") or of one row, in list order.
-func (s *Server) requestViews(ctx context.Context, dc *dealCall, requestID string) ([]api.DealRequest, error) {
-	var rows []store.Request
-	if requestID == "" {
-		all, err := s.store.Requests(ctx, dc.deal.ID)
-		if err != nil {
-			return nil, err
-		}
-		rows = listOrder(all)
-	} else {
-		one, err := s.store.Request(ctx, dc.deal.ID, requestID)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errNotFound
-		}
-		if err != nil {
-			return nil, err
-		}
-		rows = []store.Request{one}
-	}
-	latest, err := s.store.LatestAnswers(ctx, dc.deal.ID, requestID, dc.seat.PartyID, api.MaxPreviewLen)
+// requestViews builds what the caller sees of rows, in their order. The
+// rows are already read: all of the deal's (scope "") or the one request
+// scope names, which limits the answers and files read to that request.
+func (s *Server) requestViews(ctx context.Context, dc *dealCall, view *dealView, rows []store.Request, scope string) ([]api.DealRequest, error) {
+	latest, err := s.store.LatestAnswers(ctx, dc.deal.ID, scope, dc.seat.PartyID, api.MaxPreviewLen)
 	if err != nil {
 		return nil, err
 	}
-	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, requestID, dc.seat.PartyID)
-	if err != nil {
-		return nil, err
-	}
-	view, err := s.newDealView(ctx, dc)
+	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, scope, dc.seat.PartyID)
 	if err != nil {
 		return nil, err
 	}
@@ -113,12 +101,11 @@ func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) err
 	if notModified(w, r, requestETag(dc, row)) {
 		return nil
 	}
-	views, err := s.requestViews(ctx, dc, row.ID)
+	view, err := s.newDealView(ctx, dc)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, views[0])
-	return nil
+	return s.respondRequest(ctx, w, dc, view, http.StatusOK, row)
 }
 
 // reachRequest resolves the deal and the request of the path.
@@ -139,9 +126,10 @@ func (s *Server) reachRequest(ctx context.Context, c *call, r *http.Request) (*d
 	return dc, row, err
 }
 
-// respondRequest writes one request as the caller sees it, with its ETag.
-func (s *Server) respondRequest(ctx context.Context, w http.ResponseWriter, dc *dealCall, status int, row store.Request) error {
-	views, err := s.requestViews(ctx, dc, row.ID)
+// respondRequest writes row, as just read or written, as the caller sees
+// it, with its ETag.
+func (s *Server) respondRequest(ctx context.Context, w http.ResponseWriter, dc *dealCall, view *dealView, status int, row store.Request) error {
+	views, err := s.requestViews(ctx, dc, view, []store.Request{row}, row.ID)
 	if err != nil {
 		return err
 	}

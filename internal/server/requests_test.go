@@ -345,3 +345,38 @@ func TestBodyOverOneMiBIs413(t *testing.T) {
 	}
 	olivia.post(requestsPath(falcon), justUnder).want(http.StatusCreated)
 }
+
+// A call reads what it needs once: the row it resolved or wrote is the one
+// it answers, and one read of the deal's people serves both the assignee
+// check and the answer's authors.
+func TestRequestCallsReadRowAndPeopleOnce(t *testing.T) {
+	counter := &countingStore{}
+	e := newEnv(t, counter.wrap)
+	falcon, id := e.deal("falcon"), e.row("falcon/1.1")
+	olivia := e.as(t, "olivia-write")
+	bella := e.person("falcon/bella")
+	calls := []struct {
+		name     string
+		call     func()
+		requests int64 // the parent of a new row is read to check it
+	}{
+		{"GET", func() { olivia.get(requestPath(falcon, id)).want(http.StatusOK) }, 1},
+		{"PATCH", func() {
+			olivia.patch(requestPath(falcon, id), map[string]any{"assignee_id": bella, "title": "Renamed"}).want(http.StatusOK)
+		}, 1},
+		{"POST", func() {
+			olivia.post(requestsPath(falcon), map[string]any{"title": "New", "parent_id": e.row("falcon/1"), "assignee_id": bella}).
+				want(http.StatusCreated)
+		}, 1},
+	}
+	for _, c := range calls {
+		counter.reset()
+		c.call()
+		if got := counter.requests.Load(); got != c.requests {
+			t.Errorf("%s read the request %d times, want %d", c.name, got, c.requests)
+		}
+		if got := counter.people.Load(); got != 1 {
+			t.Errorf("%s read the deal's people %d times, want once", c.name, got)
+		}
+	}
+}

@@ -1,12 +1,10 @@
 package server
 
 import (
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/dealctl/dealctl/internal/api"
 )
@@ -27,8 +25,6 @@ func (f fieldErrors) err() error {
 	return &api.ErrorResponse{Code: api.CodeValidationFailed, Fields: f}
 }
 
-func length(s string) int { return utf8.RuneCountInString(s) }
-
 func isBlank(s string) bool { return strings.TrimFunc(s, unicode.IsSpace) == "" }
 
 // title: required, 1..500, not blank.
@@ -42,9 +38,9 @@ func (f *fieldErrors) title(o api.Optional[string], required bool) {
 		f.add("title", api.FieldRequired, nil)
 	case o.Value == "":
 		f.add("title", api.FieldTooShort, map[string]any{"min": 1})
-	case length(o.Value) > api.MaxTitleLen:
+	case api.TextLen(o.Value) > api.MaxTitleLen:
 		f.add("title", api.FieldTooLong, map[string]any{"max": api.MaxTitleLen})
-	case hasNUL(o.Value):
+	case api.HasNUL(o.Value):
 		f.add("title", api.FieldInvalid, nulParams)
 	case isBlank(o.Value):
 		f.add("title", api.FieldBlank, nil)
@@ -57,9 +53,9 @@ func (f *fieldErrors) text(path string, o api.Optional[string], max int) {
 	case !o.Set:
 	case o.Null:
 		f.add(path, api.FieldInvalid, map[string]any{"expected": "string"})
-	case length(o.Value) > max:
+	case api.TextLen(o.Value) > max:
 		f.add(path, api.FieldTooLong, map[string]any{"max": max})
-	case hasNUL(o.Value):
+	case api.HasNUL(o.Value):
 		f.add(path, api.FieldInvalid, nulParams)
 	}
 }
@@ -67,8 +63,6 @@ func (f *fieldErrors) text(path string, o api.Optional[string], max int) {
 // nulParams explains a NUL character: no database column takes one, so
 // it is refused rather than silently dropped.
 var nulParams = map[string]any{"reason": "nul_character"}
-
-func hasNUL(s string) bool { return strings.IndexByte(s, 0) >= 0 }
 
 // number: 1..64 characters, no leading or trailing white space.
 func (f *fieldErrors) number(o api.Optional[string], nullable bool) {
@@ -80,11 +74,11 @@ func (f *fieldErrors) number(o api.Optional[string], nullable bool) {
 		}
 	case o.Value == "":
 		f.add("number", api.FieldTooShort, map[string]any{"min": 1})
-	case length(o.Value) > api.MaxNumberLen:
+	case api.TextLen(o.Value) > api.MaxNumberLen:
 		f.add("number", api.FieldTooLong, map[string]any{"max": api.MaxNumberLen})
 	case strings.TrimSpace(o.Value) != o.Value:
 		f.add("number", api.FieldInvalid, map[string]any{"reason": "leading_or_trailing_whitespace"})
-	case hasNUL(o.Value):
+	case api.HasNUL(o.Value):
 		f.add("number", api.FieldInvalid, nulParams)
 	}
 }
@@ -95,11 +89,7 @@ func enum[T ~string](f *fieldErrors, path string, o api.Optional[T], allowed []T
 		return
 	}
 	if o.Null || !api.OneOf(o.Value, allowed) {
-		vals := make([]string, len(allowed))
-		for i, a := range allowed {
-			vals[i] = string(a)
-		}
-		f.add(path, api.FieldUnknownValue, map[string]any{"allowed": vals})
+		f.add(path, api.FieldUnknownValue, map[string]any{"allowed": api.Names(allowed)})
 	}
 }
 
@@ -137,24 +127,17 @@ func (f *fieldErrors) links(o api.Optional[[]api.Link]) {
 	}
 	for i, l := range o.Value {
 		path := "links[" + strconv.Itoa(i) + "]"
-		switch {
-		case l.URL == "":
-			f.add(path+".url", api.FieldRequired, nil)
-		case length(l.URL) > api.MaxLinkURLLen:
-			f.add(path+".url", api.FieldTooLong, map[string]any{"max": api.MaxLinkURLLen})
+		switch code := api.LinkURLProblem(l.URL); code {
+		case "":
+		case api.FieldTooLong:
+			f.add(path+".url", code, map[string]any{"max": api.MaxLinkURLLen})
 		default:
-			u, err := url.Parse(l.URL)
-			switch {
-			case err != nil || u.Host == "" || u.Scheme == "":
-				f.add(path+".url", api.FieldInvalid, nil)
-			case !strings.EqualFold(u.Scheme, "https"):
-				f.add(path+".url", api.FieldNotHTTPS, nil)
-			}
+			f.add(path+".url", code, nil)
 		}
 		switch {
-		case l.Label != nil && length(*l.Label) > api.MaxLinkLabelLen:
+		case l.Label != nil && api.TextLen(*l.Label) > api.MaxLinkLabelLen:
 			f.add(path+".label", api.FieldTooLong, map[string]any{"max": api.MaxLinkLabelLen})
-		case l.Label != nil && hasNUL(*l.Label):
+		case l.Label != nil && api.HasNUL(*l.Label):
 			f.add(path+".label", api.FieldInvalid, nulParams)
 		}
 	}

@@ -38,6 +38,13 @@ type Deal struct {
 	SharedVersion int64
 }
 
+// UserDeal is a deal as listed for one user, with what their seat on it
+// decides about its visibility.
+type UserDeal struct {
+	Deal
+	IsProjectAdmin bool
+}
+
 // Party is one side of a deal.
 type Party struct {
 	ID             string

@@ -13,8 +13,6 @@ import (
 var (
 	ErrNotFound  = errors.New("not found")
 	ErrDuplicate = errors.New("duplicate")
-	// ErrStale is returned by UpdateRequest when IfVersion no longer matches.
-	ErrStale = errors.New("stale")
 )
 
 // Store is what the server needs from storage. Every write is one
@@ -38,11 +36,10 @@ type Reader interface {
 	APIKeyByPrefix(ctx context.Context, prefix string) (APIKey, error)
 	User(ctx context.Context, id string) (User, error)
 	Organization(ctx context.Context, id string) (Organization, error)
-	// UserDeals lists the deals the user has a seat on, by name.
-	UserDeals(ctx context.Context, userID string) ([]Deal, error)
+	// UserDeals lists the deals the user has a seat on, by name, each
+	// with whether the user is its project admin.
+	UserDeals(ctx context.Context, userID string) ([]UserDeal, error)
 	Deal(ctx context.Context, id string) (Deal, error)
-	// DealVersion is the cheap read behind ETags.
-	DealVersion(ctx context.Context, id string) (int64, error)
 	// Parties lists the parties of the given deals, by deal and position.
 	Parties(ctx context.Context, dealIDs ...string) ([]Party, error)
 	// Seat finds the user's person on the deal.
@@ -50,8 +47,7 @@ type Reader interface {
 	People(ctx context.Context, dealID string) ([]Person, error)
 	Requests(ctx context.Context, dealID string) ([]Request, error)
 	Request(ctx context.Context, dealID, id string) (Request, error)
-	// Messages lists a request's messages oldest first; requestID ""
-	// lists the whole deal's.
+	// Messages lists a request's messages oldest first.
 	Messages(ctx context.Context, dealID, requestID string) ([]Message, error)
 	// Files lists a request's files by message and position; requestID ""
 	// lists the whole deal's.
@@ -90,9 +86,9 @@ type PostMessage struct {
 type Writer interface {
 	CreateRequest(ctx context.Context, r Request) (Request, error)
 	// UpdateRequest reads the request inside a write transaction, applies
-	// change and writes it back. ifUpdatedAt, when non-nil, must equal the
-	// stored UpdatedAt or ErrStale is returned.
-	UpdateRequest(ctx context.Context, dealID, id string, ifUpdatedAt *time.Time, change RequestChange) (Request, error)
+	// change and writes it back; an error from change (a failed
+	// precondition, say) is returned as it is and nothing is written.
+	UpdateRequest(ctx context.Context, dealID, id string, change RequestChange) (Request, error)
 	PostMessage(ctx context.Context, p PostMessage) (Message, Request, error)
 }
 

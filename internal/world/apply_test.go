@@ -79,7 +79,7 @@ func takeSnapshot(t *testing.T, db *sqlstore.DB, dealID string) snapshot {
 	must(e)
 	s.Requests, e = db.Requests(ctx, dealID)
 	must(e)
-	s.Messages, e = db.Messages(ctx, dealID, "")
+	s.Messages, e = dealMessages(ctx, db, dealID)
 	must(e)
 	s.Files, e = db.Files(ctx, dealID, "")
 	must(e)

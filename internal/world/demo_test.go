@@ -50,7 +50,10 @@ func TestDemo(t *testing.T) {
 	if statuses[api.StatusOpen] == 0 || statuses[api.StatusPartial] == 0 || statuses[api.StatusComplete] == 0 {
 		t.Errorf("statuses %v; want every status", statuses)
 	}
-	msgs, _ := db.Messages(ctx, dealID, "")
+	msgs, err := dealMessages(ctx, db, dealID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	kinds := map[api.MessageKind]int{}
 	for _, m := range msgs {
 		kinds[m.Kind]++

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
@@ -54,4 +55,22 @@ func mustLoad(t *testing.T, name string) *time.Location {
 		t.Fatal(err)
 	}
 	return loc
+}
+
+// dealMessages lists every message of the deal, request by request in the
+// order Requests gives them, each request's oldest first.
+func dealMessages(ctx context.Context, db *sqlstore.DB, dealID string) ([]store.Message, error) {
+	rows, err := db.Requests(ctx, dealID)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.Message
+	for _, r := range rows {
+		msgs, err := db.Messages(ctx, dealID, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, msgs...)
+	}
+	return out, nil
 }

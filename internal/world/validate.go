@@ -9,17 +9,11 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 )
 
-// Bounds from the spec (§8) that seeded rows must respect too, so that a
-// seeded deal reads back exactly like one built through the API.
-const (
-	maxTitle     = 500
-	maxText      = 20000
-	maxNumber    = 64
-	maxRequester = 200
-	maxLinks     = 20
-	maxURL       = 2048
-	maxLabel     = 200
-)
+// Seeded rows keep the API's limits (api.Max*, counted as api.TextLen
+// counts), so that a seeded deal reads back exactly like one built through
+// the API. A party's label is no API input and the spec sets it no limit:
+// world files keep the bound they always had, counted the same way.
+const maxPartyLabel = 200
 
 // validator collects problems with their paths.
 type validator struct {
@@ -134,25 +128,32 @@ func enum[T ~string](v *validator, path string, value *string, def T, allowed []
 		return
 	}
 	if !api.OneOf(T(*value), allowed) {
-		names := make([]string, len(allowed))
-		for i, a := range allowed {
-			names[i] = string(a)
-		}
-		v.add(path, "%q is not one of %s", *value, strings.Join(names, ", "))
+		v.add(path, "%q is not one of %s", *value, strings.Join(api.Names(allowed), ", "))
 	}
 }
 
 // requiredEnum is enum without a default.
 func requiredEnum[T ~string](v *validator, path string, value *string, allowed []T) {
 	if *value == "" {
-		names := make([]string, len(allowed))
-		for i, a := range allowed {
-			names[i] = string(a)
-		}
-		v.add(path, "missing: one of %s", strings.Join(names, ", "))
+		v.add(path, "missing: one of %s", strings.Join(api.Names(allowed), ", "))
 		return
 	}
 	enum(v, path, value, "", allowed)
+}
+
+// text checks a text field as the server checks it: at most max
+// characters, and no NUL character, which PostgreSQL cannot store. It
+// reports whether the text passed.
+func (v *validator) text(path, s string, max int) bool {
+	switch {
+	case api.TextLen(s) > max:
+		v.add(path, "longer than %d characters", max)
+	case api.HasNUL(s):
+		v.add(path, "contains a NUL character, which no text field takes")
+	default:
+		return true
+	}
+	return false
 }
 
 func (v *validator) deal(path string, d *Deal, orgs map[string]bool, users map[string]*User) {
@@ -184,8 +185,8 @@ func (v *validator) parties(path string, list []Party, orgs map[string]bool) map
 		}
 		requiredEnum(v, pp+".side", &p.Side, api.Sides)
 		v.ref(pp+".organization", p.Organization, "organization", orgs, false)
-		if p.Label != nil && len(*p.Label) > maxLabel {
-			v.add(pp+".label", "longer than %d characters", maxLabel)
+		if p.Label != nil {
+			v.text(pp+".label", *p.Label, maxPartyLabel)
 		}
 		if p.Owner {
 			owners++

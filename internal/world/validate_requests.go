@@ -21,19 +21,13 @@ func (v *validator) requests(dealPath string, d *Deal, people map[string]*Person
 		r := &d.Requests[i]
 		rp := fmt.Sprintf("%s.requests[%d]", dealPath, i)
 		enum(v, rp+".kind", &r.Kind, api.KindRequest, api.RequestKinds)
-		switch n := r.Number; {
-		case n == "":
-			v.add(rp+".number", "missing: every row needs its number (like \"2\" or \"2.3\")")
-		case strings.TrimSpace(n) != n:
-			v.add(rp+".number", "%q has leading or trailing spaces", n)
-		case len(n) > maxNumber:
-			v.add(rp+".number", "longer than %d characters", maxNumber)
-		default:
-			if prev, dup := rows[n]; dup {
-				v.add(rp+".number", "%q is also the number of %s.requests[%d]; numbers are unique within a deal", n, dealPath, prev.index)
-			} else {
-				rows[n] = row{index: i, kind: r.Kind}
-			}
+		if !v.number(rp+".number", r.Number) {
+			continue
+		}
+		if prev, dup := rows[r.Number]; dup {
+			v.add(rp+".number", "%q is also the number of %s.requests[%d]; numbers are unique within a deal", r.Number, dealPath, prev.index)
+		} else {
+			rows[r.Number] = row{index: i, kind: r.Kind}
 		}
 	}
 	for i := range d.Requests {
@@ -45,6 +39,20 @@ func (v *validator) requests(dealPath string, d *Deal, people map[string]*Person
 			v.message(fmt.Sprintf("%s.messages[%d]", rp, j), &r.Messages[j], people, parties)
 		}
 	}
+}
+
+// number checks a row's number as the server does; it reports whether the
+// number is usable.
+func (v *validator) number(path, n string) bool {
+	switch {
+	case n == "":
+		v.add(path, "missing: every row needs its number (like \"2\" or \"2.3\")")
+		return false
+	case strings.TrimSpace(n) != n:
+		v.add(path, "%q has leading or trailing spaces", n)
+		return false
+	}
+	return v.text(path, n, api.MaxNumberLen)
 }
 
 // parent resolves the section a row sits under: the explicit parent, or
@@ -100,20 +108,17 @@ func (v *validator) parent(rp string, r *Request, i int, rows map[string]row) {
 }
 
 func (v *validator) request(rp string, r *Request, people map[string]*Person) {
-	switch {
-	case strings.TrimSpace(r.Title) == "":
+	if strings.TrimSpace(r.Title) == "" {
 		v.add(rp+".title", "missing: a row needs a title")
-	case len([]rune(r.Title)) > maxTitle:
-		v.add(rp+".title", "longer than %d characters", maxTitle)
+	} else {
+		v.text(rp+".title", r.Title, api.MaxTitleLen)
 	}
-	if len([]rune(r.Body)) > maxText {
-		v.add(rp+".body", "longer than %d characters", maxText)
-	}
+	v.text(rp+".body", r.Body, api.MaxBodyLen)
 	enum(v, rp+".priority", &r.Priority, api.PriorityMedium, api.Priorities)
 	enum(v, rp+".category", &r.Category, api.CategoryBusiness, api.RequestCategories)
 	enum(v, rp+".status", &r.Status, api.StatusOpen, api.RequestStatuses)
-	if r.Requester != nil && len([]rune(*r.Requester)) > maxRequester {
-		v.add(rp+".requester", "longer than %d characters", maxRequester)
+	if r.Requester != nil {
+		v.text(rp+".requester", *r.Requester, api.MaxRequesterLen)
 	}
 	if r.DueDate != "" {
 		if err := checkDate(r.DueDate); err != nil {
@@ -160,9 +165,7 @@ func (v *validator) message(mp string, m *Message, people map[string]*Person, pa
 	if p, ok := parties[party]; ok && !p.Owner && (m.Internal || m.Kind == string(api.MessageInternalNote)) {
 		v.add(mp+".internal", "the counterparty has no private notes; only the owning side's messages can be internal")
 	}
-	if len([]rune(m.Text)) > maxText {
-		v.add(mp+".text", "longer than %d characters", maxText)
-	}
+	v.text(mp+".text", m.Text, api.MaxBodyLen)
 	if strings.TrimSpace(m.Text) == "" && len(m.Links) == 0 && len(m.Files) == 0 {
 		v.add(mp+".text", "missing: a message needs text, links or files")
 	}
@@ -171,25 +174,33 @@ func (v *validator) message(mp string, m *Message, people map[string]*Person, pa
 			v.add(mp+".posted_at", "%v", err)
 		}
 	}
-	if len(m.Links) > maxLinks {
-		v.add(mp+".links", "%d links; a message has at most %d", len(m.Links), maxLinks)
+	if len(m.Links) > api.MaxLinks {
+		v.add(mp+".links", "%d links; a message has at most %d", len(m.Links), api.MaxLinks)
 	}
 	for k, l := range m.Links {
 		lp := fmt.Sprintf("%s.links[%d]", mp, k)
-		switch {
-		case l.URL == "":
-			v.add(lp+".url", "missing")
-		case !strings.HasPrefix(strings.ToLower(l.URL), "https://") || len(l.URL) <= len("https://"):
-			v.add(lp+".url", "%q is not an https link", l.URL)
-		case len(l.URL) > maxURL:
-			v.add(lp+".url", "longer than %d characters", maxURL)
-		}
-		if l.Label != nil && len([]rune(*l.Label)) > maxLabel {
-			v.add(lp+".label", "longer than %d characters", maxLabel)
+		v.linkURL(lp+".url", l.URL)
+		if l.Label != nil {
+			v.text(lp+".label", *l.Label, api.MaxLinkLabelLen)
 		}
 	}
 	for k := range m.Files {
 		v.file(fmt.Sprintf("%s.files[%d]", mp, k), &m.Files[k])
+	}
+}
+
+// linkURL checks a link's url by the server's rule, api.LinkURLProblem.
+func (v *validator) linkURL(path, raw string) {
+	switch api.LinkURLProblem(raw) {
+	case "":
+	case api.FieldRequired:
+		v.add(path, "missing")
+	case api.FieldTooLong:
+		v.add(path, "longer than %d characters", api.MaxLinkURLLen)
+	case api.FieldNotHTTPS:
+		v.add(path, "%q is not an https link", raw)
+	default:
+		v.add(path, "%q is not a URL with a host (like https://example.com/doc)", raw)
 	}
 }
 

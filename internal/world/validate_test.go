@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // baseWorld is a small valid world the validation cases break one way each.
@@ -83,6 +85,11 @@ func TestValidateProblemsNamePlaces(t *testing.T) {
 		{"link not https", func(w *World) {
 			w.Deals[0].Requests[1].Messages[0].Links = []Link{{URL: "http://example.com"}}
 		}, `deals[0].requests[1].messages[0].links[0].url: "http://example.com" is not an https link`},
+		{"link without a host", func(w *World) {
+			w.Deals[0].Requests[1].Messages[0].Links = []Link{{URL: "https:///doc"}}
+		}, `deals[0].requests[1].messages[0].links[0].url: "https:///doc" is not a URL with a host`},
+		{"NUL in a title", func(w *World) { w.Deals[0].Requests[1].Title = "Certifi\x00cate" },
+			`deals[0].requests[1].title: contains a NUL character`},
 		{"file with path and content", func(w *World) {
 			c := "x"
 			w.Deals[0].Requests[1].Messages[0].Files = []File{{Name: "a.txt", Path: "a.txt", Content: &c}}
@@ -221,5 +228,45 @@ func TestYAMLScalarsStayText(t *testing.T) {
 	}
 	if r := w.Deals[0].Requests[0]; r.Number != "1.10" || r.DueDate != "2026-12-01" {
 		t.Errorf("number %q, due_date %q", r.Number, r.DueDate)
+	}
+}
+
+// A world file is held to the API's limits as the server counts them: in
+// characters, not bytes ("é" is two bytes in UTF-8).
+func TestValidateCountsCharactersAsTheServerDoes(t *testing.T) {
+	e := func(n int) string { return strings.Repeat("é", n) }
+	fill := func(w *World, extra int) {
+		d := &w.Deals[0]
+		d.Requests[1].Number = "1." + e(api.MaxNumberLen-2+extra)
+		label := e(maxPartyLabel + extra)
+		d.Parties[1].Label = &label
+		linkLabel := e(api.MaxLinkLabelLen + extra)
+		const site = "https://example.com/"
+		d.Requests[1].Messages[0].Links = []Link{{URL: site + e(api.MaxLinkURLLen-len(site)+extra), Label: &linkLabel}}
+	}
+	w, err := decode([]byte(baseWorld))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(w, 0)
+	if err := w.Validate(); err != nil {
+		t.Errorf("values at the limits, counted in characters, were refused:\n%v", err)
+	}
+
+	w, err = decode([]byte(baseWorld))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(w, 1)
+	err = w.Validate()
+	for _, want := range []string{
+		"deals[0].requests[1].number: longer than 64 characters",
+		"deals[0].parties[1].label: longer than 200 characters",
+		"deals[0].requests[1].messages[0].links[0].url: longer than 2048 characters",
+		"deals[0].requests[1].messages[0].links[0].label: longer than 200 characters",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("one character over every limit: Validate() =\n%v\nwant a line containing\n%s", err, want)
+		}
 	}
 }

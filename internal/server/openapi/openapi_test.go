@@ -100,19 +100,19 @@ func TestSchemasAreAPITypes(t *testing.T) {
 // The enumerations must list exactly the values of internal/api.
 func TestEnumsMatchAPI(t *testing.T) {
 	want := map[string][]string{
-		"Access":          strs(api.Accesses),
-		"KeyAccess":       strs(api.KeyAccesses),
-		"Side":            strs(api.Sides),
-		"ParticipantRole": strs(api.ParticipantRoles),
-		"RequestKind":     strs(api.RequestKinds),
-		"RequestStatus":   strs(api.RequestStatuses),
-		"Priority":        strs(api.Priorities),
-		"RequestCategory": strs(api.RequestCategories),
-		"MessageKind":     strs(api.MessageKinds),
-		"MessageSource":   strs(api.MessageSources),
+		"Access":          api.Names(api.Accesses),
+		"KeyAccess":       api.Names(api.KeyAccesses),
+		"Side":            api.Names(api.Sides),
+		"ParticipantRole": api.Names(api.ParticipantRoles),
+		"RequestKind":     api.Names(api.RequestKinds),
+		"RequestStatus":   api.Names(api.RequestStatuses),
+		"Priority":        api.Names(api.Priorities),
+		"RequestCategory": api.Names(api.RequestCategories),
+		"MessageKind":     api.Names(api.MessageKinds),
+		"MessageSource":   api.Names(api.MessageSources),
 		"BodyFormat":      {string(api.FormatText), string(api.FormatMarkdown)},
 		"FileKind":        {string(api.FileKindFile), string(api.FileKindLink)},
-		"ErrorCode": strs([]api.ErrorCode{
+		"ErrorCode": api.Names([]api.ErrorCode{
 			api.CodeBadRequest, api.CodeValidationFailed, api.CodeUnauthenticated,
 			api.CodeForbidden, api.CodeNotFound, api.CodeMethodNotAllowed, api.CodeConflict,
 			api.CodeConflictStale, api.CodeRateLimited, api.CodePayloadTooLarge, api.CodeInternal,
@@ -137,14 +137,6 @@ func TestLLMSMentionsEveryPath(t *testing.T) {
 			t.Errorf("llms.txt does not mention %s", p)
 		}
 	}
-}
-
-func strs[T ~string](vs []T) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
 }
 
 // apiTypeNames parses internal/api rather than listing types by hand, so a

@@ -45,13 +45,13 @@ func (db *DB) migrations() ([]migration, error) {
 	return out, nil
 }
 
-// LatestVersion is the newest schema version this build knows.
-func (db *DB) LatestVersion() (int, error) {
-	ms, err := db.migrations()
-	if err != nil || len(ms) == 0 {
-		return 0, err
+// latestVersion is the newest schema version among ms, sorted as
+// migrations returns them; 0 when there are none.
+func latestVersion(ms []migration) int {
+	if len(ms) == 0 {
+		return 0
 	}
-	return ms[len(ms)-1].version, nil
+	return ms[len(ms)-1].version
 }
 
 // SchemaVersion is the version the database is at (0 when new).
@@ -94,10 +94,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if err := tx.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&current); err != nil {
 		return err
 	}
-	latest := 0
-	if len(ms) > 0 {
-		latest = ms[len(ms)-1].version
-	}
+	latest := latestVersion(ms)
 	if int(current.Int64) > latest {
 		return fmt.Errorf("the database schema is at version %d but this dealctl knows only up to %d: upgrade dealctl", current.Int64, latest)
 	}

@@ -72,9 +72,10 @@ func TestPostgresConcurrentMigrate(t *testing.T) {
 		if err := dbs[0].read.QueryRow("SELECT COUNT(*) FROM schema_migrations").Scan(&applied); err != nil {
 			t.Fatal(err)
 		}
-		latest, _ := dbs[0].LatestVersion()
+		ms := mustMigrations(t, dbs[0])
+		latest := latestVersion(ms)
 		current, _ := dbs[0].SchemaVersion(context.Background())
-		if current != latest || applied != len(mustMigrations(t, dbs[0])) {
+		if current != latest || applied != len(ms) {
 			t.Errorf("round %d: schema at %d with %d rows in schema_migrations, want %d applied once each", round, current, applied, latest)
 		}
 	}

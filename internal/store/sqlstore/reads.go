@@ -59,10 +59,11 @@ func (db *DB) Organization(ctx context.Context, id string) (store.Organization, 
 	return o, notFound(err)
 }
 
-// UserDeals lists the deals the user has a seat on.
-func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.Deal, error) {
-	deals, err := collect(ctx, db.read, scanDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version
-		FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ?`), userID)
+// UserDeals lists the deals the user has a seat on, with the seat's
+// project-admin flag, which decides whether an archived deal is listed.
+func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.UserDeal, error) {
+	deals, err := collect(ctx, db.read, scanUserDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version,
+		p.is_project_admin FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ?`), userID)
 	// Sorted here, not by ORDER BY: PostgreSQL orders text by the
 	// database's locale, SQLite by bytes, and both must list alike.
 	sort.Slice(deals, func(i, j int) bool {
@@ -78,13 +79,6 @@ func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.Deal, error
 func (db *DB) Deal(ctx context.Context, id string) (store.Deal, error) {
 	d, err := scanDeal(db.read.QueryRowContext(ctx, db.q("SELECT "+dealCols+" FROM deals WHERE id = ?"), id))
 	return d, notFound(err)
-}
-
-// DealVersion reads only the deal's version.
-func (db *DB) DealVersion(ctx context.Context, id string) (int64, error) {
-	var v int64
-	err := db.read.QueryRowContext(ctx, db.q("SELECT version FROM deals WHERE id = ?"), id).Scan(&v)
-	return v, notFound(err)
 }
 
 // Parties lists the parties of the given deals.
@@ -167,9 +161,6 @@ func getRequest(ctx context.Context, db *DB, q queryer, dealID, id string) (stor
 // Messages lists messages oldest first (ids are time-ordered UUIDv7, the
 // tie-breaker for messages posted in the same microsecond).
 func (db *DB) Messages(ctx context.Context, dealID, requestID string) ([]store.Message, error) {
-	if requestID == "" {
-		return collect(ctx, db.read, scanMessage, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? ORDER BY posted_at, id"), dealID)
-	}
 	return collect(ctx, db.read, scanMessage, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND request_id = ? ORDER BY posted_at, id"), dealID, requestID)
 }
 

@@ -74,6 +74,13 @@ func scanDeal(s scanner) (store.Deal, error) {
 	return d, err
 }
 
+// scanUserDeal reads dealCols followed by the seat's is_project_admin.
+func scanUserDeal(s scanner) (store.UserDeal, error) {
+	var d store.UserDeal
+	err := s.Scan(&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion, &d.IsProjectAdmin)
+	return d, err
+}
+
 const partyCols = "id, deal_id, side, label, is_owner, organization_id, position"
 
 func scanParty(s scanner) (store.Party, error) {

@@ -93,8 +93,8 @@ func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request
 	if r.ID == "" {
 		r.ID = NewID()
 	}
-	// Return exactly what is stored (microseconds), so that a caller's
-	// later ifUpdatedAt taken from this value matches the row.
+	// Return exactly what is stored (microseconds), so that an ETag built
+	// from this value matches the one built from a later read of the row.
 	now := fromMicros(micros(time.Now()))
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = now
@@ -165,17 +165,12 @@ func writeRequest(ctx context.Context, db *DB, tx queryer, r store.Request) erro
 }
 
 // UpdateRequest reads, changes and writes a request in one transaction.
-func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, ifUpdatedAt *time.Time, change store.RequestChange) (store.Request, error) {
+func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store.RequestChange) (store.Request, error) {
 	var out store.Request
 	err := db.dealTx(ctx, dealID, func(tx *sql.Tx) error {
 		r, err := getRequest(ctx, db, tx, dealID, id)
 		if err != nil {
 			return err
-		}
-		// Compare at the stored precision: a caller's time may carry
-		// nanoseconds the database never kept.
-		if ifUpdatedAt != nil && micros(r.UpdatedAt) != micros(*ifUpdatedAt) {
-			return store.ErrStale
 		}
 		old := r
 		if err := change(&r); err != nil {
@@ -185,9 +180,10 @@ func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, ifUpdatedAt 
 		r.ID, r.DealID = old.ID, old.DealID
 		r.UpdatedAt = fromMicros(micros(r.UpdatedAt))
 		r.StatusChangedAt = roundPtr(r.StatusChangedAt)
-		// UpdatedAt is the version behind If-Match: every write must move
-		// it forward, even when change did not set it or two writes fall
-		// in the same microsecond, or a stale writer would go unnoticed.
+		// UpdatedAt is the version behind the request's ETag, which
+		// If-Match compares: every write must move it forward, even when
+		// change did not set it or two writes fall in the same
+		// microsecond, or a stale writer would go unnoticed.
 		if !r.UpdatedAt.After(old.UpdatedAt) {
 			r.UpdatedAt = fromMicros(max(micros(time.Now()), micros(old.UpdatedAt)+1))
 		}

@@ -91,7 +91,7 @@ func testConcurrentWrites(t *testing.T, s store.Store) {
 						mu.Unlock()
 					}
 				} else {
-					_, err = s.UpdateRequest(context.Background(), w.deal, w.req21, nil, func(r *store.Request) error {
+					_, err = s.UpdateRequest(context.Background(), w.deal, w.req21, func(r *store.Request) error {
 						r.Body += tag
 						return nil
 					})

@@ -38,7 +38,7 @@ func Run(t *testing.T, open Opener) {
 		{"CreateRequestNumbering", testCreateRequestNumbering},
 		{"CreateRequestErrors", testCreateRequestErrors},
 		{"UpdateRequest", testUpdateRequest},
-		{"UpdateRequestStale", testUpdateRequestStale},
+		{"UpdateRequestAdvances", testUpdateRequestAdvances},
 		{"UpdateRequestAbort", testUpdateRequestAbort},
 		{"DealVersion", testDealVersion},
 		{"PostMessage", testPostMessage},
@@ -102,13 +102,14 @@ func wantErr(t *testing.T, what string, err, want error) {
 	}
 }
 
+// version is the deal's Version, which every write to the deal bumps.
 func version(t *testing.T, s store.Store, dealID string) int64 {
 	t.Helper()
-	v, err := s.DealVersion(ctxT(t), dealID)
+	d, err := s.Deal(ctxT(t), dealID)
 	if err != nil {
-		t.Fatalf("DealVersion: %v", err)
+		t.Fatalf("Deal: %v", err)
 	}
-	return v
+	return d.Version
 }
 
 // wantVersionDelta checks that exactly delta writes touched the deal
