@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -26,8 +24,9 @@ type AnswerOptions struct {
 	NoStatus bool
 	Links    []string
 	Set      map[string]bool
-	// Edit opens $EDITOR on a terminal when no text was given.
-	Edit func() (string, error)
+	// Edit opens $EDITOR on a terminal when no text was given, on a draft
+	// headed by what is being answered.
+	Edit func(about string) (*answerDraft, error)
 }
 
 // NewCmdAnswer is `dealctl answer REQUEST`.
@@ -39,7 +38,9 @@ func NewCmdAnswer(f *Factory, runF func(*AnswerOptions) error) *cobra.Command {
 		Long: `Posts a message on a request and prints it with the request's new status.
 
 The text comes from -m, from -F FILE (- for stdin), or, on a terminal with
-neither, from $EDITOR. A response completes the request, or moves it to
+neither, from $EDITOR, opened once the request is found: lines starting
+with "# dealctl:" are dropped (Markdown headings stay), and if posting
+fails the text is kept in a file, with the command that posts it. A response completes the request, or moves it to
 partial with --partial; --no-status leaves the status alone. Links are
 given as --link URL or --link URL=LABEL, repeatably (a URL with a query
 takes its label after the last parameter: https://x/?a=b=Label).`,
@@ -74,13 +75,101 @@ type answerResult struct {
 }
 
 func answerRun(ctx context.Context, o *AnswerOptions) error {
+	in, err := o.messageOptions()
+	if err != nil {
+		return err
+	}
+	hasLinks := in.Links.Set
+	text, edit, err := o.givenText(hasLinks)
+	if err != nil {
+		return err
+	}
+	if !edit && strings.TrimSpace(text) == "" && !hasLinks {
+		return usageErrorf("the message is empty: nothing was posted")
+	}
+
+	// The request is found before any editor opens, so a wrong number, a
+	// deal out of reach or a server that is down costs no typing.
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	r, err := s.Request(ctx, o.Ref)
+	if err != nil {
+		return err
+	}
+	if r.Kind == api.KindSection {
+		return usageErrorf("%s is a section: answer one of its requests", r.Number)
+	}
+	var draft *answerDraft
+	if edit {
+		if draft, err = o.editDraft(s, r); err != nil {
+			return err
+		}
+		text = draft.Text
+		if text == "" && !hasLinks {
+			draft.discard()
+			return usageErrorf("the message is empty: nothing was posted")
+		}
+	}
+	if text != "" {
+		in.Text = api.Some(text)
+	}
+	msg, err := o.post(ctx, s, r, in, draft)
+	if err != nil {
+		return err
+	}
+	after, err := s.c.Request(ctx, s.Deal.ID, r.ID)
+	if err != nil {
+		return err
+	}
+	p := o.Printer()
+	return p.Print(output.View{Data: answerResult{Message: msg, Request: after}, Human: func(w io.Writer) error {
+		if err := writeMessage(w, msg, p.Theme, 0, false); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintln(w, statusAfterAnswer(r, after, p.Theme))
+		return err
+	}})
+}
+
+// post sends the message. A draft from the editor is removed once
+// posted, and kept, with the command that posts it, when posting fails.
+func (o *AnswerOptions) post(ctx context.Context, s *dealScope, r *api.DealRequest, in api.MessageCreate, draft *answerDraft) (*api.Message, error) {
+	msg, err := s.c.PostMessage(ctx, s.Deal.ID, r.ID, in)
+	if draft == nil {
+		return msg, err
+	}
+	if err != nil {
+		return nil, draft.keep(err, retryAnswerCommand(o, draft.Path))
+	}
+	draft.discard()
+	return msg, nil
+}
+
+// statusAfterAnswer says where the answer left the request's status:
+// where it moved, or that it did not (a question, an internal note,
+// --no-status, or a move the caller's side may not make).
+func statusAfterAnswer(before, after *api.DealRequest, th *output.Theme) string {
+	if before.Status != after.Status {
+		return fmt.Sprintf("%s is now %s", after.Number, th.Status(string(after.Status)))
+	}
+	return fmt.Sprintf("%s: status unchanged (%s)", after.Number, th.Status(string(after.Status)))
+}
+
+// messageOptions reads the flags other than the text into the message to
+// post.
+func (o *AnswerOptions) messageOptions() (api.MessageCreate, error) {
 	in := api.MessageCreate{}
 	if o.Set["kind"] {
 		k, err := parseEnum("--kind", o.Kind, api.MessageKinds)
 		if err != nil {
-			return err
+			return in, err
 		}
 		in.Kind = api.Some(k)
+	}
+	if err := o.checkPartial(); err != nil {
+		return in, err
 	}
 	if o.Partial {
 		in.Partial = api.Some(true)
@@ -95,72 +184,67 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 	for _, l := range o.Links {
 		link, err := parseLink(l)
 		if err != nil {
-			return err
+			return in, err
 		}
 		links = append(links, link)
 	}
 	if len(links) > api.MaxLinks {
-		return usageErrorf("%d links given: at most %d per message", len(links), api.MaxLinks)
+		return in, usageErrorf("%d links given: at most %d per message", len(links), api.MaxLinks)
 	}
 	if links != nil {
 		in.Links = api.Some(links)
 	}
+	return in, nil
+}
 
-	var text string
+// checkPartial refuses --partial where it cannot do what it says (move
+// the request to partial): with --no-status, or on a message that is not
+// a response.
+func (o *AnswerOptions) checkPartial() error {
+	switch {
+	case !o.Partial:
+		return nil
+	case o.NoStatus:
+		return usageErrorf("--partial moves the request to partial and --no-status leaves its status alone: give one of them")
+	case o.Set["kind"] && !strings.EqualFold(o.Kind, string(api.MessageResponse)):
+		return usageErrorf("--partial applies to a response, not to --kind %s: drop --partial, or --kind", o.Kind)
+	}
+	return nil
+}
+
+// givenText is the text of -m or -F. edit is true when there is none and
+// $EDITOR is to be opened: on a terminal, unless links alone are the
+// message.
+func (o *AnswerOptions) givenText(hasLinks bool) (text string, edit bool, err error) {
 	switch {
 	case o.Set["message"]:
-		text = o.Message
+		return o.Message, false, nil
 	case o.Set["file"]:
 		t, _, err := readBody(o.IO.In, "", o.File, false, true)
-		if err != nil {
-			return err
-		}
-		text = t
-	case len(links) > 0:
-		// Links alone are a message.
+		return t, false, err
+	case hasLinks:
+		return "", false, nil
 	case o.IO.CanPrompt():
-		t, err := o.Edit()
-		if err != nil {
-			return err
-		}
-		text = t
-	default:
-		return usageErrorf("no text: give -m TEXT or -F FILE (there is no terminal for an editor)")
+		return "", true, nil
 	}
-	if strings.TrimSpace(text) == "" && len(links) == 0 {
-		return usageErrorf("the message is empty: nothing was posted")
-	}
-	if text != "" {
-		in.Text = api.Some(text)
-	}
+	return "", false, usageErrorf("no text: give -m TEXT or -F FILE (there is no terminal for an editor)")
+}
 
-	s, err := o.openDeal(ctx)
+// editDraft opens the editor for an answer to r, once it is known that
+// the caller may post there: the server's can.answer is false for a
+// read-only key, a viewer and an archived deal.
+func (o *AnswerOptions) editDraft(s *dealScope, r *api.DealRequest) (*answerDraft, error) {
+	if !r.Can.Answer {
+		return nil, withExit(ExitAuth, fmt.Errorf("you cannot post on %s (a read-only key, a viewer's seat, or an archived deal): the editor was not opened; see 'dealctl whoami' and 'dealctl deals show'", r.Number))
+	}
+	d, err := o.Edit(fmt.Sprintf("Answering %s %q on %s.", r.Number, r.Title, s.Deal.Codename))
 	if err != nil {
-		return err
-	}
-	r, err := s.Request(ctx, o.Ref)
-	if err != nil {
-		return err
-	}
-	if r.Kind == api.KindSection {
-		return usageErrorf("%s is a section: answer one of its requests", r.Number)
-	}
-	msg, err := s.c.PostMessage(ctx, s.Deal.ID, r.ID, in)
-	if err != nil {
-		return err
-	}
-	after, err := s.c.Request(ctx, s.Deal.ID, r.ID)
-	if err != nil {
-		return err
-	}
-	p := o.Printer()
-	return p.Print(output.View{Data: answerResult{Message: msg, Request: after}, Human: func(w io.Writer) error {
-		if err := writeMessage(w, msg, p.Theme, 0, false); err != nil {
-			return err
+		if d != nil {
+			return nil, d.keep(err, retryAnswerCommand(o, d.Path))
 		}
-		_, err := fmt.Fprintf(w, "%s is now %s\n", after.Number, p.Theme.Status(string(after.Status)))
-		return err
-	}})
+		return nil, err
+	}
+	return d, nil
 }
 
 // parseLink reads URL or URL=LABEL. A URL's own query holds "=", so with
@@ -191,39 +275,4 @@ func parseLink(v string) (api.Link, error) {
 		l.Label = &label
 	}
 	return l, nil
-}
-
-// editText opens $VISUAL or $EDITOR on an empty file and returns what was
-// saved, without lines starting with "#".
-func editText() (string, error) {
-	editor := os.Getenv("VISUAL")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
-	}
-	if editor == "" {
-		return "", usageErrorf("no text: give -m or -F, or set $EDITOR")
-	}
-	f, err := os.CreateTemp("", "dealctl-answer-*.md")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(f.Name())
-	fmt.Fprintln(f, "\n# Write the answer above. Lines starting with # are dropped; an empty message is not posted.")
-	f.Close()
-	cmd := exec.Command("sh", "-c", editor+` "$1"`, "sh", f.Name())
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("editor %q failed: %w", editor, err)
-	}
-	data, err := os.ReadFile(f.Name())
-	if err != nil {
-		return "", err
-	}
-	var keep []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if !strings.HasPrefix(line, "#") {
-			keep = append(keep, line)
-		}
-	}
-	return strings.TrimSpace(strings.Join(keep, "\n")), nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,20 +26,28 @@ type APIOptions struct {
 	Input  string   // a file holding the body, - for stdin
 }
 
+// apiMethods are the methods `api` sends: a typo is caught here rather
+// than sent, so it is a usage error and not the server's 405.
+var apiMethods = []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead}
+
 // NewCmdAPI is `dealctl api METHOD PATH`.
 func NewCmdAPI(f *Factory, runF func(*APIOptions) error) *cobra.Command {
 	opts := &APIOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "api METHOD PATH",
 		Short: "Call any API path and print the answer's body",
-		Long: `Sends METHOD to PATH, relative to /api/v1 (/me) or a full path starting
-with /api/, with the stored key, and prints the body. -f key=value adds a
+		Long: `Sends METHOD (GET, POST, PATCH, PUT, DELETE or HEAD) to PATH, relative to
+/api/v1 (/me) or a full path starting with /api/, with the stored key, and
+prints the body. -f key=value adds a
 string field, -F key=value a typed one (true, 3, null, [..], {..}); for a
 GET they become query parameters, otherwise a JSON object body. --input
 FILE (or -) sends a body as it is. {deal} in PATH is the chosen deal's id.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Method, opts.Path = strings.ToUpper(args[0]), args[1]
+			if !slices.Contains(apiMethods, opts.Method) {
+				return usageErrorf("%q is not an HTTP method: use %s (nothing was sent)", args[0], strings.Join(apiMethods, ", "))
+			}
 			if opts.Input != "" && (len(opts.Fields) > 0 || len(opts.Typed) > 0) {
 				return usageErrorf("--input and -f/-F cannot be combined")
 			}

@@ -26,10 +26,11 @@ type DealsListOptions struct{ cmdEnv }
 func NewCmdDealsList(f *Factory, runF func(*DealsListOptions) error) *cobra.Command {
 	opts := &DealsListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
-		Use:     "ls",
-		Aliases: []string{"list"},
-		Short:   "List the deals the key reaches",
-		Args:    cobra.NoArgs,
+		Use:         "ls",
+		Annotations: printsTable, // -o csv|tsv
+		Aliases:     []string{"list"},
+		Short:       "List the deals the key reaches",
+		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

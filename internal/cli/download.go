@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,9 +22,10 @@ import (
 // DownloadOptions are `download`'s inputs.
 type DownloadOptions struct {
 	cmdEnv
-	Ref string // a request (number or id) or a file's version id
-	Dir string
-	All bool
+	Ref   string // a request (number or id) or a file's version id
+	Dir   string
+	All   bool
+	Force bool // replace a file of the same name whose content differs
 }
 
 // NewCmdDownload is `dealctl download REQUEST|VERSION_ID [-o DIR] [--all]`.
@@ -36,8 +38,13 @@ func NewCmdDownload(f *Factory, runF func(*DownloadOptions) error) *cobra.Comman
 every file on the deal. Each link is fetched at once (links expire within
 a minute, and one that expired first is asked for again), streamed to a
 temporary file, checked against the announced size and renamed into place.
-Files not yet downloadable are skipped with a warning; links are listed
-by 'dealctl files ls', not downloaded.`,
+Files not yet downloadable are skipped with a warning (a file named by
+its version id fails, exit 5); links are listed by 'dealctl files ls',
+not downloaded. The folder is made when the first file is saved.
+
+A file of the same name already in the folder is left as it is when its
+content is the same, and never overwritten when it differs: that file
+fails (exit 5) until it is moved aside, or --force replaces it.`,
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: completeRequests(f, api.KindRequest),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,6 +64,7 @@ by 'dealctl files ls', not downloaded.`,
 	// here: the contract spells the directory -o.
 	cmd.Flags().StringVarP(&opts.Dir, "output", "o", ".", "directory to write into")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "every file on the deal")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace files of the same name whose content differs")
 	_ = cmd.MarkFlagDirname("output")
 	return cmd
 }
@@ -71,16 +79,8 @@ type downloaded struct {
 }
 
 func downloadRun(ctx context.Context, o *DownloadOptions) error {
-	// A folder that does not exist yet is made, as `mkdir -p` would; a
-	// path that is a file is a mistake.
-	if fi, err := os.Stat(o.Dir); err == nil && !fi.IsDir() {
-		return usageErrorf("-o %s: is a file, not a folder: give a folder to save into", o.Dir)
-	} else if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(o.Dir, 0o755); err != nil {
-			return fmt.Errorf("cannot create the folder %s: %w", o.Dir, err)
-		}
-	} else if err != nil {
-		return fmt.Errorf("cannot use the folder %s: %w", o.Dir, err)
+	if err := checkDownloadFolder(o.Dir); err != nil {
+		return err
 	}
 	s, err := o.openDeal(ctx)
 	if err != nil {
@@ -90,46 +90,115 @@ func downloadRun(ctx context.Context, o *DownloadOptions) error {
 	if err != nil {
 		return err
 	}
+	// One file named by its version id: not saving it is a failure, not a
+	// warning.
+	namedOne := looksLikeID(o.Ref) && len(files) == 1 && files[0].VersionID == o.Ref
+	if namedOne && files[0].Kind != api.FileKindLink && !files[0].Downloadable {
+		return notDownloadableError(files[0])
+	}
+	tally, err := o.saveFiles(ctx, s, files, namedOne)
+	if err != nil {
+		return err
+	}
+	if err := o.printDownloaded(tally.done); err != nil {
+		return err
+	}
+	return tally.err()
+}
+
+// downloadTally is what a run saved, and how many files it did not.
+type downloadTally struct {
+	done      []downloaded
+	failed    int // the download failed
+	conflicts int // a file of the same name, with other content, was in the way
+}
+
+// err is the run's failure, if any: a failed download (exit 1), else a
+// file left as it was rather than overwritten (exit 5).
+func (t *downloadTally) err() error {
+	if t.failed > 0 {
+		return fmt.Errorf("%d of %d downloads failed: run the command again to retry them", t.failed, t.failed+t.conflicts+len(t.done))
+	}
+	if t.conflicts > 0 {
+		return withExit(ExitConflict, fmt.Errorf("%d %s not saved: a file of the same name exists with other content (edited locally?): move it aside, or pass --force to replace it",
+			t.conflicts, plural(t.conflicts, "file was", "files were")))
+	}
+	return nil
+}
+
+// saveFiles downloads files into o.Dir, made before the first is saved.
+func (o *DownloadOptions) saveFiles(ctx context.Context, s *dealScope, files []requestFile, namedOne bool) (*downloadTally, error) {
 	// A bar for each big file, where stderr is a terminal to draw it on.
 	var progress io.Writer
 	if o.IO.IsStderrTTY() {
 		progress = o.IO.ErrOut
 	}
-	var done []downloaded
+	t := &downloadTally{done: []downloaded{}}
 	used := map[string]bool{}
-	failed := 0
+	folderMade := false
 	for _, f := range files {
-		name := deref(f.Name)
-		if f.Kind == api.FileKindLink {
-			if o.Ref != "" && !o.All {
-				o.Infof("skipping %s: a link, not a file (%s)", orDash(name), deref(f.URL))
+		if !o.fetchable(f) {
+			continue
+		}
+		if !folderMade {
+			if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+				return nil, fmt.Errorf("cannot create the folder %s: %w", o.Dir, err)
 			}
-			continue
+			folderMade = true
 		}
-		if !f.Downloadable {
-			o.Warnf("skipping %s on %s: not downloadable yet (still being scanned)", orDash(name), f.Request)
-			continue
+		d, err := downloadOne(ctx, s.c, s.Deal.ID, o.Dir, progress, f, used, o.Force)
+		if err := o.record(ctx, t, f, d, err, namedOne); err != nil {
+			return nil, err
 		}
-		d, err := downloadOne(ctx, s.c, s.Deal.ID, o.Dir, progress, f, used)
-		if errors.Is(err, errNotDownloadable) {
-			o.Warnf("skipping %s on %s: not downloadable yet", orDash(name), f.Request)
-			continue
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			failed++
-			fmt.Fprintf(o.IO.ErrOut, "dealctl: download of %s on %s failed: %s\n", orDash(name), f.Request, describeError(err))
-			continue
-		}
-		done = append(done, *d)
 	}
-	if done == nil {
-		done = []downloaded{}
+	return t, nil
+}
+
+// fetchable reports whether f is a file to fetch now, and says why not
+// when it is not: a link, or a file still being scanned.
+func (o *DownloadOptions) fetchable(f requestFile) bool {
+	name := orDash(deref(f.Name))
+	switch {
+	case f.Kind == api.FileKindLink:
+		if o.Ref != "" && !o.All {
+			o.Infof("skipping %s: a link, not a file (%s)", name, deref(f.URL))
+		}
+		return false
+	case !f.Downloadable:
+		o.Warnf("skipping %s on %s: not downloadable yet (still being scanned)", name, f.Request)
+		return false
 	}
-	p := o.Printer()
-	if err := p.Print(output.View{Data: done, Human: func(w io.Writer) error {
+	return true
+}
+
+// record adds the outcome of downloading f to t, saying what went wrong
+// on stderr; an error that ends the run is returned.
+func (o *DownloadOptions) record(ctx context.Context, t *downloadTally, f requestFile, d *downloaded, err error, namedOne bool) error {
+	name := orDash(deref(f.Name))
+	var exists *fileExistsError
+	switch {
+	case err == nil:
+		t.done = append(t.done, *d)
+	case errors.Is(err, errNotDownloadable) && namedOne:
+		return notDownloadableError(f)
+	case errors.Is(err, errNotDownloadable):
+		o.Warnf("skipping %s on %s: not downloadable yet", name, f.Request)
+	case errors.As(err, &exists):
+		t.conflicts++
+		fmt.Fprintf(o.IO.ErrOut, "dealctl: not saving %s on %s: %s already exists with other content: left as it is\n", name, f.Request, exists.path)
+	case ctx.Err() != nil:
+		return ctx.Err()
+	default:
+		t.failed++
+		fmt.Fprintf(o.IO.ErrOut, "dealctl: download of %s on %s failed: %s\n", name, f.Request, describeError(err))
+	}
+	return nil
+}
+
+// printDownloaded lists the files saved: a sentence each on a terminal,
+// their paths on a pipe.
+func (o *DownloadOptions) printDownloaded(done []downloaded) error {
+	return o.Printer().Print(output.View{Data: done, Human: func(w io.Writer) error {
 		for _, d := range done {
 			if o.IO.IsStdoutTTY() {
 				fmt.Fprintf(w, "Downloaded %s (%s) to %s\n", d.Name, output.HumanSize(d.Size), d.Path)
@@ -138,13 +207,36 @@ func downloadRun(ctx context.Context, o *DownloadOptions) error {
 			}
 		}
 		return nil
-	}}); err != nil {
-		return err
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d downloads failed: run the command again to retry them", failed, failed+len(done))
+	}})
+}
+
+// checkDownloadFolder refuses a -o that is a file. A folder that does not
+// exist yet is made once there is something to save, as `mkdir -p`
+// would: a failed download leaves no empty folder behind.
+func checkDownloadFolder(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return usageErrorf("-o %s: is a file, not a folder: give a folder to save into", dir)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("cannot use the folder %s: %w", dir, err)
 	}
 	return nil
+}
+
+// notDownloadableError is a file the user named that the server does not
+// hand out yet.
+func notDownloadableError(f requestFile) error {
+	return withExit(ExitConflict, fmt.Errorf("%s on %s is not downloadable yet (the server is still scanning it): nothing was saved; try again in a minute ('dealctl files ls %s' shows when it is ready)",
+		orDash(deref(f.Name)), f.Request, f.Request))
+}
+
+// fileExistsError is a file of the same name, with other content, where a
+// download would be saved.
+type fileExistsError struct{ path string }
+
+func (e *fileExistsError) Error() string {
+	return e.path + " already exists with other content"
 }
 
 // filesToDownload finds the files ref names: a version id, else a request.
@@ -161,6 +253,9 @@ func filesToDownload(ctx context.Context, s *dealScope, ref string) ([]requestFi
 			if f.VersionID == ref {
 				return []requestFile{f}, nil
 			}
+		}
+		if findRow(s.rows, ref) == nil {
+			return nil, notFoundErrorf("no request or file version %s on %s: see 'dealctl files ls'", ref, s.Deal.Codename)
 		}
 	}
 	files, err := dealFiles(ctx, s, ref)
@@ -181,7 +276,7 @@ var errNotDownloadable = errors.New("not downloadable")
 // both kept; nil for a file saved alone. A link that expired before it was
 // fetched (410, or 403 for a token past its time) is asked for again,
 // once.
-func downloadOne(ctx context.Context, c *client.Client, dealID, dir string, progress io.Writer, f requestFile, used map[string]bool) (*downloaded, error) {
+func downloadOne(ctx context.Context, c *client.Client, dealID, dir string, progress io.Writer, f requestFile, used map[string]bool, force bool) (*downloaded, error) {
 	tmp, err := os.CreateTemp(dir, ".dealctl-*.part")
 	if err != nil {
 		return nil, err
@@ -240,10 +335,60 @@ func downloadOne(ctx context.Context, c *client.Client, dealID, dir string, prog
 		used[name] = true
 	}
 	dst := filepath.Join(dir, name)
+	saved := &downloaded{Request: f.Request, VersionID: f.VersionID, Name: name, Path: dst, Size: n}
+	if !force {
+		same, err := sameContent(dst, tmp.Name())
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Nothing there yet.
+		case err != nil:
+			return nil, err
+		case same:
+			return saved, nil // already here, as it is on the server
+		default:
+			return nil, &fileExistsError{path: dst}
+		}
+	}
 	if err := os.Rename(tmp.Name(), dst); err != nil {
 		return nil, err
 	}
-	return &downloaded{Request: f.Request, VersionID: f.VersionID, Name: name, Path: dst, Size: n}, nil
+	return saved, nil
+}
+
+// sameContent reports whether the files at a and b hold the same bytes.
+func sameContent(a, b string) (bool, error) {
+	fa, err := os.Open(a)
+	if err != nil {
+		return false, err
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false, err
+	}
+	defer fb.Close()
+	sa, err := fa.Stat()
+	if err != nil {
+		return false, err
+	}
+	sb, err := fb.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !sa.Mode().IsRegular() || sa.Size() != sb.Size() {
+		return false, nil
+	}
+	bufA, bufB := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, errA := io.ReadFull(fa, bufA)
+		nb, errB := io.ReadFull(fb, bufB)
+		if na != nb || !bytes.Equal(bufA[:na], bufB[:nb]) {
+			return false, nil
+		}
+		if errA != nil || errB != nil {
+			return errors.Is(errA, io.EOF) || errors.Is(errA, io.ErrUnexpectedEOF), nil
+		}
+	}
 }
 
 // safeFileName keeps a server-given name inside the target directory.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
 )
 
@@ -80,8 +81,15 @@ func exitCode(err error) int {
 	if errors.As(err, &rl) {
 		return ExitRateLimited
 	}
+	var fe *output.FormatError
+	if errors.As(err, &fe) {
+		return ExitUsage
+	}
 	var ce *client.Error
 	if errors.As(err, &ce) {
+		if notDealctlAPI(ce) {
+			return ExitFailure
+		}
 		switch ce.StatusCode {
 		case http.StatusUnauthorized, http.StatusForbidden:
 			return ExitAuth
@@ -183,6 +191,11 @@ func describeAPIError(e *client.Error) string {
 	if e.StatusCode == http.StatusGone {
 		return "the download link expired before use: run the command again"
 	}
+	if notDealctlAPI(e) {
+		base, path := splitAPIURL(e.URL)
+		return fmt.Sprintf("%s does not answer as a dealctl API (HTTP %d for %s %s): check --server / DEALCTL_SERVER",
+			base, e.StatusCode, e.Method, path)
+	}
 	switch r.Code {
 	case api.CodeUnauthenticated:
 		return "the server rejected the API key (unknown, expired or revoked): run 'dealctl auth login' with a valid key, or fix DEALCTL_API_KEY"
@@ -274,6 +287,31 @@ func joinAny(xs []any) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
+}
+
+// notDealctlAPI reports whether e shows that the address is not a
+// dealctl API (a wrong --server, a web server, a proxy's page, a path
+// prefix too many): an answer without the ErrorResponse every dealctl
+// error carries, or a 404 for a path every dealctl API serves. A 5xx is
+// left out: that is a server or a proxy in front of it failing, not a
+// wrong address.
+func notDealctlAPI(e *client.Error) bool {
+	if !strings.Contains(e.URL, "/api/") || e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests {
+		return false
+	}
+	_, path := splitAPIURL(e.URL)
+	alwaysServed := path == "/api/v1/me" || path == "/api/v1/deals"
+	return !e.Decoded || (e.StatusCode == http.StatusNotFound && alwaysServed)
+}
+
+// splitAPIURL splits a request URL into the server's address and the
+// path from /api/ on, without the query.
+func splitAPIURL(u string) (base, path string) {
+	u, _, _ = strings.Cut(u, "?")
+	if i := strings.Index(u, "/api/"); i >= 0 {
+		return u[:i], u[i:]
+	}
+	return u, ""
 }
 
 // trimAPI shortens a request URL to its API path for messages.

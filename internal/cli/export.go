@@ -3,10 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -44,8 +41,14 @@ func newCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 		Use:   "export [-o FILE] [--format xlsx|csv|json|md]",
 		Short: "Write the deal's list to a spreadsheet, csv, json or Markdown",
 		Long: `Writes the deal's list in list order. The format is --format, else the
-extension of -o FILE, else xlsx. Without -o (or with -o -) it goes to
-stdout, except xlsx to a terminal.
+extension of -o FILE (.xlsx, .csv, .json or .md). Without -o (or with
+-o -) it goes to stdout, as xlsx unless --format says otherwise, except
+xlsx to a terminal.
+
+-o FILE is written to a temporary file renamed over it; a FILE that
+exists keeps its permissions, a new one is readable by you only (0600).
+A symbolic link is followed to the file it names; a device or FIFO is
+written to as it is.
 
 xlsx: a Requests sheet (styled, frozen header, filter, sections set apart,
 status colours, dropdowns, date cells, links), a Summary sheet (counts by
@@ -76,7 +79,8 @@ An exported xlsx or csv imported back changes nothing.`,
 	return cmd
 }
 
-// exportFormat picks the format: --format, the file's extension, xlsx.
+// exportFormat picks the format: --format, else FILE's extension, else
+// (to stdout) xlsx.
 func (o *ExportOptions) exportFormat() (string, error) {
 	if o.Format != "" {
 		f := strings.ToLower(o.Format)
@@ -88,24 +92,30 @@ func (o *ExportOptions) exportFormat() (string, error) {
 		}
 		return f, nil
 	}
-	switch strings.ToLower(filepath.Ext(o.File)) {
-	case ".csv":
-		return exportCSV, nil
-	case ".json":
-		return exportJSON, nil
-	case ".md", ".markdown":
-		return exportMD, nil
+	if o.toStdout() {
+		return exportXLSX, nil
 	}
-	return exportXLSX, nil
+	return formatFromName(o.File)
 }
+
+// toStdout reports whether the export goes to stdout (no -o, or -o -).
+func (o *ExportOptions) toStdout() bool { return o.File == "" || o.File == "-" }
 
 func exportRun(ctx context.Context, o *ExportOptions) error {
 	gctune.ForLongRuns()
+	var target *exportTarget
+	if !o.toStdout() {
+		t, err := resolveExportTarget(o.File)
+		if err != nil {
+			return err
+		}
+		target = t
+	}
 	format, err := o.exportFormat()
 	if err != nil {
 		return err
 	}
-	toStdout := o.File == "" || o.File == "-"
+	toStdout := target == nil
 	if toStdout && format == exportXLSX && o.IO.IsStdoutTTY() {
 		return usageErrorf("an xlsx workbook is not for a terminal: give -o FILE.xlsx, or redirect stdout")
 	}
@@ -140,7 +150,7 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 		}
 		return w.Flush()
 	}
-	if err := writeFileAtomic(o.File, func(w io.Writer) error { return writeExport(w, format, e, o.Excel) }); err != nil {
+	if err := target.write(func(w io.Writer) error { return writeExport(w, format, e, o.Excel) }); err != nil {
 		return err
 	}
 	o.Infof("Wrote %d rows of %s to %s", len(rows), s.Deal.Codename, o.File)
@@ -157,30 +167,4 @@ func writeExport(w io.Writer, format string, e *exporters.Export, bom bool) erro
 		return exporters.WriteMarkdown(w, e)
 	}
 	return exporters.WriteXLSX(w, e)
-}
-
-// writeFileAtomic writes through a temporary file renamed into place, so
-// an interrupted export never leaves half a workbook under the real name.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return withExit(ExitFailure, fmt.Errorf("cannot write %s: %w", path, err))
-	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriter(tmp)
-	if err := write(w); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -137,12 +137,19 @@ func (f *Factory) clientFor(server, key string) (*client.Client, error) {
 
 // Printer returns the printer the global flags ask for.
 func (f *Factory) Printer() *output.Printer {
+	p := f.plainPrinter()
+	p.Theme = f.Theme()
+	return p
+}
+
+// plainPrinter is Printer without the theme: enough to check the flags.
+func (f *Factory) plainPrinter() *output.Printer {
 	g := f.Global
 	format := g.Output
 	if g.JSON || (g.JQ != "" && format == "") {
 		format = output.FormatJSON
 	}
-	return &output.Printer{IO: f.IO, Format: format, JQ: g.JQ, Theme: f.Theme()}
+	return &output.Printer{IO: f.IO, Format: format, JQ: g.JQ}
 }
 
 // Theme colours terminal output unless colour is off.

@@ -28,6 +28,7 @@ func NewCmdFilesList(f *Factory, runF func(*FilesListOptions) error) *cobra.Comm
 	opts := &FilesListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "ls [REQUEST]",
+		Annotations:       printsTable, // -o csv|tsv
 		Aliases:           []string{"list"},
 		Short:             "List files and links on a request, or on the whole deal",
 		Args:              cobra.MaximumNArgs(1),

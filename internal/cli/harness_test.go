@@ -21,10 +21,11 @@ type result struct {
 }
 
 type runOpts struct {
-	tty   bool
-	color bool
-	stdin string
-	env   map[string]string
+	tty    bool
+	prompt bool // stdin and stdout are a terminal: $EDITOR may open
+	color  bool
+	stdin  string
+	env    map[string]string
 }
 
 // run executes dealctl in-process against fa, as a user whose environment
@@ -53,7 +54,8 @@ func run(t *testing.T, fa *fakeAPI, o runOpts, args ...string) result {
 	}
 	ios, in, out, errOut := iostreams.Test()
 	in.WriteString(o.stdin)
-	ios.SetStdoutTTY(o.tty)
+	ios.SetStdoutTTY(o.tty || o.prompt)
+	ios.SetStdinTTY(o.prompt)
 	ios.SetColorEnabled(o.color)
 	f := NewFactory(ios)
 	f.Now = func() time.Time { return fixedTime }

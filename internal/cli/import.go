@@ -31,8 +31,9 @@ func NewCmdImport(f *Factory) *cobra.Command { return newCmdImport(f, nil) }
 func newCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
 	opts := &ImportOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
-		Use:   "import FILE.xlsx|FILE.csv",
-		Short: "Create and update the deal's requests from a spreadsheet",
+		Use:         "import FILE.xlsx|FILE.csv",
+		Annotations: printsTable, // -o csv|tsv
+		Short:       "Create and update the deal's requests from a spreadsheet",
 		Long: `Reads a request list from an .xlsx workbook (the first sheet, or --sheet) or
 a .csv file, and brings the deal's list in line with it, matching rows by
 number: rows new to the deal are created, rows that differ are updated,
@@ -128,19 +129,25 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 		return interruptedError(err, a.applied, total)
 	}
 	plan.Applied = true
-	return p.Print(output.View{Data: plan, Human: func(w io.Writer) error {
+	// The rows of what was done, for -o csv|tsv; a sentence otherwise.
+	return p.Print(output.View{Data: plan, Table: planTable(plan, false), Human: func(w io.Writer) error {
 		_, err := fmt.Fprintln(w, planSentence(plan, false))
 		return err
 	}})
 }
 
 // readError classes a file that cannot be read: a missing file or an
-// unknown type is a usage mistake; a file without a header row is
-// invalid input.
+// unknown type is a usage mistake; a file without a header row, or one
+// that cannot be split into rows (an unterminated quote), is invalid
+// input.
 func readError(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return withExit(ExitUsage, fmt.Errorf("cannot read %s: %v", pe.Path, pe.Err))
+	}
+	var me *exporters.MalformedError
+	if errors.As(err, &me) {
+		return withExit(ExitValidation, fmt.Errorf("%w: nothing was written; fix the file and run again", err))
 	}
 	if strings.Contains(err.Error(), "no header row") {
 		return withExit(ExitValidation, err)

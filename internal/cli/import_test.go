@@ -222,3 +222,26 @@ func TestImportRetriesInOneLayer(t *testing.T) {
 		}
 	}
 }
+
+// TestImportUnterminatedQuote: a csv whose quote is never closed fails
+// with the line, exit 6, and writes nothing (a dry run says so too),
+// rather than reading the lines after it into one cell.
+func TestImportUnterminatedQuote(t *testing.T) {
+	ls := startLiveServer(t, 0)
+	file := filepath.Join(t.TempDir(), "list.csv")
+	data := "Number,Title\n9,Environment\n9.1,\"Site surveys\n9.2,Permits\n9.3,Waste\n"
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := len(liveRows(t, ls.URL))
+	for _, args := range [][]string{{"--dry-run"}, {}} {
+		r := runLive(t, ls.URL, append([]string{"import", file}, args...)...)
+		if r.code != ExitValidation || !strings.Contains(r.err, "list.csv: line 3: unterminated quote") ||
+			!strings.Contains(r.err, "nothing was written") {
+			t.Errorf("import %v: exit %d, stderr %q", args, r.code, r.err)
+		}
+	}
+	if after := len(liveRows(t, ls.URL)); after != before {
+		t.Errorf("rows went from %d to %d", before, after)
+	}
+}

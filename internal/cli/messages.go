@@ -31,6 +31,7 @@ func NewCmdMessagesList(f *Factory, runF func(*MessagesListOptions) error) *cobr
 	opts := &MessagesListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "ls REQUEST",
+		Annotations:       printsTable, // -o csv|tsv
 		Aliases:           []string{"list"},
 		Short:             "Show a request's messages, oldest first",
 		Args:              cobra.ExactArgs(1),

@@ -23,10 +23,11 @@ type PeopleListOptions struct{ cmdEnv }
 func NewCmdPeopleList(f *Factory, runF func(*PeopleListOptions) error) *cobra.Command {
 	opts := &PeopleListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
-		Use:     "ls",
-		Aliases: []string{"list"},
-		Short:   "List everyone on the deal, from both sides",
-		Args:    cobra.NoArgs,
+		Use:         "ls",
+		Annotations: printsTable, // -o csv|tsv
+		Aliases:     []string{"list"},
+		Short:       "List everyone on the deal, from both sides",
+		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

@@ -22,8 +22,9 @@ type ProgressOptions struct{ cmdEnv }
 func NewCmdProgress(f *Factory, runF func(*ProgressOptions) error) *cobra.Command {
 	opts := &ProgressOptions{cmdEnv: f.env()}
 	return &cobra.Command{
-		Use:   "progress",
-		Short: "The deal at a glance: counts by status, category and assignee; overdue and due this week",
+		Use:         "progress",
+		Annotations: printsTable, // -o csv|tsv
+		Short:       "The deal at a glance: counts by status, category and assignee; overdue and due this week",
 		Long: `Counts the deal's requests (sections aside) by status and category and by
 assignee, and counts those overdue (due before today in the deal's time
 zone, not complete) and due this week (today and the six days after, not

@@ -91,6 +91,9 @@ func requestsCreateRun(ctx context.Context, o *RequestsCreateOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.Set["body-file"] && strings.TrimSpace(body) == "" {
+		return emptyBodyFileError(o.BodyFile, "to create the request without a body, drop -F")
+	}
 	if bodySet {
 		in.Body = api.Some(body)
 	}
@@ -170,6 +173,17 @@ func readBody(stdin io.Reader, body, file string, bodySet, fileSet bool) (string
 		return body, true, nil
 	}
 	return "", false, nil
+}
+
+// emptyBodyFileError refuses a -F that gave nothing: a pipe whose command
+// failed, or the wrong file, must not blank a request's body. hint says
+// how to do on purpose what an empty body would do.
+func emptyBodyFileError(file, hint string) error {
+	from := file
+	if file == "-" {
+		from = "stdin"
+	}
+	return usageErrorf("nothing read from %s (-F %s): %s", from, file, hint)
 }
 
 // changedFlags lists the flags given on the command line.

@@ -63,6 +63,9 @@ func requestsEditRun(ctx context.Context, o *RequestsEditOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.Set["body-file"] && strings.TrimSpace(body) == "" {
+		return emptyBodyFileError(o.BodyFile, "to clear the body, pass --body ''")
+	}
 	if bodySet {
 		in.Body = api.Some(body)
 	}

@@ -31,9 +31,10 @@ type RequestsListOptions struct {
 func NewCmdRequestsList(f *Factory, runF func(*RequestsListOptions) error) *cobra.Command {
 	opts := &RequestsListOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
-		Use:     "ls",
-		Aliases: []string{"list"},
-		Short:   "List the deal's requests, with filters",
+		Use:         "ls",
+		Annotations: printsTable, // -o csv|tsv
+		Aliases:     []string{"list"},
+		Short:       "List the deal's requests, with filters",
 		Long: `Lists the deal's rows in list order. With no filter, sections are shown too;
 with any filter, only the requests that match. Due dates are calendar days
 in the deal's time zone: --overdue means due before today there and not

@@ -25,6 +25,7 @@ func NewCmdRequestsShow(f *Factory, runF func(*RequestsShowOptions) error) *cobr
 	opts := &RequestsShowOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "show REQUEST",
+		Annotations:       printsTable, // -o csv|tsv
 		Short:             "Show one request by number (2.3) or id",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRequests(f, ""),

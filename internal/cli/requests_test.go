@@ -182,7 +182,7 @@ func TestRequestsShow(t *testing.T) {
 
 func TestRequestsCreateEditAssign(t *testing.T) {
 	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "requests", "create", "--title", "Board minutes", "--parent", "1", "--priority", "high",
+	r := run(t, fa, runOpts{stdin: "Every meeting since 2020."}, "requests", "create", "--title", "Board minutes", "--parent", "1", "--priority", "high",
 		"--due", "2026-04-01", "--assignee", "bob@acme.example", "-F", "-")
 	r.must(t, 0, "1.3\topen\t")
 	created := fa.rows[len(fa.rows)-1]
@@ -244,7 +244,7 @@ func TestAnswer(t *testing.T) {
 	r = run(t, fa, runOpts{stdin: "Final answer\n"}, "answer", "1.1", "-F", "-", "--json")
 	r.must(t, 0, `"status": "complete"`, `"text": "Final answer\n"`)
 	r = run(t, fa, runOpts{}, "answer", "1.1", "-m", "A note", "--kind", "internal_note", "--no-status", "--internal")
-	r.must(t, 0, "internal_note", "1.1 is now complete")
+	r.must(t, 0, "internal_note", "1.1: status unchanged (complete)")
 	// No text and no terminal: fail at once instead of waiting for an editor.
 	r = run(t, fa, runOpts{}, "answer", "1.1")
 	if r.code != ExitUsage || !strings.Contains(r.err, "-m TEXT or -F FILE") {

@@ -7,12 +7,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 
-	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
@@ -24,13 +23,23 @@ func Main(args []string) int {
 	// The version is asked for by people and by scripts checking an
 	// install; answer before building anything else.
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "version") {
-		fmt.Print(versionText())
-		return ExitOK
+		return printVersionTo(os.Stdout, os.Stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	f := NewFactory(iostreams.System())
 	return Run(ctx, f, args)
+}
+
+// printVersionTo writes the version to out and returns the exit code: a
+// version that could not be written (a full disk, say) is a
+// failure, said on errOut, since a script checking an install reads it.
+func printVersionTo(out, errOut io.Writer) int {
+	if _, err := io.WriteString(out, versionText()); err != nil {
+		fmt.Fprintf(errOut, "dealctl: cannot write the version: %v\n", err)
+		return ExitFailure
+	}
+	return ExitOK
 }
 
 // Run executes args against f and returns the exit code, printing any
@@ -41,10 +50,11 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}
+	err = flagGroupError(cmd, err)
 	printError(f.IO.ErrOut, err, f.Global.JSON || f.Global.Output == output.FormatJSON || f.Global.JQ != "")
 	return exitCode(err)
 }
@@ -62,15 +72,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 			if g.NoColor {
 				f.IO.SetColorEnabled(false)
 			}
-			if g.Output != "" && !slices.Contains(output.Formats, g.Output) {
-				return usageErrorf("-o %q: choose one of %v", g.Output, output.Formats)
-			}
-			if g.JQ != "" {
-				if _, err := gojq.Parse(g.JQ); err != nil {
-					return usageErrorf("--jq %q: %v", g.JQ, err)
-				}
-			}
-			return nil
+			return checkOutputFlags(cmd, g, f.plainPrinter())
 		},
 	}
 	root.SetVersionTemplate(versionText())

@@ -229,6 +229,18 @@ func loadDemo(ctx context.Context, db *sqlstore.DB) (*world.Result, error) {
 	return world.ApplyDemo(ctx, db, time.Now())
 }
 
+// demoDeal is the codename of the demo world's deal, or "".
+func demoDeal() string {
+	w, err := world.Parse(world.Demo())
+	if err != nil || len(w.Deals) == 0 {
+		return ""
+	}
+	if d := w.Deals[0]; d.Codename != "" {
+		return d.Codename
+	}
+	return w.Deals[0].Name
+}
+
 // printDemo shows the ready keys of the demo and the lines that point the
 // client at this server.
 func printDemo(w io.Writer, r *world.Result, baseURL string) {
@@ -246,6 +258,11 @@ func printDemo(w io.Writer, r *world.Result, baseURL string) {
 	fmt.Fprintf(w, "  export DEALCTL_SERVER=%s\n", baseURL)
 	if k, ok := r.Keys["demo-sell-admin"]; ok {
 		fmt.Fprintf(w, "  export DEALCTL_API_KEY=%s\n", k.Secret)
+	}
+	// Without a deal chosen, the line below would fail with "no deal
+	// chosen".
+	if deal := demoDeal(); deal != "" {
+		fmt.Fprintf(w, "  export DEALCTL_DEAL=%s\n", shellQuote(deal))
 	}
 	fmt.Fprintln(w, "  dealctl requests ls")
 	if k, ok := r.Keys["demo-buy-editor"]; ok {

@@ -120,7 +120,7 @@ func (tm *terminal) waitFor(text string) string {
 func TestTerminalAnswerOpensEditor(t *testing.T) {
 	ls := startLiveServer(t, 6000)
 	editor := filepath.Join(t.TempDir(), "line-editor")
-	script := "#!/bin/sh\nprintf 'editor> '\nread text\nprintf '%s\\n\\n# a comment line, dropped\\n' \"$text\" > \"$1\"\n"
+	script := "#!/bin/sh\nprintf 'editor> '\nread text\nprintf '%s\\n\\n# dealctl: an instruction line, dropped\\n' \"$text\" > \"$1\"\n"
 	if err := os.WriteFile(editor, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +129,8 @@ func TestTerminalAnswerOpensEditor(t *testing.T) {
 	tm.waitFor("editor>") // capture-pane trims trailing spaces
 	tm.line("Minutes for 2024, from the editor.")
 	s := tm.waitFor("1.2 is now partial")
-	if !strings.Contains(s, "Minutes for 2024, from the editor.") || strings.Contains(s, "a comment line") {
-		t.Errorf("the printed answer is not the editor's text without comments:\n%s", s)
+	if !strings.Contains(s, "Minutes for 2024, from the editor.") || strings.Contains(s, "an instruction line") {
+		t.Errorf("the printed answer is not the editor's text without the instructions:\n%s", s)
 	}
 	r := runLive(t, ls.URL, "messages", "ls", "1.2", "--json")
 	r.must(t, 0, `"text": "Minutes for 2024, from the editor."`)

@@ -113,9 +113,13 @@ func tuiOptions(ctx context.Context, o *TUIOptions, c *client.Client) (tui.Optio
 // would draw over the screen.
 func tuiDownloader(c *client.Client, dir string) func(context.Context, api.Deal, string, api.File) (string, error) {
 	return func(ctx context.Context, deal api.Deal, request string, f api.File) (string, error) {
-		d, err := downloadOne(ctx, c, deal.ID, dir, nil, requestFile{Request: request, File: f}, nil)
+		d, err := downloadOne(ctx, c, deal.ID, dir, nil, requestFile{Request: request, File: f}, nil, false)
 		if errors.Is(err, errNotDownloadable) {
 			return "", fmt.Errorf("not downloadable yet (still being scanned): try again later")
+		}
+		var exists *fileExistsError
+		if errors.As(err, &exists) {
+			return "", fmt.Errorf("%s exists with other content: nothing was overwritten; move it aside and download again", exists.path)
 		}
 		if err != nil {
 			return "", err

@@ -94,6 +94,10 @@ func (s *IOStreams) SetColorEnabled(v bool) { s.colorEnabled = v }
 // SetStdoutTTY marks stdout as a terminal or not (tests).
 func (s *IOStreams) SetStdoutTTY(v bool) { s.stdoutTTY = v }
 
+// SetStdinTTY marks stdin as a terminal or not (tests of what only a
+// terminal gets, such as $EDITOR for an answer).
+func (s *IOStreams) SetStdinTTY(v bool) { s.stdinTTY = v }
+
 // TerminalWidth is the width of the stdout terminal, or 80.
 func (s *IOStreams) TerminalWidth() int {
 	if s.width > 0 {

@@ -8,10 +8,20 @@ import (
 	"github.com/itchyny/gojq"
 )
 
+// CompileJQ parses and compiles expr, so that a mistake in it (a syntax
+// error, an unknown function) is found before a command changes anything.
+func CompileJQ(expr string) (*gojq.Code, error) {
+	q, err := gojq.Parse(expr)
+	if err != nil {
+		return nil, err
+	}
+	return gojq.Compile(q)
+}
+
 // runJQ evaluates expr over v's JSON form. Strings print raw and other
 // values as compact JSON, one result a line, as `jq -r` users expect.
 func runJQ(w io.Writer, expr string, v any) error {
-	q, err := gojq.Parse(expr)
+	q, err := CompileJQ(expr)
 	if err != nil {
 		return fmt.Errorf("--jq %q: %w", expr, err)
 	}

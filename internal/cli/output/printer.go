@@ -45,6 +45,20 @@ type View struct {
 	Human func(w io.Writer) error
 }
 
+// NeedsTable reports whether the format prints rows, which only a view
+// with a Table has: commands check it before they change anything, so a
+// write is never followed by "format not available" and re-run twice.
+func (p *Printer) NeedsTable() bool {
+	return p.JQ == "" && (p.Format == FormatCSV || p.Format == FormatTSV)
+}
+
+// FormatError is a format asked of a view that cannot be printed in it.
+type FormatError struct{ Format string }
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("-o %s is not available here; use -o json or -o yaml", e.Format)
+}
+
 // Machine reports whether the output is for a program (json, yaml, jq),
 // so commands can skip human-only lines.
 func (p *Printer) Machine() bool {
@@ -63,7 +77,7 @@ func (p *Printer) Print(v View) error {
 		return writeYAML(w, v.Data)
 	case p.Format == FormatCSV, p.Format == FormatTSV:
 		if v.Table == nil {
-			return fmt.Errorf("-o %s is not available here; use -o json or -o yaml", p.Format)
+			return &FormatError{Format: p.Format}
 		}
 		return writeDelimited(w, v.Table, p.Format == FormatTSV)
 	}

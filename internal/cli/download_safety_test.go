@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDownloadNamedFileNotReady: one file named by version id that the
+// server does not hand out yet fails with exit 5 and says what to do,
+// rather than a warning and exit 0 with nothing saved.
+func TestDownloadNamedFileNotReady(t *testing.T) {
+	fa := newFakeAPI(t)
+	dir := filepath.Join(t.TempDir(), "dl")
+	r := run(t, fa, runOpts{}, "download", scanVID, "-o", dir)
+	if r.code != ExitConflict || !strings.Contains(r.err, "scan.txt on 2.1 is not downloadable yet") ||
+		!strings.Contains(r.err, "try again in a minute") {
+		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("a folder was made for nothing")
+	}
+}
+
+// TestDownloadFolderMadeOnlyToSave: a download that fails before saving
+// anything leaves no empty folder behind.
+func TestDownloadFolderMadeOnlyToSave(t *testing.T) {
+	fa := newFakeAPI(t)
+	base := t.TempDir()
+	for _, ref := range []string{"1.1", "9.9", "00000000-0000-4000-8000-000000000000"} {
+		dir := filepath.Join(base, "dl-"+ref)
+		r := run(t, fa, runOpts{}, "download", ref, "-o", dir)
+		if r.code != ExitNotFound {
+			t.Errorf("download %s: exit %d, stderr %q", ref, r.code, r.err)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("download %s left the folder %s", ref, dir)
+		}
+	}
+	r := run(t, fa, runOpts{}, "download", "00000000-0000-4000-8000-000000000000")
+	if !strings.Contains(r.err, "no request or file version 00000000-0000-4000-8000-000000000000 on Falcon") {
+		t.Errorf("unknown id: stderr %q", r.err)
+	}
+}
+
+// TestDownloadKeepsLocalEdits: a file of the same name with other content
+// is not overwritten (exit 5, --force suggested); the same content is not
+// a conflict; --force replaces.
+func TestDownloadKeepsLocalEdits(t *testing.T) {
+	fa := newFakeAPI(t)
+	dir := t.TempDir()
+	cert := filepath.Join(dir, "cert.pdf")
+	run(t, fa, runOpts{}, "download", certVID, "-o", dir).must(t, 0)
+	run(t, fa, runOpts{}, "download", certVID, "-o", dir).must(t, 0, cert+"\n")
+
+	if err := os.WriteFile(cert, []byte("my annotated copy"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, fa, runOpts{}, "download", "2.1", "-o", dir)
+	if r.code != ExitConflict || !strings.Contains(r.err, cert+" already exists with other content") ||
+		!strings.Contains(r.err, "pass --force to replace it") {
+		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+	if data, _ := os.ReadFile(cert); string(data) != "my annotated copy" {
+		t.Errorf("the local edit was overwritten: %q", data)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+	run(t, fa, runOpts{}, "download", "2.1", "-o", dir, "--force").must(t, 0)
+	if data, _ := os.ReadFile(cert); string(data) != "%PDF-cert" {
+		t.Errorf("--force did not replace: %q", data)
+	}
+}

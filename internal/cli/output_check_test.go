@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOutputFormatCheckedBeforeWriting: a format the command cannot print,
+// or a jq expression that does not compile, is a usage error (exit 2)
+// found before any call, so a write never succeeds and then fails on its
+// output (a re-run would write twice).
+func TestOutputFormatCheckedBeforeWriting(t *testing.T) {
+	for _, args := range [][]string{
+		{"answer", "1.1", "-m", "x", "-o", "csv"},
+		{"requests", "create", "--title", "T", "-o", "tsv"},
+		{"status", "1.1", "partial", "-o", "csv"},
+		{"requests", "edit", "1.1", "--title", "T", "-o", "tsv"},
+		{"answer", "1.1", "-m", "x", "--jq", ".message | nosuchfunction"},
+		{"answer", "1.1", "-m", "x", "--jq", ".message | ["},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			fa := newFakeAPI(t)
+			r := run(t, fa, runOpts{}, args...)
+			if r.code != ExitUsage || !strings.Contains(r.err, "nothing was done") {
+				t.Errorf("exit %d, want 2, stderr %q", r.code, r.err)
+			}
+			if n := len(fa.calls); n != 0 {
+				t.Errorf("%d calls made before the usage error: %v", n, fa.calls)
+			}
+		})
+	}
+}
+
+// TestOutputFormatOfReads: commands that print one object refuse csv and
+// tsv with exit 2 (not 1); commands that print rows print them.
+func TestOutputFormatOfReads(t *testing.T) {
+	fa := newFakeAPI(t)
+	for _, args := range [][]string{
+		{"whoami", "-o", "csv"}, {"deals", "show", "-o", "csv"}, {"version", "-o", "csv"},
+		{"auth", "status", "-o", "tsv"}, {"api", "GET", "/me", "-o", "csv"}, {"watch", "--count", "1", "-o", "csv"},
+	} {
+		r := run(t, fa, runOpts{}, args...)
+		if r.code != ExitUsage || !strings.Contains(r.err, "use -o json or -o yaml") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.err)
+		}
+	}
+	run(t, fa, runOpts{}, "help", "-o", "csv").must(t, 0, "Usage:")
+	for _, args := range [][]string{
+		{"deals", "ls"}, {"people", "ls"}, {"files", "ls"}, {"messages", "ls", "2.1"},
+		{"requests", "ls"}, {"requests", "show", "1.1"}, {"progress"},
+	} {
+		r := run(t, fa, runOpts{}, append(args, "-o", "csv")...)
+		if r.code != 0 || !strings.Contains(r.out, ",") {
+			t.Errorf("%v -o csv: exit %d, stdout %q, stderr %q", args, r.code, r.out, r.err)
+		}
+	}
+}
+
+// TestImportAppliedAsCSV: an import that wrote prints its rows with -o
+// csv rather than failing after the writes.
+func TestImportAppliedAsCSV(t *testing.T) {
+	ls := startLiveServer(t, 0)
+	file := filepath.Join(t.TempDir(), "list.csv")
+	if err := os.WriteFile(file, []byte("Number,Title\n9,Environment\n9.1,Site surveys\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runLive(t, ls.URL, "import", file, "-o", "csv")
+	r.must(t, 0, "ROW,ACTION,NUMBER,KIND,TITLE,CHANGES\n", ",create,9.1,")
+}

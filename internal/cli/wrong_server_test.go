@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestWrongServerIsNotNotFound: an address that answers, but not as a
+// dealctl API (a 404 page with no ErrorResponse), is reported as the
+// wrong server to check, exit 1, not as a missing deal or request.
+func TestWrongServerIsNotNotFound(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler()) // "404 page not found", text/plain
+	t.Cleanup(srv.Close)
+	env := map[string]string{"DEALCTL_SERVER": srv.URL}
+	want := srv.URL + " does not answer as a dealctl API (HTTP 404 for GET /api/v1/me): check --server / DEALCTL_SERVER"
+	r := run(t, nil, runOpts{env: env}, "whoami")
+	if r.code != ExitFailure || !strings.Contains(r.err, want) {
+		t.Errorf("exit %d, stderr %q, want exit 1 and %q", r.code, r.err, want)
+	}
+	r = run(t, nil, runOpts{env: env}, "requests", "ls")
+	if r.code != ExitFailure || !strings.Contains(r.err, "does not answer as a dealctl API (HTTP 404 for GET /api/v1/deals)") {
+		t.Errorf("requests ls: exit %d, stderr %q", r.code, r.err)
+	}
+	// A dealctl server under a wrong path: its 404 for /me, which every
+	// dealctl API serves, means the address is wrong.
+	ls := startLiveServer(t, 0)
+	r = runLive(t, ls.URL+"/x", "whoami")
+	if r.code != ExitFailure || !strings.Contains(r.err, ls.URL+"/x does not answer as a dealctl API (HTTP 404 for GET /api/v1/me)") {
+		t.Errorf("wrong prefix: exit %d, stderr %q", r.code, r.err)
+	}
+	fa := newFakeAPI(t)
+	// A real server's 404 still reads as not found.
+	r = run(t, fa, runOpts{}, "api", "GET", "/deals/"+dealID+"/requests/"+req11ID+"0")
+	if r.code != ExitNotFound || !strings.Contains(r.err, "not found") {
+		t.Errorf("a dealctl 404: exit %d, stderr %q", r.code, r.err)
+	}
+}
