@@ -4,18 +4,22 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
 
-// cobra's messages for flag groups (MarkFlagsMutuallyExclusive,
-// MarkFlagsRequiredTogether, MarkFlagsOneRequired), which arrive as plain
-// errors in cobra's words.
-var (
-	exclusiveGroupRE = regexp.MustCompile(`^if any flags in the group \[([^\]]*)\] are set none of the others can be; \[([^\]]*)\] were all set$`)
-	togetherGroupRE  = regexp.MustCompile(`^if any flags in the group \[([^\]]*)\] are set they must all be set; missing \[([^\]]*)\]$`)
-	oneOfGroupRE     = regexp.MustCompile(`^at least one of the flags in the group \[([^\]]*)\] is required$`)
-)
+// flagGroupREs match cobra's messages for flag groups
+// (MarkFlagsMutuallyExclusive, MarkFlagsRequiredTogether,
+// MarkFlagsOneRequired), which arrive as plain errors in cobra's words.
+// Compiled on the first such error: start-up is every command's cost.
+var flagGroupREs = sync.OnceValue(func() [3]*regexp.Regexp {
+	return [3]*regexp.Regexp{
+		regexp.MustCompile(`^if any flags in the group \[([^\]]*)\] are set none of the others can be; \[([^\]]*)\] were all set$`),
+		regexp.MustCompile(`^if any flags in the group \[([^\]]*)\] are set they must all be set; missing \[([^\]]*)\]$`),
+		regexp.MustCompile(`^at least one of the flags in the group \[([^\]]*)\] is required$`),
+	}
+})
 
 // flagGroupError turns cobra's flag-group errors into usage errors (exit
 // 2) in a sentence naming the flags as they are typed; other errors pass
@@ -26,13 +30,14 @@ func flagGroupError(cmd *cobra.Command, err error) error {
 	}
 	msg := err.Error()
 	help := fmt.Sprintf("(see '%s --help')", cmd.CommandPath())
-	if m := exclusiveGroupRE.FindStringSubmatch(msg); m != nil {
+	exclusive, together, oneOf := flagGroupREs()[0], flagGroupREs()[1], flagGroupREs()[2]
+	if m := exclusive.FindStringSubmatch(msg); m != nil {
 		return usageErrorf("%s cannot be used together: give only one %s", flagList(cmd, m[2], "and"), help)
 	}
-	if m := togetherGroupRE.FindStringSubmatch(msg); m != nil {
+	if m := together.FindStringSubmatch(msg); m != nil {
 		return usageErrorf("%s go together: also give %s %s", flagList(cmd, m[1], "and"), flagList(cmd, m[2], "and"), help)
 	}
-	if m := oneOfGroupRE.FindStringSubmatch(msg); m != nil {
+	if m := oneOf.FindStringSubmatch(msg); m != nil {
 		return usageErrorf("give %s %s", flagList(cmd, m[1], "or"), help)
 	}
 	return err
