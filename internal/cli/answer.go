@@ -90,11 +90,7 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 
 	// The request is found before any editor opens, so a wrong number, a
 	// deal out of reach or a server that is down costs no typing.
-	s, err := o.openDeal(ctx)
-	if err != nil {
-		return err
-	}
-	r, err := s.Request(ctx, o.Ref)
+	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
 		return err
 	}

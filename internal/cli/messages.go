@@ -47,11 +47,7 @@ func NewCmdMessagesList(f *Factory, runF func(*MessagesListOptions) error) *cobr
 }
 
 func messagesListRun(ctx context.Context, o *MessagesListOptions) error {
-	s, err := o.openDeal(ctx)
-	if err != nil {
-		return err
-	}
-	r, err := s.Request(ctx, o.Ref)
+	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
 		return err
 	}

@@ -96,11 +96,7 @@ func requestsEditRun(ctx context.Context, o *RequestsEditOptions) error {
 	if in == (api.DealRequestUpdate{}) {
 		return usageErrorf("nothing to change: give --title, --body, -F, --number, --priority, --category or --requester")
 	}
-	s, err := o.openDeal(ctx)
-	if err != nil {
-		return err
-	}
-	r, err := s.Request(ctx, o.Ref)
+	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
 		return err
 	}

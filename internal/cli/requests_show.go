@@ -40,11 +40,7 @@ func NewCmdRequestsShow(f *Factory, runF func(*RequestsShowOptions) error) *cobr
 }
 
 func requestsShowRun(ctx context.Context, o *RequestsShowOptions) error {
-	s, err := o.openDeal(ctx)
-	if err != nil {
-		return err
-	}
-	r, err := s.Request(ctx, o.Ref)
+	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
 		return err
 	}

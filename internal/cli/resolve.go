@@ -43,6 +43,20 @@ func (e cmdEnv) openDeal(ctx context.Context) (*dealScope, error) {
 	return resolveDeal(ctx, c, ref)
 }
 
+// openRequest is openDeal and the request ref names in it (a number or
+// an id), for the commands that act on one request.
+func (e cmdEnv) openRequest(ctx context.Context, ref string) (*dealScope, *api.DealRequest, error) {
+	s, err := e.openDeal(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := s.Request(ctx, ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, r, nil
+}
+
 // resolveDeal finds a deal by id, codename or name (case-insensitive).
 func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope, error) {
 	if looksLikeID(ref) {

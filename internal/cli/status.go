@@ -66,11 +66,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	s, err := o.openDeal(ctx)
-	if err != nil {
-		return err
-	}
-	r, err := s.Request(ctx, o.Ref)
+	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
 		return err
 	}
