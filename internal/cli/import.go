@@ -14,6 +14,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/gctune"
+	"github.com/dealctl/dealctl/internal/importplan"
 )
 
 // ImportOptions are `import`'s inputs.
@@ -84,7 +85,7 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	if err != nil {
 		return err
 	}
-	plan := buildPlan(sheet, current, people, o.ApplyStatus)
+	plan := importplan.Build(sheet, current, people, o.ApplyStatus)
 	plan.Deal, plan.DryRun = s.Deal.Codename, o.DryRun
 	p := o.Printer()
 
@@ -99,25 +100,25 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	}
 	if plan.Summary.Create > 0 {
 		if why := cannotCreate(ctx, s); why != "" {
-			plan.forbidden = append([]string{why}, plan.forbidden...)
+			plan.Forbidden = append([]string{why}, plan.Forbidden...)
 		}
 	}
 	if o.DryRun {
-		for _, f := range plan.forbidden {
+		for _, f := range plan.Forbidden {
 			o.Warnf("%s", f)
 		}
 		o.Infof("%s", planSentence(plan, true))
 		return p.Print(output.View{Data: plan, Table: planTable(plan, o.IO.IsStdoutTTY())})
 	}
-	if len(plan.forbidden) > 0 {
-		return withExit(ExitAuth, fmt.Errorf("nothing was written: %s", strings.Join(plan.forbidden, "; ")))
+	if len(plan.Forbidden) > 0 {
+		return withExit(ExitAuth, fmt.Errorf("nothing was written: %s", strings.Join(plan.Forbidden, "; ")))
 	}
 
 	a := &applier{c: s.c, dealID: s.Deal.ID, pace: newPacer(importWorkers), ids: map[string]string{}}
 	a.pace.observe(hdr)
 	total := 0
 	for _, it := range plan.Items {
-		if it.hasWrite() {
+		if it.HasWrite() {
 			total++
 		}
 	}
@@ -157,7 +158,7 @@ func readError(err error) error {
 
 // reportProblems prints every bad row and fails with exit 6; -o json
 // prints the plan with its problems on stdout as well.
-func reportProblems(e cmdEnv, plan *importPlan) error {
+func reportProblems(e cmdEnv, plan *importplan.Plan) error {
 	p := e.Printer()
 	if p.Machine() {
 		if err := p.Print(output.View{Data: plan}); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/importplan"
 )
 
 // importWorkers bounds the writes in flight: enough to hide latency, few
@@ -42,18 +43,18 @@ type applier struct {
 // run applies every write of the plan: parents before children (creates
 // go in waves by depth), each wave with bounded concurrency. It stops at
 // the first error after the writes in flight finish.
-func (a *applier) run(ctx context.Context, plan *importPlan) error {
-	waves := map[int][]*planItem{}
+func (a *applier) run(ctx context.Context, plan *importplan.Plan) error {
+	waves := map[int][]*importplan.Item{}
 	maxDepth := 0
 	for _, it := range plan.Items {
-		if it.id != "" {
-			a.ids[it.Number] = it.id
+		if it.ID != "" {
+			a.ids[it.Number] = it.ID
 		}
-		if !it.hasWrite() {
+		if !it.HasWrite() {
 			continue
 		}
-		waves[it.depth] = append(waves[it.depth], it)
-		maxDepth = max(maxDepth, it.depth)
+		waves[it.Depth] = append(waves[it.Depth], it)
+		maxDepth = max(maxDepth, it.Depth)
 	}
 	for d := 0; d <= maxDepth; d++ {
 		g, gctx := errgroup.WithContext(ctx)
@@ -64,7 +65,7 @@ func (a *applier) run(ctx context.Context, plan *importPlan) error {
 			}
 			g.Go(func() error {
 				var err error
-				if it.Action == actionCreate {
+				if it.Action == importplan.ActionCreate {
 					err = a.create(gctx, it)
 				} else {
 					err = a.update(gctx, it)
@@ -99,8 +100,8 @@ func (a *applier) run(ctx context.Context, plan *importPlan) error {
 // a create that failed for want of an answer, or on a number that is
 // taken (an earlier interrupted run), is looked up in the list and the
 // row found there is taken as created.
-func (a *applier) create(ctx context.Context, it *planItem) error {
-	in := it.create
+func (a *applier) create(ctx context.Context, it *importplan.Item) error {
+	in := it.Create
 	if it.Parent != "" {
 		a.mu.Lock()
 		pid := a.ids[it.Parent]
@@ -121,7 +122,7 @@ func (a *applier) create(ctx context.Context, it *planItem) error {
 	if err != nil {
 		return err
 	}
-	it.id = row.ID
+	it.ID = row.ID
 	a.mu.Lock()
 	a.ids[it.Number] = row.ID
 	a.mu.Unlock()
@@ -152,7 +153,7 @@ func (a *applier) post(ctx context.Context, number string, body []byte) (*api.De
 // adopt takes the deal's row numbered like it after its create failed
 // with cause, when that row is there (the create happened after all, in
 // this run or an earlier one); otherwise cause stands.
-func (a *applier) adopt(ctx context.Context, it *planItem, cause error) (*api.DealRequest, error) {
+func (a *applier) adopt(ctx context.Context, it *importplan.Item, cause error) (*api.DealRequest, error) {
 	found, err := a.lookup(ctx, it.Number)
 	if err != nil {
 		return nil, errors.Join(cause, err)
@@ -168,8 +169,8 @@ func (a *applier) adopt(ctx context.Context, it *planItem, cause error) (*api.De
 
 // update PATCHes the changed fields and, with --apply-status, the status
 // in the same call.
-func (a *applier) update(ctx context.Context, it *planItem) error {
-	up := it.update
+func (a *applier) update(ctx context.Context, it *importplan.Item) error {
+	up := it.Update
 	if it.StatusTo != "" {
 		up.Status = api.Some(it.StatusTo)
 	}
@@ -179,8 +180,8 @@ func (a *applier) update(ctx context.Context, it *planItem) error {
 // patch sends a PATCH, again after a dropped connection: the same fields
 // sent twice land the same way, except a status move that already
 // happened, which answers 409 and is then dropped from the retry.
-func (a *applier) patch(ctx context.Context, it *planItem, up api.DealRequestUpdate) error {
-	path := "/deals/" + url.PathEscape(a.dealID) + "/requests/" + url.PathEscape(it.id)
+func (a *applier) patch(ctx context.Context, it *importplan.Item, up api.DealRequestUpdate) error {
+	path := "/deals/" + url.PathEscape(a.dealID) + "/requests/" + url.PathEscape(it.ID)
 	for attempt := 0; ; attempt++ {
 		body, err := json.Marshal(up)
 		if err != nil {

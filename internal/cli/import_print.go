@@ -8,17 +8,18 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/importplan"
 )
 
 // planTable lists the plan: on a terminal only the rows that change, since
 // the unchanged ones are counted in the summary line; piped, every row.
-func planTable(plan *importPlan, tty bool) *output.Table {
+func planTable(plan *importplan.Plan, tty bool) *output.Table {
 	t := &output.Table{Columns: []output.Column{
 		{Header: "ROW"}, {Header: "ACTION"}, {Header: "NUMBER", Color: output.CyanColumn}, {Header: "KIND"},
 		{Header: "TITLE", Max: 50}, {Header: "CHANGES"},
 	}}
 	for _, it := range plan.Items {
-		if tty && !it.hasWrite() {
+		if tty && !it.HasWrite() {
 			continue
 		}
 		changes := strings.Join(it.Changes, ",")
@@ -26,7 +27,7 @@ func planTable(plan *importPlan, tty bool) *output.Table {
 			changes = strings.TrimPrefix(changes+",status→"+string(it.StatusTo), ",")
 		}
 		action := it.Action
-		if action == actionUnchanged && it.StatusTo != "" {
+		if action == importplan.ActionUnchanged && it.StatusTo != "" {
 			action = "status"
 		}
 		t.AddRow(itoa(it.Row), action, it.Number, string(it.Kind), it.Title, changes)
@@ -36,7 +37,7 @@ func planTable(plan *importPlan, tty bool) *output.Table {
 
 // planSentence sums a plan up in one line, as a plan (dry run) or as
 // what was done.
-func planSentence(plan *importPlan, dryRun bool) string {
+func planSentence(plan *importplan.Plan, dryRun bool) string {
 	s := plan.Summary
 	head, parts := "", []string{
 		fmt.Sprintf("%d created", s.Create), fmt.Sprintf("%d updated", s.Update), fmt.Sprintf("%d unchanged", s.Unchanged),

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/importplan"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -93,10 +94,10 @@ func liveRows(t *testing.T, url string) []api.DealRequest {
 }
 
 // planOf runs import and decodes its -o json answer.
-func planOf(t *testing.T, url string, args ...string) (*importPlan, result) {
+func planOf(t *testing.T, url string, args ...string) (*importplan.Plan, result) {
 	t.Helper()
 	r := runLive(t, url, append([]string{"import", "-o", "json"}, args...)...)
-	var p importPlan
+	var p importplan.Plan
 	if r.out != "" {
 		if err := json.Unmarshal([]byte(r.out), &p); err != nil {
 			t.Fatalf("import -o json printed %q: %v", r.out, err)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/importplan"
 )
 
 const spreadsheets = "../../testdata/spreadsheets"
@@ -141,7 +143,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 			if s := plan.Summary; s.Create+s.Update+s.StatusMoves+s.Absent != 0 || s.Unchanged == 0 {
 				t.Errorf("%s %v re-imported plans changes: %+v", name, extra, s)
 				for _, it := range plan.Items {
-					if it.Action != actionUnchanged {
+					if it.Action != importplan.ActionUnchanged {
 						t.Logf("  %+v", *it)
 					}
 				}

@@ -106,3 +106,11 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// joinStatuses lists statuses for a person, "none" for none.
+func joinStatuses(ss []api.RequestStatus) string {
+	if len(ss) == 0 {
+		return "none"
+	}
+	return joinEnum(ss)
+}

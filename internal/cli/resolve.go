@@ -9,6 +9,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
@@ -81,7 +82,7 @@ func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope,
 }
 
 func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
-	found := firstTierMatches(deals,
+	found := domain.FirstTierMatches(deals,
 		func(d api.Deal) bool { return d.ID == ref },
 		func(d api.Deal) bool { return strings.EqualFold(d.Codename, ref) },
 		func(d api.Deal) bool { return strings.EqualFold(d.Name, ref) },
@@ -97,25 +98,6 @@ func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
 		ids[i] = d.ID
 	}
 	return nil, usageErrorf("%q names %d deals: use an id (%s)", ref, len(found), strings.Join(ids, ", "))
-}
-
-// firstTierMatches returns the items that pass the first of tests any
-// item passes. Tests come in order of preference (an id or an email
-// before a name), so that an exact match is not lost among people who
-// share a name. More than one item returned is ambiguous; nil, no match.
-func firstTierMatches[T any](items []T, tests ...func(T) bool) []T {
-	for _, test := range tests {
-		var found []T
-		for _, it := range items {
-			if test(it) {
-				found = append(found, it)
-			}
-		}
-		if len(found) > 0 {
-			return found
-		}
-	}
-	return nil
 }
 
 // Detail is the deal as GET /deals/{id} answers it, with the caller's
@@ -246,7 +228,7 @@ func (s *dealScope) Person(ctx context.Context, ref string) (*api.Person, error)
 		}
 		ref = seat.ParticipantID
 	}
-	found := firstTierMatches(people,
+	found := domain.FirstTierMatches(people,
 		func(p api.Person) bool { return p.ID == ref },
 		func(p api.Person) bool { return strings.EqualFold(p.Email, ref) },
 		func(p api.Person) bool { return p.Name != nil && strings.EqualFold(*p.Name, ref) },

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // An exact match wins over looser ones; a loose tier may be ambiguous.
@@ -18,7 +20,7 @@ func TestFirstTierMatches(t *testing.T) {
 		{"BOB", []string{"bob"}},
 		{"cat", nil},
 	} {
-		got := firstTierMatches(names,
+		got := domain.FirstTierMatches(names,
 			func(n string) bool { return n == c.ref },
 			func(n string) bool { return strings.EqualFold(n, c.ref) },
 		)

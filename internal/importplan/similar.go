@@ -1,4 +1,4 @@
-package cli
+package importplan
 
 import (
 	"fmt"
@@ -44,9 +44,9 @@ func titleKey(title string) string {
 
 // nearDuplicates warns about requests that ask for the same thing twice:
 // two rows of the sheet, or a new row and a row already on the deal.
-func nearDuplicates(items []*planItem, current []api.DealRequest) []string {
+func nearDuplicates(items []*Item, current []api.DealRequest) []string {
 	var warnings []string
-	first := map[string]*planItem{}
+	first := map[string]*Item{}
 	for _, it := range items {
 		if it.Kind != api.KindRequest {
 			continue
@@ -74,7 +74,7 @@ func nearDuplicates(items []*planItem, current []api.DealRequest) []string {
 		}
 	}
 	for _, it := range items {
-		if it.Action != actionCreate || it.Kind != api.KindRequest {
+		if it.Action != ActionCreate || it.Kind != api.KindRequest {
 			continue
 		}
 		if d := onDeal[titleKey(it.Title)]; d != nil && titleKey(it.Title) != "" {

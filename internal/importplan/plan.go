@@ -1,4 +1,8 @@
-package cli
+// Package importplan decides what `dealctl import` does with a sheet: it
+// matches the sheet's rows against the deal's current list and plans,
+// row by row, what to create, update or leave. It reads and writes
+// nothing itself, so it is tested without a server or a command line.
+package importplan
 
 import (
 	"fmt"
@@ -7,17 +11,18 @@ import (
 
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
-// Plan actions.
+// What an Item does.
 const (
-	actionCreate    = "create"
-	actionUpdate    = "update"
-	actionUnchanged = "unchanged"
+	ActionCreate    = "create"
+	ActionUpdate    = "update"
+	ActionUnchanged = "unchanged"
 )
 
-// planItem is what import will do with one sheet row.
-type planItem struct {
+// Item is what import will do with one sheet row.
+type Item struct {
 	Row            int               `json:"row"`
 	Action         string            `json:"action"`
 	Number         string            `json:"number"`
@@ -29,26 +34,26 @@ type planItem struct {
 	StatusTo       api.RequestStatus `json:"status_to,omitempty"` // a status move (--apply-status)
 	Done           bool              `json:"done,omitempty"`      // applied (or found applied)
 
-	id     string // the deal's row, once known
-	create api.DealRequestCreate
-	update api.DealRequestUpdate
-	depth  int // creates under other creates wait for them
+	ID     string                `json:"-"` // the deal's row, once known
+	Create api.DealRequestCreate `json:"-"` // the POST body of a create
+	Update api.DealRequestUpdate `json:"-"` // the PATCH body of an update
+	Depth  int                   `json:"-"` // creates under other creates wait for them
 }
 
-// hasWrite reports whether the item calls the server.
-func (it *planItem) hasWrite() bool {
-	return it.Action != actionUnchanged || it.StatusTo != ""
+// HasWrite reports whether the item calls the server.
+func (it *Item) HasWrite() bool {
+	return it.Action != ActionUnchanged || it.StatusTo != ""
 }
 
-// absentRow is a row of the deal that the sheet does not mention.
-type absentRow struct {
+// Absent is a row of the deal that the sheet does not mention.
+type Absent struct {
 	Number string          `json:"number"`
 	Kind   api.RequestKind `json:"kind"`
 	Title  string          `json:"title"`
 }
 
-// planSummary counts the plan.
-type planSummary struct {
+// Summary counts the plan.
+type Summary struct {
 	Create      int `json:"create"`
 	Update      int `json:"update"`
 	Unchanged   int `json:"unchanged"`
@@ -56,24 +61,25 @@ type planSummary struct {
 	Absent      int `json:"absent"`
 }
 
-// importPlan is what `import --dry-run -o json` prints, and what import
+// Plan is what `import --dry-run -o json` prints, and what import
 // applies.
-type importPlan struct {
+type Plan struct {
 	Deal      string              `json:"deal"`
 	File      string              `json:"file"`
 	Sheet     string              `json:"sheet,omitempty"`
 	HeaderRow int                 `json:"header_row"`
 	Columns   map[string]string   `json:"columns"` // field -> header as written
 	Ignored   []string            `json:"ignored_columns"`
-	Items     []*planItem         `json:"plan"`
-	Absent    []absentRow         `json:"absent"`
+	Items     []*Item             `json:"plan"`
+	Absent    []Absent            `json:"absent"`
 	Warnings  []string            `json:"warnings"`
 	Problems  []exporters.Problem `json:"problems"`
-	Summary   planSummary         `json:"summary"`
+	Summary   Summary             `json:"summary"`
 	DryRun    bool                `json:"dry_run"`
 	Applied   bool                `json:"applied"`
-	// canCreate is false when the caller's seat may not create rows.
-	forbidden []string
+	// Forbidden lists the changes the caller's seat may not make; the
+	// command adds what it learns from the server (may it create rows?).
+	Forbidden []string `json:"-"`
 }
 
 // planner matches a sheet against a deal's current list.
@@ -88,19 +94,19 @@ type planner struct {
 	claimed  map[string]bool // deal numbers a sheet row already stands for
 	used     map[string]bool // every number in the sheet or on the deal
 	assigned map[int]bool    // sheet rows numbered by import
-	plan     *importPlan
+	plan     *Plan
 }
 
-// buildPlan validates the sheet against the deal and decides, row by row,
+// Build validates the sheet against the deal and decides, row by row,
 // create / update / unchanged by number. It writes nothing.
-func buildPlan(sheet *exporters.Sheet, current []api.DealRequest, people []api.Person, applyStatus bool) *importPlan {
+func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Person, applyStatus bool) *Plan {
 	p := &planner{
 		sheet: sheet, current: current, people: people, applyStatus: applyStatus,
 		byNumber: map[string]*api.DealRequest{}, byID: map[string]*api.DealRequest{},
 		claimed: map[string]bool{}, used: map[string]bool{}, assigned: map[int]bool{},
-		plan: &importPlan{
+		plan: &Plan{
 			File: sheet.File, Sheet: sheet.Name, HeaderRow: sheet.HeaderLine, Columns: map[string]string{},
-			Ignored: nonNil(sheet.Ignored), Items: []*planItem{}, Absent: []absentRow{}, Warnings: []string{},
+			Ignored: nonNil(sheet.Ignored), Items: []*Item{}, Absent: []Absent{}, Warnings: []string{},
 			Problems: append([]exporters.Problem{}, sheet.Problems...),
 		},
 	}
@@ -121,7 +127,7 @@ func buildPlan(sheet *exporters.Sheet, current []api.DealRequest, people []api.P
 		}
 	}
 	p.assignNumbers(rows)
-	items := map[string]*planItem{}
+	items := map[string]*Item{}
 	for i := range rows {
 		if it := p.planRow(&rows[i], items); it != nil {
 			p.plan.Items = append(p.plan.Items, it)
@@ -130,7 +136,7 @@ func buildPlan(sheet *exporters.Sheet, current []api.DealRequest, people []api.P
 	}
 	for _, r := range current {
 		if items[r.Number] == nil {
-			p.plan.Absent = append(p.plan.Absent, absentRow{Number: r.Number, Kind: r.Kind, Title: r.Title})
+			p.plan.Absent = append(p.plan.Absent, Absent{Number: r.Number, Kind: r.Kind, Title: r.Title})
 		}
 	}
 	p.plan.Warnings = append(p.plan.Warnings, nearDuplicates(p.plan.Items, current)...)
@@ -208,7 +214,7 @@ func (p *planner) problem(r *exporters.Row, f exporters.Field, format string, a 
 }
 
 // planRow decides one row; nil when the row is too broken to plan.
-func (p *planner) planRow(r *exporters.Row, items map[string]*planItem) *planItem {
+func (p *planner) planRow(r *exporters.Row, items map[string]*Item) *Item {
 	existing := p.byNumber[r.Number]
 	kind := r.Kind
 	if existing != nil && kind != existing.Kind {
@@ -218,7 +224,7 @@ func (p *planner) planRow(r *exporters.Row, items map[string]*planItem) *planIte
 		}
 		kind = existing.Kind // the sheet did not say; the deal knows
 	}
-	it := &planItem{Row: r.Line, Number: r.Number, NumberAssigned: p.assigned[r.Line], Kind: kind, Title: r.Title, Parent: r.Parent}
+	it := &Item{Row: r.Line, Number: r.Number, NumberAssigned: p.assigned[r.Line], Kind: kind, Title: r.Title, Parent: r.Parent}
 	if !p.checkParent(r, items, it) {
 		return nil
 	}
@@ -227,18 +233,18 @@ func (p *planner) planRow(r *exporters.Row, items map[string]*planItem) *planIte
 		return it // problems recorded; keep going to find more
 	}
 	if existing == nil {
-		it.Action = actionCreate
-		it.create = p.createBody(r, kind, assignee)
+		it.Action = ActionCreate
+		it.Create = p.createBody(r, kind, assignee)
 		if p.applyStatus && kind == api.KindRequest && r.Status != "" && r.Status != api.StatusOpen {
 			it.StatusTo = r.Status
 		}
 		return it
 	}
-	it.id = existing.ID
-	it.update, it.Changes = p.diff(r, existing, assignee)
-	it.Action = actionUnchanged
+	it.ID = existing.ID
+	it.Update, it.Changes = p.diff(r, existing, assignee)
+	it.Action = ActionUnchanged
 	if len(it.Changes) > 0 {
-		it.Action = actionUpdate
+		it.Action = ActionUpdate
 	}
 	p.checkRights(existing, it)
 	if p.applyStatus && kind == api.KindRequest && r.Status != "" && r.Status != existing.Status {
@@ -254,7 +260,7 @@ func (p *planner) planRow(r *exporters.Row, items map[string]*planItem) *planIte
 
 // checkParent makes sure the section a row sits under exists: earlier in
 // the sheet, or on the deal.
-func (p *planner) checkParent(r *exporters.Row, items map[string]*planItem, it *planItem) bool {
+func (p *planner) checkParent(r *exporters.Row, items map[string]*Item, it *Item) bool {
 	if r.Parent == "" {
 		return true
 	}
@@ -263,8 +269,8 @@ func (p *planner) checkParent(r *exporters.Row, items map[string]*planItem, it *
 			p.problem(r, exporters.FieldNumber, "%s sits under %s, which is a request: only a section can hold others", r.Number, r.Parent)
 			return false
 		}
-		if parent.Action == actionCreate {
-			it.depth = parent.depth + 1
+		if parent.Action == ActionCreate {
+			it.Depth = parent.Depth + 1
 		}
 		return true
 	}
@@ -288,7 +294,7 @@ func (p *planner) resolveAssignee(r *exporters.Row) (string, bool) {
 	if r.Assignee == "" || r.Kind == api.KindSection {
 		return "", true
 	}
-	found := firstTierMatches(p.people,
+	found := domain.FirstTierMatches(p.people,
 		func(x api.Person) bool { return strings.EqualFold(x.Email, r.Assignee) },
 		func(x api.Person) bool { return x.Name != nil && strings.EqualFold(*x.Name, r.Assignee) },
 		func(x api.Person) bool { return x.ID == r.Assignee },
@@ -369,14 +375,14 @@ func (p *planner) diff(r *exporters.Row, d *api.DealRequest, assignee string) (a
 
 // checkRights records changes the caller's role cannot make, so that the
 // import stops before writing anything rather than halfway.
-func (p *planner) checkRights(d *api.DealRequest, it *planItem) {
+func (p *planner) checkRights(d *api.DealRequest, it *Item) {
 	for _, c := range it.Changes {
 		need, may := "edit", d.Can.Edit
 		if c == "due_date" || c == "assignee" {
 			need, may = "assign", d.Can.Assign
 		}
 		if !may {
-			p.plan.forbidden = append(p.plan.forbidden, fmt.Sprintf("row %d: you may not %s %s (%s)", it.Row, need, d.Number, c))
+			p.plan.Forbidden = append(p.plan.Forbidden, fmt.Sprintf("row %d: you may not %s %s (%s)", it.Row, need, d.Number, c))
 			return
 		}
 	}
@@ -393,11 +399,11 @@ func (p *planner) count() {
 	s := &p.plan.Summary
 	for _, it := range p.plan.Items {
 		switch it.Action {
-		case actionCreate:
+		case ActionCreate:
 			s.Create++
-		case actionUpdate:
+		case ActionUpdate:
 			s.Update++
-		case actionUnchanged:
+		case ActionUnchanged:
 			s.Unchanged++
 		}
 		if it.StatusTo != "" {
@@ -420,4 +426,15 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func joinEnum[T ~string](xs []T) string {
+	return strings.Join(api.Names(xs), ", ")
 }

@@ -1,0 +1,64 @@
+package importplan
+
+import (
+	"testing"
+
+	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// sheetOf reads a csv given as text.
+func sheetOf(t *testing.T, csv string) *exporters.Sheet {
+	t.Helper()
+	s, err := exporters.ReadCSV("list.csv", []byte(csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func dealRow(id, number string, kind api.RequestKind, title, parentID string) api.DealRequest {
+	r := api.DealRequest{ID: id, Number: number, Kind: kind, Title: title, Status: api.StatusOpen,
+		Priority: api.PriorityMedium, Category: api.CategoryLegal}
+	r.Can.Edit, r.Can.Assign = true, true
+	if parentID != "" {
+		r.ParentID = &parentID
+	}
+	return r
+}
+
+// TestBuildPlansWithoutAServer shows the planner on its own: a sheet and
+// a deal's list in, a plan out, nothing called.
+func TestBuildPlansWithoutAServer(t *testing.T) {
+	current := []api.DealRequest{
+		dealRow("s1", "1", api.KindSection, "Corporate", ""),
+		dealRow("r1", "1.1", api.KindRequest, "Board minutes", "s1"),
+	}
+	sheet := sheetOf(t, "Number,Kind,Title\n1,section,Corporate\n1.1,request,Board minutes FY23\n1.2,request,Share register\n")
+	plan := Build(sheet, current, nil, false)
+	if len(plan.Problems) != 0 {
+		t.Fatalf("problems: %+v", plan.Problems)
+	}
+	if s := plan.Summary; s.Create != 1 || s.Update != 1 || s.Unchanged != 1 {
+		t.Errorf("summary = %+v, want 1 create, 1 update, 1 unchanged", s)
+	}
+	byNumber := map[string]*Item{}
+	for _, it := range plan.Items {
+		byNumber[it.Number] = it
+	}
+	if it := byNumber["1.1"]; it == nil || it.ID != "r1" || it.Action != ActionUpdate || !it.Update.Title.Set {
+		t.Errorf("1.1 = %+v, want an update of r1's title", it)
+	}
+	if it := byNumber["1.2"]; it == nil || it.Action != ActionCreate || it.Parent != "1" || it.Create.Number.Value != "1.2" {
+		t.Errorf("1.2 = %+v, want a create under 1", it)
+	}
+}
+
+func TestTitleKeyFindsNearDuplicates(t *testing.T) {
+	if a, b := titleKey("Copies of all board minutes"), titleKey("Board minutes"); a != b {
+		t.Errorf("titleKey: %q != %q", a, b)
+	}
+	if a, b := titleKey("Board minutes"), titleKey("Share register"); a == b {
+		t.Errorf("titleKey: different titles share %q", a)
+	}
+}
