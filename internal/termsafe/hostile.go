@@ -1,0 +1,23 @@
+package termsafe
+
+// Hostile is a table of strings a counterparty or an owner might put in
+// a title, body, message or name to act on the reader's terminal. It is
+// here, not in a test file, so that every printer's tests (CLI tables,
+// Markdown, the TUI) range over the same cases.
+var Hostile = []struct{ Name, Text string }{
+	{"OSC 52 clipboard write", "Accounts\x1b]52;c;cm0gLXJmIH4K\x07 attached"},
+	{"OSC 52 with ST", "x\x1b]52;c;ZWNobyBoaQ==\x1b\\y"},
+	{"OSC 8 hidden link", "\x1b]8;;https://evil.example/\x1b\\click here\x1b]8;;\x1b\\"},
+	{"OSC 0 window title", "\x1b]0;sudo rm -rf\x07title"},
+	{"CSI clear screen", "\x1b[2J\x1b[Hfake prompt$ "},
+	{"CSI colour", "\x1b[31mred\x1b[0m"},
+	{"C1 CSI", "a\u009b2Jb"},
+	{"C1 OSC", "a\u009d0;title\u009cb"},
+	{"raw C1 byte", "a\x9b2Jb"},
+	{"bidi override", "invoice_\u202egnp.exe"},
+	{"bidi isolate", "a\u2066b\u2069c"},
+	{"bell and backspace", "ok\x07\x08\x08\x08bad"},
+	{"carriage return overwrite", "approved\rREJECTED"},
+	{"DEL", "a\x7fb"},
+	{"NUL", "a\x00b"},
+}
