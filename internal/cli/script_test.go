@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 )
 
 // TestMain lets scripts run `dealctl` as a command: testscript re-executes
@@ -39,9 +37,6 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar: the real command against a
 // real `dealctl serve` seeded with the world file each script carries.
 func TestScripts(t *testing.T) {
-	if !serveAvailable() {
-		t.Skip("dealctl serve has no --addr flag yet: the end-to-end scripts need the real server")
-	}
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
@@ -64,15 +59,6 @@ func TestScripts(t *testing.T) {
 			"dealserve": cmdDealServe,
 		},
 	})
-}
-
-// serveAvailable reports whether the serve command the lead is building
-// takes the flags the scripts use.
-func serveAvailable() bool {
-	ios, _, _, _ := iostreams.Test()
-	root := NewCmdRoot(NewFactory(ios))
-	serve, _, err := root.Find([]string{"serve"})
-	return err == nil && serve.Flags().Lookup("addr") != nil && serve.Flags().Lookup("db") != nil
 }
 
 // cmdDealServe is `dealserve WORLD [serve flags...]`: it seeds a fresh
