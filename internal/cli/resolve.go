@@ -208,11 +208,17 @@ func (s *dealScope) forUpdate(ctx context.Context, r *api.DealRequest) (*api.Dea
 // the user decides whether their change still applies.
 func (s *dealScope) update(ctx context.Context, r *api.DealRequest, etag string, in api.DealRequestUpdate) (*api.DealRequest, error) {
 	updated, err := s.c.UpdateRequestIfMatch(ctx, s.Deal.ID, r.ID, in, etag)
-	if client.IsConflictStale(err) {
-		return nil, &describedError{err: err, msg: fmt.Sprintf(
-			"%s was changed by someone else after dealctl read it: nothing was saved; run the command again to apply your change to the current version", r.Number)}
+	return updated, explainStale(r, err)
+}
+
+// explainStale says what a 409 conflict_stale means for the user: their
+// change was not saved and may be applied again; other errors pass.
+func explainStale(r *api.DealRequest, err error) error {
+	if !client.IsConflictStale(err) {
+		return err
 	}
-	return updated, err
+	return &describedError{err: err, msg: fmt.Sprintf(
+		"%s was changed by someone else after dealctl read it: nothing was saved; run the command again to apply your change to the current version", r.Number)}
 }
 
 // Person finds someone on the deal by email, name, id, or "me".

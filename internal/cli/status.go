@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/client"
 )
 
 // StatusOptions are `status`'s inputs.
@@ -73,28 +75,21 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	if r.Kind == api.KindSection {
 		return usageErrorf("%s is a section: sections have no status", r.Number)
 	}
-	// With If-Match, the checks below run on a fresh read, and the move
-	// fails rather than land on a request someone changed meanwhile.
+	// With If-Match, the checks run on a fresh read, and the move fails
+	// rather than land on a request someone changed meanwhile.
 	r, etag, err := s.forUpdate(ctx, r)
 	if err != nil {
 		return err
 	}
-	res := statusResult{Number: r.Number, From: r.Status, To: to, Request: r}
-	switch {
-	case r.Status == to:
-		// Already there: success without a PATCH the server would refuse.
-	case len(r.AllowedStatuses) > 0 && !api.OneOf(to, r.AllowedStatuses):
-		return withExit(ExitConflict, fmt.Errorf("cannot move %s from %s to %s; allowed moves: %s",
-			r.Number, r.Status, to, joinEnum(r.AllowedStatuses)))
-	default:
-		// An empty allowed list is the server's to explain (read-only key,
-		// viewer, archived deal), so the call is made and its 403 shown.
-		updated, err := s.update(ctx, r, etag, api.DealRequestUpdate{Status: api.Some(to)})
-		if err != nil {
-			return err
-		}
-		res.Changed, res.Request = true, updated
+	after, changed, err := s.c.MoveStatus(ctx, s.Deal.ID, r, etag, to)
+	var refused *client.MoveRefusedError
+	if errors.As(err, &refused) && refused.Err == nil {
+		return withExit(ExitConflict, err)
 	}
+	if err != nil {
+		return explainStale(r, err)
+	}
+	res := statusResult{Number: r.Number, From: r.Status, To: to, Changed: changed, Request: after}
 	p := o.Printer()
 	return p.Print(output.View{Data: res, Human: func(w io.Writer) error {
 		var line string
