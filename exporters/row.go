@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -24,6 +25,12 @@ type Row struct {
 	Requester string              `json:"requester,omitempty"`
 	DueDate   string              `json:"due_date,omitempty"`
 	Assignee  string              `json:"assignee,omitempty"`
+	// ID and Updated come from an export's own columns: which deal row
+	// this is, and its updated_at when exported (zero when the sheet has
+	// none), kept to UpdatedPrecision.
+	ID               string        `json:"id,omitempty"`
+	Updated          time.Time     `json:"-"`
+	UpdatedPrecision time.Duration `json:"-"`
 	// Parent is the number of the section the row sits under ("" at the
 	// top level or when not yet known); ParentLine is that section's
 	// sheet row when the section is in the sheet (0 otherwise).
@@ -91,6 +98,9 @@ func ParseRow(cells []string, m Mapping, line int, date1904 bool) (row Row, prob
 	row.Requester = OneLine(get(FieldRequester))
 	row.Assignee = get(FieldAssignee)
 
+	if f, msg := readIdentity(&row, get, date1904); msg != "" {
+		bad(f, "%s", msg)
+	}
 	var msg string
 	if v := get(FieldKind); v != "" {
 		if row.Kind, msg = parseEnum(v, "kind", kindWords, api.RequestKinds); msg != "" {

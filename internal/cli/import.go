@@ -24,6 +24,10 @@ type ImportOptions struct {
 	Sheet       string
 	DryRun      bool
 	ApplyStatus bool
+	Overwrite   bool
+	ClearBlanks bool
+	Retitle     bool
+	Under       string
 }
 
 // NewCmdImport is `dealctl import`.
@@ -36,20 +40,32 @@ func newCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
 		Annotations: printsTable, // -o csv|tsv
 		Short:       "Create and update the deal's requests from a spreadsheet",
 		Long: `Reads a request list from an .xlsx workbook (the first sheet, or --sheet) or
-a .csv file, and brings the deal's list in line with it, matching rows by
-number: rows new to the deal are created, rows that differ are updated,
-rows of the deal missing from the sheet are reported and left alone.
+a .csv file, and brings the deal's list in line with it: rows new to the
+deal are created, rows that differ are updated, rows of the deal missing
+from the sheet are reported and left alone.
+
+Nothing on the deal is damaged. An exported sheet's rows match by their ID
+column, others by number. A row never turns a section into a request or
+back, nor retitles a row whose title it shares nothing with (--retitle
+allows that); --under SECTION puts a tab's rows under a section of the deal
+(1, 2 become SECTION.1, SECTION.2). A row of an export changed on the deal
+after its Updated time is a conflict: the deal's values stay, the rest is
+imported, and the exit code is 5 (--overwrite takes the sheet's values). In
+a sheet that is not an export, a blank cell keeps the deal's value
+(--clear-blanks clears it).
 
 The header row may sit below title rows; columns are found by name or a
 common synonym (No., Ref, Request, Details, Workstream, Due, Deadline, ...).
 Every row is checked before anything is written: if any row is bad, each
 problem is reported with its sheet row number and nothing is written
-(exit 6). Statuses in the sheet are applied only with --apply-status.
+(exit 6); a dry run exits as the run would (6, or 5 with conflicts).
+Statuses in the sheet are applied only with --apply-status.
 
 Import is safe to run again after an interruption: it plans against the
 deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 		Example: `  dealctl import buyer-list.xlsx --dry-run
   dealctl import buyer-list.xlsx --sheet "DD Requests"
+  dealctl import bank-workbook.xlsx --sheet Financial --under 2 --dry-run
   dealctl import export.csv --apply-status -o json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -64,6 +80,10 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 	fl.StringVar(&opts.Sheet, "sheet", "", "the workbook's sheet to read (default: the first)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and write nothing")
 	fl.BoolVar(&opts.ApplyStatus, "apply-status", false, "also move statuses to the sheet's, where allowed")
+	fl.StringVar(&opts.Under, "under", "", "put the sheet's rows under this section of the deal (1 becomes SECTION.1)")
+	fl.BoolVar(&opts.Overwrite, "overwrite", false, "take the sheet's values on rows changed on the deal since the export")
+	fl.BoolVar(&opts.ClearBlanks, "clear-blanks", false, "let blank cells of a sheet that is not an export clear the deal's values")
+	fl.BoolVar(&opts.Retitle, "retitle", false, "let a row retitle the deal's row of its number though the titles share nothing")
 	return cmd
 }
 
@@ -85,7 +105,12 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	if err != nil {
 		return err
 	}
-	plan := importplan.Build(sheet, current, people, o.ApplyStatus)
+	plan, err := importplan.Build(sheet, current, people, importplan.Options{
+		ApplyStatus: o.ApplyStatus, Overwrite: o.Overwrite, ClearBlanks: o.ClearBlanks, Retitle: o.Retitle, Under: o.Under,
+	})
+	if err != nil {
+		return underError(err)
+	}
 	plan.Deal, plan.DryRun = s.Deal.Codename, o.DryRun
 	p := o.Printer()
 
@@ -94,6 +119,9 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	}
 	if len(sheet.Ignored) > 0 {
 		o.Infof("Ignoring columns dealctl does not use: %s", strings.Join(sheet.Ignored, ", "))
+	}
+	for _, n := range plan.Notes {
+		o.Infof("%s", n)
 	}
 	for _, w := range plan.Warnings {
 		o.Warnf("%s", w)
@@ -107,8 +135,12 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 		for _, f := range plan.Forbidden {
 			o.Warnf("%s", f)
 		}
+		reportConflicts(o.cmdEnv, plan)
 		o.Infof("%s", planSentence(plan, true))
-		return p.Print(output.View{Data: plan, Table: planTable(plan, o.IO.IsStdoutTTY())})
+		if err := p.Print(output.View{Data: plan, Table: planTable(plan, o.IO.IsStdoutTTY())}); err != nil {
+			return err
+		}
+		return conflictError(plan)
 	}
 	if len(plan.Forbidden) > 0 {
 		return withExit(ExitAuth, fmt.Errorf("nothing was written: %s", strings.Join(plan.Forbidden, "; ")))
@@ -130,11 +162,16 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 		return interruptedError(err, a.applied, total)
 	}
 	plan.Applied = true
+	reportConflicts(o.cmdEnv, plan)
 	// The rows of what was done, for -o csv|tsv; a sentence otherwise.
-	return p.Print(output.View{Data: plan, Table: planTable(plan, false), Human: func(w io.Writer) error {
+	err = p.Print(output.View{Data: plan, Table: planTable(plan, false), Human: func(w io.Writer) error {
 		_, err := fmt.Fprintln(w, planSentence(plan, false))
 		return err
 	}})
+	if err != nil {
+		return err
+	}
+	return conflictError(plan)
 }
 
 // readError classes a file that cannot be read: a missing file or an

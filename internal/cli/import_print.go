@@ -11,26 +11,29 @@ import (
 	"github.com/dealctl/dealctl/internal/importplan"
 )
 
-// planTable lists the plan: on a terminal only the rows that change, since
-// the unchanged ones are counted in the summary line; piped, every row.
+// planTable lists the plan: on a terminal only the rows that change or
+// are left alone as conflicts, since the unchanged ones are counted in the
+// summary line; piped, every row.
 func planTable(plan *importplan.Plan, tty bool) *output.Table {
 	t := &output.Table{Columns: []output.Column{
 		{Header: "ROW"}, {Header: "ACTION"}, {Header: "NUMBER", Color: output.CyanColumn}, {Header: "KIND"},
 		{Header: "TITLE", Max: 50}, {Header: "CHANGES"},
 	}}
 	for _, it := range plan.Items {
-		if tty && !it.HasWrite() {
+		if tty && it.Action == importplan.ActionUnchanged {
 			continue
 		}
 		changes := strings.Join(it.Changes, ",")
 		if it.StatusTo != "" {
 			changes = strings.TrimPrefix(changes+",status→"+string(it.StatusTo), ",")
 		}
-		action := it.Action
-		if action == importplan.ActionUnchanged && it.StatusTo != "" {
-			action = "status"
+		if len(it.Conflicts) > 0 {
+			changes = "kept the deal's " + strings.Join(it.Conflicts, ",")
 		}
-		t.AddRow(itoa(it.Row), action, it.Number, string(it.Kind), it.Title, changes)
+		if len(it.Kept) > 0 {
+			changes = strings.TrimPrefix(changes+"; blank kept: "+strings.Join(it.Kept, ","), "; ")
+		}
+		t.AddRow(itoa(it.Row), it.Action, it.Number, string(it.Kind), it.Title, changes)
 	}
 	return t
 }
@@ -50,6 +53,9 @@ func planSentence(plan *importplan.Plan, dryRun bool) string {
 	}
 	if s.StatusMoves > 0 {
 		parts = append(parts, fmt.Sprintf("%d status %s", s.StatusMoves, plural(s.StatusMoves, "move", "moves")))
+	}
+	if s.Conflicts > 0 {
+		parts = append(parts, fmt.Sprintf("%d left alone as %s", s.Conflicts, plural(s.Conflicts, "a conflict", "conflicts")))
 	}
 	line := fmt.Sprintf("%s → %s: %s%s", plan.File, plan.Deal, head, strings.Join(parts, ", "))
 	if len(plan.Absent) > 0 {

@@ -13,11 +13,19 @@ const spreadsheets = "../../testdata/spreadsheets"
 
 // TestImportTemplateThenReRunChangesNothing imports a buyer's template
 // into Falcon (which already holds 1, 1.1, 1.2, 2, 2.1), then plans again.
+// The template's 1.2 is "Register of members" where Falcon's is "Board
+// minutes": refused until --retitle says it is meant.
 func TestImportTemplateThenReRunChangesNothing(t *testing.T) {
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "buyer-ddrl.xlsx")
 
-	plan, r := planOf(t, ls.URL, file, "--dry-run")
+	r := runLive(t, ls.URL, "import", file, "--dry-run")
+	if r.code != ExitValidation || !strings.Contains(r.err, `row 8, Item description: 1.2 on the deal is "Board minutes", which has nothing in common with the sheet's "Register of members"`) ||
+		!strings.Contains(r.err, "--retitle") {
+		t.Fatalf("unrelated title: exit %d, want 6 naming row 8 and --retitle:\n%s", r.code, r.err)
+	}
+
+	plan, r := planOf(t, ls.URL, file, "--dry-run", "--retitle")
 	if r.code != 0 {
 		t.Fatalf("dry run: exit %d: %s", r.code, r.err)
 	}
@@ -32,7 +40,7 @@ func TestImportTemplateThenReRunChangesNothing(t *testing.T) {
 		t.Fatalf("the dry run wrote: %d rows", len(before))
 	}
 
-	plan, r = planOf(t, ls.URL, file)
+	plan, r = planOf(t, ls.URL, file, "--retitle")
 	if r.code != 0 || !plan.Applied {
 		t.Fatalf("import: exit %d: %s", r.code, r.err)
 	}
@@ -63,7 +71,7 @@ func TestImportTemplateThenReRunChangesNothing(t *testing.T) {
 func TestImportApplyStatus(t *testing.T) {
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "buyer-ddrl.xlsx")
-	plan, r := planOf(t, ls.URL, file, "--apply-status")
+	plan, r := planOf(t, ls.URL, file, "--apply-status", "--retitle")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.err)
 	}
@@ -123,10 +131,10 @@ func TestExportImportRoundTrip(t *testing.T) {
 	ls := startLiveServer(t, 0)
 	// Give the list some texture first: multi-line bodies, dates, a
 	// requester, an unnumbered row, 1.10 beside 1.1.
-	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "buyer-ddrl.xlsx")); r.code != 0 {
+	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "buyer-ddrl.xlsx"), "--retitle"); r.code != 0 {
 		t.Fatal(r.err)
 	}
-	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "libreoffice-tracker.xlsx")); r.code != 0 {
+	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "libreoffice-tracker.xlsx"), "--retitle"); r.code != 0 {
 		t.Fatal(r.err)
 	}
 	dir := t.TempDir()

@@ -35,7 +35,10 @@ func TestBuildPlansWithoutAServer(t *testing.T) {
 		dealRow("r1", "1.1", api.KindRequest, "Board minutes", "s1"),
 	}
 	sheet := sheetOf(t, "Number,Kind,Title\n1,section,Corporate\n1.1,request,Board minutes FY23\n1.2,request,Share register\n")
-	plan := Build(sheet, current, nil, false)
+	plan, err := Build(sheet, current, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(plan.Problems) != 0 {
 		t.Fatalf("problems: %+v", plan.Problems)
 	}

@@ -17,10 +17,9 @@ var stopWords = map[string]bool{
 	"provide": true, "list": true, "details": true, "detail": true, "including": true, "with": true, "&": true,
 }
 
-// titleKey reduces a title to its meaningful words, singular, sorted: two
-// titles with the same key are near duplicates. It is a key rather than a
-// pairwise distance so that a 2,000-row list costs one pass.
-func titleKey(title string) string {
+// meaningfulWords are a title's words, lower case, singular, without
+// stop words or repeats, in order.
+func meaningfulWords(title string) []string {
 	words := strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
@@ -38,15 +37,68 @@ func titleKey(title string) string {
 			keep = append(keep, w)
 		}
 	}
+	return keep
+}
+
+// titleKey reduces a title to its meaningful words, sorted: two titles
+// with the same key are near duplicates. It is a key rather than a
+// pairwise distance so that a 2,000-row list costs one pass.
+func titleKey(title string) string {
+	keep := meaningfulWords(title)
 	sort.Strings(keep)
 	return strings.Join(keep, " ")
 }
 
+// titlesRelated reports whether two titles share a meaningful word, or a
+// word's stem ("Finance" and "Financial", "Tax" and "Taxation"): a
+// renamed request keeps something of its old title, another request
+// usually shares nothing. Titles without meaningful words compare whole.
+func titlesRelated(a, b string) bool {
+	wa, wb := meaningfulWords(a), meaningfulWords(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
+	}
+	for _, x := range wa {
+		for _, y := range wb {
+			if wordsRelated(x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordsRelated: equal, or a common start of at least four letters (all
+// of a word of three): a shared stem.
+func wordsRelated(x, y string) bool {
+	if x == y {
+		return true
+	}
+	shorter := min(len(x), len(y))
+	if shorter < 3 {
+		return false
+	}
+	n := 0
+	for n < shorter && x[n] == y[n] {
+		n++
+	}
+	return n >= min(4, shorter)
+}
+
+// duplicateWarning is one near-duplicate found.
+type duplicateWarning struct{ kind, text string }
+
 // nearDuplicates warns about requests that ask for the same thing twice:
-// two rows of the sheet, or a new row and a row already on the deal.
-func nearDuplicates(items []*Item, current []api.DealRequest) []string {
-	var warnings []string
+// two rows of the sheet, one of them new or retitled, or a new row and a
+// row already on the deal. Pairs that are both on the deal already (an
+// export imported back) were warned about when they were made.
+func nearDuplicates(items []*Item, current []api.DealRequest) []duplicateWarning {
+	const kind = "near-duplicate titles"
+	var warnings []duplicateWarning
 	first := map[string]*Item{}
+	fresh := func(it *Item) bool {
+		return it.Action == ActionCreate || (it.Action == ActionUpdate && has(it.Changes, "title"))
+	}
 	for _, it := range items {
 		if it.Kind != api.KindRequest {
 			continue
@@ -56,8 +108,10 @@ func nearDuplicates(items []*Item, current []api.DealRequest) []string {
 			continue
 		}
 		if prev := first[k]; prev != nil {
-			warnings = append(warnings, fmt.Sprintf("rows %d and %d look like the same request: %q (%s) and %q (%s)",
-				prev.Row, it.Row, prev.Title, prev.Number, it.Title, it.Number))
+			if fresh(prev) || fresh(it) {
+				warnings = append(warnings, duplicateWarning{kind, fmt.Sprintf("rows %d and %d look like the same request: %q (%s) and %q (%s)",
+					prev.Row, it.Row, prev.Title, prev.Number, it.Title, it.Number)})
+			}
 			continue
 		}
 		first[k] = it
@@ -78,8 +132,17 @@ func nearDuplicates(items []*Item, current []api.DealRequest) []string {
 			continue
 		}
 		if d := onDeal[titleKey(it.Title)]; d != nil && titleKey(it.Title) != "" {
-			warnings = append(warnings, fmt.Sprintf("row %d %q looks like %s %q, already on the deal", it.Row, it.Title, d.Number, d.Title))
+			warnings = append(warnings, duplicateWarning{kind, fmt.Sprintf("row %d %q looks like %s %q, already on the deal", it.Row, it.Title, d.Number, d.Title)})
 		}
 	}
 	return warnings
+}
+
+func has(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

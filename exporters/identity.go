@@ -1,0 +1,123 @@
+package exporters
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// An export writes two columns that tell import which deal row a sheet
+// row is and how fresh it was: ID (the request's id) and Updated (its
+// updated_at, UTC). A foreign sheet may have columns of the same names
+// holding its own references or dates, so an ID is only taken when it is
+// shaped like the server's ids, and Updated only beside such an ID.
+
+// FieldID and FieldUpdated are the export's identity columns. They are not
+// in Fields: the export writes them after its read-only columns.
+const (
+	FieldID      Field = "id"
+	FieldUpdated Field = "updated"
+)
+
+func init() {
+	synonyms[normalizeHeader("ID")] = FieldID
+	synonyms[normalizeHeader("Updated")] = FieldUpdated
+	synonyms[normalizeHeader("Updated at")] = FieldUpdated
+}
+
+// isServerID reports whether s looks like an id the server hands out (a
+// UUID), rather than a foreign sheet's own reference such as "DD-001".
+func isServerID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// updatedLayouts are the forms an Updated cell takes: as the csv export
+// writes it, and as a spreadsheet re-saving that csv may rewrite it. The
+// precision is how much of the time the form keeps.
+var updatedLayouts = []struct {
+	layout    string
+	precision time.Duration
+}{
+	{"2006-01-02T15:04:05Z07:00", time.Second},
+	{"2006-01-02 15:04:05", time.Second},
+	{"2006-01-02T15:04:05", time.Second},
+	{"2006-01-02 15:04", time.Minute},
+}
+
+// parseUpdated reads an Updated cell: RFC 3339 text (what the csv export
+// writes, fractions of a second kept), a date-time without zone (UTC, as
+// exported), or an Excel serial (what the xlsx export's date-time cell
+// reads as raw, in the workbook's date system). It returns the time and
+// the precision the cell keeps: a row changed on the server less than
+// that after the cell's time cannot be told from the exported state.
+func parseUpdated(cell string, date1904 bool) (time.Time, time.Duration, error) {
+	s := strings.TrimSpace(cell)
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f >= 1 && f < 2958466 {
+		base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
+		if date1904 {
+			base = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
+		}
+		// A double keeps today's serials to about a microsecond; the
+		// millisecond is what can be trusted.
+		ms := math.Round(f * 86400 * 1000)
+		return base.Add(time.Duration(ms) * time.Millisecond), time.Millisecond, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		precision := time.Second
+		if i := strings.IndexByte(s, '.'); i > 0 {
+			digits := 0
+			for _, c := range s[i+1:] {
+				if c < '0' || c > '9' {
+					break
+				}
+				digits++
+			}
+			for ; digits > 0 && precision > time.Nanosecond; digits-- {
+				precision /= 10
+			}
+		}
+		return t.UTC(), precision, nil
+	}
+	for _, l := range updatedLayouts {
+		if t, err := time.Parse(l.layout, s); err == nil {
+			return t.UTC(), l.precision, nil
+		}
+	}
+	return time.Time{}, 0, fmt.Errorf("%q is not the time the export wrote: leave the export's Updated cells as they are (or delete the column to import the sheet as a foreign one)", s)
+}
+
+// readIdentity fills a row's ID and Updated from an export's columns.
+func readIdentity(row *Row, get func(Field) string, date1904 bool) (Field, string) {
+	id := get(FieldID)
+	if !isServerID(id) {
+		return "", ""
+	}
+	row.ID = strings.ToLower(id)
+	v := get(FieldUpdated)
+	if v == "" {
+		return "", ""
+	}
+	t, precision, err := parseUpdated(v, date1904)
+	if err != nil {
+		return FieldUpdated, err.Error()
+	}
+	row.Updated, row.UpdatedPrecision = t, precision
+	return "", ""
+}

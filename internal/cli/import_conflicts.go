@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/importplan"
+)
+
+// reportConflicts lists, on stderr, every field of every row left alone
+// because the deal changed it after the sheet's Updated.
+func reportConflicts(e cmdEnv, plan *importplan.Plan) {
+	for _, c := range plan.Conflicts {
+		e.Warnf("row %d, %s %s: kept the deal's %s (changed on the deal %s, after the sheet's %s); the sheet has %s",
+			c.Row, c.Number, c.Field, quoteValue(c.Server), c.ServerUpdated.Format(time.RFC3339), c.SheetUpdated.Format(time.RFC3339), quoteValue(c.Sheet))
+	}
+}
+
+// quoteValue shows a value from either side safely on one line: quoted
+// and escaped, so a cell cannot move the cursor or fake a line.
+func quoteValue(v string) string {
+	if v == "" {
+		return "(blank)"
+	}
+	if len([]rune(v)) > 80 {
+		v = string([]rune(v)[:79]) + "…"
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+// conflictError is exit 5 when rows were left alone, nil otherwise.
+func conflictError(plan *importplan.Plan) error {
+	n := plan.Summary.Conflicts
+	if n == 0 {
+		return nil
+	}
+	done := "the rest was imported"
+	if plan.DryRun {
+		done = "the rest would be imported"
+	}
+	return withExit(ExitConflict, fmt.Errorf("%d %s left alone: changed on the deal after the sheet's Updated time (listed above); %s; export again to start from the deal's current list, or run again with --overwrite to take the sheet's values",
+		n, plural(n, "row was", "rows were"), done))
+}
+
+// underError maps an --under the deal has no section for: exit 3 when
+// there is no such row, exit 2 when it is a request.
+func underError(err error) error {
+	var ue *importplan.UnderError
+	if errors.As(err, &ue) && ue.NotFound {
+		return withExit(ExitNotFound, err)
+	}
+	return withExit(ExitUsage, err)
+}

@@ -1,0 +1,343 @@
+package importplan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
+)
+
+// planner matches a sheet against a deal's current list.
+type planner struct {
+	sheet   *exporters.Sheet
+	current []api.DealRequest
+	people  []api.Person
+	opts    Options
+
+	byNumber map[string]*api.DealRequest
+	byID     map[string]*api.DealRequest
+	claimed  map[string]bool // deal numbers a sheet row already stands for
+	used     map[string]bool // every number in the sheet or on the deal
+	assigned map[int]bool    // sheet rows numbered by import
+	byTitle  map[int]bool    // sheet rows that took a deal row's number by title
+	idLine   map[string]int  // the sheet row that carried each ID
+	matched  map[string]bool // deal rows (by id) a sheet row stands for
+	renumber map[int]string  // the sheet's own number of rows --under moved
+	statuses []string        // rows whose status differs, without --apply-status
+	warn     warnings
+	plan     *Plan
+}
+
+// Build validates the sheet against the deal and decides, row by row,
+// what to create, update, move or leave alone. It writes nothing. The
+// error is for options that do not fit the deal (--under naming no
+// section); everything wrong with rows is in the plan's Problems.
+func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Person, opts Options) (*Plan, error) {
+	p := &planner{
+		sheet: sheet, current: current, people: people, opts: opts,
+		byNumber: map[string]*api.DealRequest{}, byID: map[string]*api.DealRequest{},
+		claimed: map[string]bool{}, used: map[string]bool{}, assigned: map[int]bool{}, byTitle: map[int]bool{},
+		idLine: map[string]int{}, matched: map[string]bool{}, renumber: map[int]string{},
+		plan: &Plan{
+			File: sheet.File, Sheet: sheet.Name, HeaderRow: sheet.HeaderLine, Columns: map[string]string{},
+			Ignored: nonNil(sheet.Ignored), Items: []*Item{}, Conflicts: []Conflict{}, Absent: []Absent{},
+			Notes: []string{}, Warnings: []string{}, Problems: append([]exporters.Problem{}, sheet.Problems...),
+			Exported: sheet.Has(exporters.FieldID) && sheet.Has(exporters.FieldUpdated), BlankCells: "keep",
+			Under: opts.Under,
+		},
+	}
+	if p.plan.Exported || opts.ClearBlanks {
+		p.plan.BlankCells = "clear"
+	}
+	for f, h := range sheet.Columns.Headers {
+		p.plan.Columns[string(f)] = h
+	}
+	for i := range current {
+		r := &current[i]
+		p.byNumber[r.Number] = r
+		p.byID[r.ID] = r
+		p.used[r.Number] = true
+	}
+	rows := sheet.Rows
+	if opts.Under != "" {
+		if err := p.placeUnder(rows); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range rows {
+		if r.Number != "" {
+			p.used[r.Number] = true
+			p.claimed[r.Number] = true
+		}
+	}
+	p.assignNumbers(rows)
+	items := map[string]*Item{}
+	for i := range rows {
+		if it := p.planRow(&rows[i], items); it != nil {
+			p.plan.Items = append(p.plan.Items, it)
+			items[it.Number] = it
+		}
+	}
+	for _, r := range current {
+		if !p.matched[r.ID] {
+			p.plan.Absent = append(p.plan.Absent, Absent{Number: r.Number, Kind: r.Kind, Title: r.Title})
+		}
+	}
+	for _, w := range nearDuplicates(p.plan.Items, current) {
+		p.warn.add(w.kind, "%s", w.text)
+	}
+	p.mentionStatuses()
+	p.plan.Warnings = p.warn.list()
+	p.plan.Summary.Warnings = p.warn.total
+	p.count()
+	return p.plan, nil
+}
+
+// assignNumbers numbers the rows the sheet left unnumbered: a row whose
+// export ID is on the deal takes that row's number; a row whose title
+// matches a row under the same section on the deal takes its number (so
+// a re-run finds what the first run created), any other the next free
+// number under its section.
+func (p *planner) assignNumbers(rows []exporters.Row) {
+	byLine := map[int]*exporters.Row{}
+	var fresh []int
+	for i := range rows {
+		r := &rows[i]
+		byLine[r.Line] = r
+		if r.ParentLine != 0 && byLine[r.ParentLine] != nil {
+			r.Parent = byLine[r.ParentLine].Number
+		}
+		if r.Number != "" {
+			continue
+		}
+		if d := p.byID[r.ID]; r.ID != "" && d != nil && !p.claimed[d.Number] {
+			r.Number = d.Number
+		} else if r.Number = p.matchByTitle(*r); r.Number != "" {
+			p.byTitle[r.Line] = true
+		} else {
+			r.Number = p.nextNumber(r.Parent)
+			fresh = append(fresh, i)
+		}
+		p.used[r.Number] = true
+		p.claimed[r.Number] = true
+		p.assigned[r.Line] = true
+	}
+	// Only rows numbered afresh are worth a word: a re-run of the same
+	// sheet finds the others by title and says nothing.
+	for _, i := range fresh {
+		p.warn.add("rows without a number, numbered by import", "row %d has no number: it is %s", rows[i].Line, rows[i].Number)
+	}
+}
+
+func (p *planner) matchByTitle(r exporters.Row) string {
+	for _, c := range p.current {
+		if p.claimed[c.Number] || exporters.OneLine(c.Title) != r.Title {
+			continue
+		}
+		if p.parentNumber(&c) == r.Parent {
+			return c.Number
+		}
+	}
+	return ""
+}
+
+func (p *planner) parentNumber(d *api.DealRequest) string {
+	if d.ParentID != nil && p.byID[*d.ParentID] != nil {
+		return p.byID[*d.ParentID].Number
+	}
+	return ""
+}
+
+// nextNumber is the next free number under parent, by the domain's rule,
+// counted over the sheet and the deal together.
+func (p *planner) nextNumber(parent string) string {
+	var siblings []string
+	for n := range p.used {
+		if exporters.ParentNumber(n) == parent {
+			siblings = append(siblings, n)
+		}
+	}
+	return domain.NextNumber(parent, siblings)
+}
+
+func (p *planner) problem(r *exporters.Row, f exporters.Field, format string, a ...any) {
+	p.plan.Problems = append(p.plan.Problems, exporters.Problem{
+		Line: r.Line, Column: p.sheet.Columns.Headers[f], Field: f, Message: fmt.Sprintf(format, a...),
+	})
+}
+
+// planRow decides one row; nil when the row is too broken to plan.
+func (p *planner) planRow(r *exporters.Row, items map[string]*Item) *Item {
+	if !p.checkText(r) {
+		return nil
+	}
+	existing, by, ok := p.match(r)
+	if !ok {
+		return nil
+	}
+	kind := r.Kind
+	if existing != nil && !p.checkIdentity(r, existing, by) {
+		return nil
+	}
+	if existing != nil {
+		kind = existing.Kind // checkIdentity let a difference through only where the sheet did not say
+	}
+	it := &Item{Row: r.Line, Number: r.Number, NumberAssigned: p.assigned[r.Line], SheetNumber: p.renumber[r.Line],
+		MatchedBy: by, Kind: kind, Title: r.Title, Parent: r.Parent}
+	if !p.checkParent(r, items, it) {
+		return nil
+	}
+	assignee, ok := p.resolveAssignee(r)
+	if !ok || r.Title == "" {
+		return it // problems recorded; keep going to find more
+	}
+	if existing == nil {
+		it.Action = ActionCreate
+		it.Create = p.createBody(r, kind, assignee)
+		if p.opts.ApplyStatus && kind == api.KindRequest && r.Status != "" && r.Status != api.StatusOpen {
+			it.StatusTo = r.Status
+		}
+		return it
+	}
+	it.ID = existing.ID
+	p.matched[existing.ID] = true
+	p.planUpdate(r, existing, assignee, it)
+	return it
+}
+
+// planUpdate decides the writes to a deal row the sheet row stands for.
+func (p *planner) planUpdate(r *exporters.Row, d *api.DealRequest, assignee string, it *Item) {
+	threeWay := it.MatchedBy == MatchedByID && !r.Updated.IsZero()
+	it.Update, it.Changes, it.Kept = p.diff(r, d, assignee, threeWay || p.opts.ClearBlanks)
+	moves := it.Kind == api.KindRequest && r.Status != "" && r.Status != d.Status
+	if moves && !p.opts.ApplyStatus {
+		p.statuses = append(p.statuses, d.Number)
+	}
+	moves = moves && p.opts.ApplyStatus
+	// Changed on the deal after the sheet was exported: whatever differs
+	// may be a colleague's work, which the sheet would undo.
+	if threeWay && !d.UpdatedAt.Before(r.Updated.Add(r.UpdatedPrecision)) && (len(it.Changes) > 0 || moves) {
+		if !p.opts.Overwrite {
+			p.leaveAlone(r, d, it, moves)
+			return
+		}
+		it.Overwritten = true
+	}
+	it.Action = ActionUnchanged
+	if len(it.Changes) > 0 {
+		it.Action = ActionUpdate
+	}
+	p.checkRights(d, it)
+	if !moves {
+		return
+	}
+	if !api.OneOf(r.Status, d.AllowedStatuses) {
+		p.warn.add("status moves that are not allowed", "row %d: %s stays %s: you may not move it to %s (allowed: %s)",
+			r.Line, d.Number, d.Status, r.Status, joinStatuses(d.AllowedStatuses))
+		return
+	}
+	it.StatusTo = r.Status
+	if it.Action == ActionUnchanged {
+		it.Action = ActionStatus
+	}
+}
+
+// leaveAlone makes a stale row a conflict: every field the sheet would
+// change is listed with both values, and nothing is written.
+func (p *planner) leaveAlone(r *exporters.Row, d *api.DealRequest, it *Item, moves bool) {
+	fields := it.Changes
+	if moves {
+		fields = append(fields, "status")
+	}
+	for _, f := range fields {
+		sheet, server := p.values(r, d, f)
+		p.plan.Conflicts = append(p.plan.Conflicts, Conflict{Row: r.Line, Number: d.Number, Field: f,
+			Sheet: sheet, Server: server, SheetUpdated: r.Updated, ServerUpdated: d.UpdatedAt.UTC()})
+	}
+	it.Action, it.Conflicts = ActionConflict, fields
+	it.Changes, it.Update, it.Kept = nil, api.DealRequestUpdate{}, nil
+}
+
+// mentionStatuses says once, not per row, that statuses differ and stay.
+func (p *planner) mentionStatuses() {
+	n := len(p.statuses)
+	if n == 0 {
+		return
+	}
+	p.warn.add("status differences", "%d %s a status in the sheet other than the deal's (%s): statuses are left as they are; --apply-status moves them",
+		n, plural(n, "row has", "rows have"), listSome(p.statuses, 10))
+}
+
+// checkRights records changes the caller's role cannot make, so that the
+// import stops before writing anything rather than halfway.
+func (p *planner) checkRights(d *api.DealRequest, it *Item) {
+	for _, c := range it.Changes {
+		need, may := "edit", d.Can.Edit
+		if c == "due_date" || c == "assignee" {
+			need, may = "assign", d.Can.Assign
+		}
+		if !may {
+			p.plan.Forbidden = append(p.plan.Forbidden, fmt.Sprintf("row %d: you may not %s %s (%s)", it.Row, need, d.Number, c))
+			return
+		}
+	}
+}
+
+func (p *planner) count() {
+	s := &p.plan.Summary
+	for _, it := range p.plan.Items {
+		switch it.Action {
+		case ActionCreate:
+			s.Create++
+		case ActionUpdate:
+			s.Update++
+		case ActionUnchanged:
+			s.Unchanged++
+		case ActionConflict:
+			s.Conflicts++
+		}
+		if it.StatusTo != "" {
+			s.StatusMoves++
+		}
+	}
+	s.Absent = len(p.plan.Absent)
+}
+
+// listSome lists the first n of xs, then "…".
+func listSome(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return strings.Join(xs[:n], ", ") + ", …"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// joinStatuses lists statuses for a person, "none" for none.
+func joinStatuses(ss []api.RequestStatus) string {
+	if len(ss) == 0 {
+		return "none"
+	}
+	return strings.Join(api.Names(ss), ", ")
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
