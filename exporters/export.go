@@ -51,6 +51,12 @@ const (
 	numCols
 )
 
+// UpdatedLayout is how a text export writes Updated: RFC 3339 in UTC to
+// the microsecond, the server's own precision, so that import can tell a
+// row changed on the deal a moment after it was exported from one that
+// was not (seconds would hide a change made in the same second).
+const UpdatedLayout = "2006-01-02T15:04:05.000000Z07:00"
+
 // record is one exported row as text, the form csv and md use and xlsx
 // starts from.
 func (e *Export) record(r api.DealRequest, emails map[string]string) []string {
@@ -61,7 +67,7 @@ func (e *Export) record(r api.DealRequest, emails map[string]string) []string {
 	rec[colBody] = r.Body
 	rec[colRequester] = deref(r.Requester)
 	rec[colID] = r.ID
-	rec[colUpdated] = r.UpdatedAt.UTC().Format(time.RFC3339)
+	rec[colUpdated] = r.UpdatedAt.UTC().Format(UpdatedLayout)
 	if r.Kind == api.KindSection {
 		// A section has no status, assignee or answers of its own; blank
 		// cells also read back as "unchanged".

@@ -107,6 +107,9 @@ func (a *applier) create(ctx context.Context, it *importplan.Item) error {
 		pid := a.ids[it.Parent]
 		a.mu.Unlock()
 		if pid == "" {
+			pid = it.ParentID // on the deal, not in the sheet
+		}
+		if pid == "" {
 			return fmt.Errorf("its section %s was not created", it.Parent)
 		}
 		in.ParentID = api.Some(pid)

@@ -50,7 +50,11 @@ func (p *planner) match(r *exporters.Row) (d *api.DealRequest, by string, ok boo
 func (p *planner) checkIdentity(r *exporters.Row, d *api.DealRequest, by string) bool {
 	related := by != MatchedByNumber || titlesRelated(r.Title, d.Title)
 	if r.Kind != d.Kind && !sameHeading(r, d, by) {
-		p.problem(r, exporters.FieldKind, "%s is the %s %q on the deal, and the sheet's %q is a %s: import never turns a %s into a %s; %s",
+		field := exporters.FieldNumber // the number is what collides
+		if r.KindGiven() {
+			field = exporters.FieldKind
+		}
+		p.problem(r, field, "%s is the %s %q on the deal, and the sheet's %q is a %s: import never turns a %s into a %s; %s",
 			d.Number, d.Kind, d.Title, r.Title, r.Kind, d.Kind, r.Kind, p.wayThrough(r, false))
 		return false
 	}
@@ -147,6 +151,7 @@ func (p *planner) checkParent(r *exporters.Row, items map[string]*Item, it *Item
 			p.problem(r, exporters.FieldNumber, "%s sits under %s, which is a request on the deal: only a section can hold others", r.Number, r.Parent)
 			return false
 		}
+		it.ParentID = d.ID
 		return true
 	}
 	if r.ParentLine != 0 {

@@ -71,10 +71,11 @@ type Item struct {
 	StatusTo       api.RequestStatus `json:"status_to,omitempty"` // a status move (--apply-status)
 	Done           bool              `json:"done,omitempty"`      // applied (or found applied)
 
-	ID     string                `json:"-"` // the deal's row, once known
-	Create api.DealRequestCreate `json:"-"` // the POST body of a create
-	Update api.DealRequestUpdate `json:"-"` // the PATCH body of an update
-	Depth  int                   `json:"-"` // creates under other creates wait for them
+	ID       string                `json:"-"` // the deal's row, once known
+	ParentID string                `json:"-"` // the parent's id when it is on the deal and not in the sheet
+	Create   api.DealRequestCreate `json:"-"` // the POST body of a create
+	Update   api.DealRequestUpdate `json:"-"` // the PATCH body of an update
+	Depth    int                   `json:"-"` // creates under other creates wait for them
 }
 
 // HasWrite reports whether the item calls the server.

@@ -68,6 +68,9 @@ func (p *planner) placeUnder(rows []exporters.Row) error {
 		top := rows[tops[0]].Number
 		renumber = func(x string) string { return n + strings.TrimPrefix(x, top) }
 		note = fmt.Sprintf("--under %s: the sheet's section %s %q is %s %q on the deal (%s.1 → %s.1)", n, top, rows[tops[0]].Title, n, d.Title, top, n)
+		// The tab's heading names the workstream; the deal's section
+		// keeps its own title ("TAX" does not retitle "Tax").
+		rows[tops[0]].Title = d.Title
 	}
 	p.plan.Notes = append(p.plan.Notes, note)
 	for i := range rows {

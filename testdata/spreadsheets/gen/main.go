@@ -23,6 +23,9 @@ func main() {
 	if err := bankWorkbook("testdata/spreadsheets/bank-1904.xlsx"); err != nil {
 		log.Fatal(err)
 	}
+	if err := workstreamTabs("testdata/spreadsheets/workstream-tabs.xlsx"); err != nil {
+		log.Fatal(err)
+	}
 }
 
 func day(s string) time.Time {
@@ -105,6 +108,65 @@ func bankWorkbook(path string) error {
 		f.SetSheetRow(sh, cell, &r)
 		g, _ := excelize.CoordinatesToCellName(6, 2+i)
 		f.SetCellStyle(sh, g, g, date)
+	}
+	f.SetActiveSheet(0)
+	return f.SaveAs(path)
+}
+
+// workstreamTabs is a bank's workbook with one tab per workstream, each
+// numbered from 1 on its own: imported into a deal whose sections are
+// numbered 1–5, the tab's rows collide with the sections unless put
+// under one (--under). "Financial" has a title row over its header;
+// "Tax" has its own heading row over 1.1, 1.2, 1.3.
+func workstreamTabs(path string) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	date, _ := f.NewStyle(&excelize.Style{NumFmt: 14})
+	tabs := []struct {
+		name  string
+		title string
+		rows  [][]any
+	}{
+		{"Corporate", "", [][]any{
+			{"1", "Group structure chart", "High", day("2026-05-01"), "Open"},
+			{"2", "Constitutional documents", "Medium", day("2026-05-08"), "Open"},
+		}},
+		{"Financial", "Project Falcon — financial information request", [][]any{
+			{"1", "Audited accounts", "High", day("2026-05-01"), "Open"},
+			{"2", "Monthly management accounts FY2025", "High", day("2026-05-01"), "Open"},
+			{"3", "Debt schedule", "Medium", day("2026-05-15"), "Open"},
+			{"4", "Working capital analysis", "Medium", day("2026-05-15"), "Open"},
+			{"5", "Capex plan", "Low", nil, "Open"},
+		}},
+		{"Tax", "", [][]any{
+			{"1", "TAX", nil, nil, nil},
+			{"1.1", "Corporation tax returns", "High", day("2026-05-01"), "Open"},
+			{"1.2", "VAT returns", "Medium", nil, "Open"},
+			{"1.3", "Transfer pricing documentation", "Low", nil, "Open"},
+		}},
+		{"People", "", [][]any{{"1", "Employee census", "Medium", nil, "Open"}}},
+		{"IT", "", [][]any{{"1", "IT systems map", "Medium", nil, "Open"}}},
+	}
+	for i, tab := range tabs {
+		if i == 0 {
+			f.SetSheetName("Sheet1", tab.name)
+		} else {
+			f.NewSheet(tab.name)
+		}
+		top := 1
+		if tab.title != "" {
+			f.SetCellValue(tab.name, "A1", tab.title)
+			top = 3
+		}
+		header := []any{"No.", "Request", "Priority", "Due", "Status"}
+		cell, _ := excelize.CoordinatesToCellName(1, top)
+		f.SetSheetRow(tab.name, cell, &header)
+		for j, r := range tab.rows {
+			cell, _ := excelize.CoordinatesToCellName(1, top+1+j)
+			f.SetSheetRow(tab.name, cell, &r)
+			d, _ := excelize.CoordinatesToCellName(4, top+1+j)
+			f.SetCellStyle(tab.name, d, d, date)
+		}
 	}
 	f.SetActiveSheet(0)
 	return f.SaveAs(path)
