@@ -88,6 +88,8 @@ func (p *planner) wayThrough(r *exporters.Row, retitle bool) string {
 	}
 	if p.opts.Under == "" {
 		ways = append(ways, "import the sheet under a section with --under SECTION")
+	} else {
+		ways = append(ways, "put the sheet under a section of its own ('dealctl requests create --kind section --title ...', then --under its number)")
 	}
 	if retitle {
 		ways = append(ways, "pass --retitle if it is the same request renamed")
