@@ -100,6 +100,9 @@ func parseUpdated(cell string, date1904 bool) (time.Time, time.Duration, error) 
 			return t.UTC(), l.precision, nil
 		}
 	}
+	if t, precision, ok := parseSlashedUpdated(s); ok {
+		return t, precision, nil
+	}
 	return time.Time{}, 0, fmt.Errorf("%q is not the time the export wrote: leave the export's Updated cells as they are (or delete the column to import the sheet as a foreign one)", s)
 }
 
@@ -120,4 +123,30 @@ func readIdentity(row *Row, get func(Field) string, date1904 bool) (Field, strin
 	}
 	row.Updated, row.UpdatedPrecision = t, precision
 	return "", ""
+}
+
+// slashedUpdatedLayouts are what Excel makes of an Updated cell when it
+// re-saves an exported csv with a local date format.
+var slashedUpdatedLayouts = []struct {
+	layout    string
+	precision time.Duration
+}{
+	{"1/2/2006 15:04:05", time.Second}, {"1/2/2006 15:04", time.Minute}, {"1/2/06 15:04", time.Minute},
+	{"2/1/2006 15:04:05", time.Second}, {"2/1/2006 15:04", time.Minute}, {"2/1/06 15:04", time.Minute},
+}
+
+// parseSlashedUpdated reads a slashed date-time. When it reads both as
+// month/day and as day/month, the earlier wins: an Updated read too
+// early makes a conflict of a change that was not one, never the other
+// way round.
+func parseSlashedUpdated(s string) (time.Time, time.Duration, bool) {
+	var best time.Time
+	var precision time.Duration
+	for _, l := range slashedUpdatedLayouts {
+		t, err := time.Parse(l.layout, s)
+		if err == nil && (best.IsZero() || t.Before(best)) {
+			best, precision = t, l.precision
+		}
+	}
+	return best, precision, !best.IsZero()
 }

@@ -17,8 +17,11 @@ func TestParseUpdated(t *testing.T) {
 		{"2026-11-23T15:42:10Z", false, at.Truncate(time.Second), time.Second},
 		{"2026-11-23T16:42:10+01:00", false, at.Truncate(time.Second), time.Second},
 		{"2026-11-23 15:42", false, at.Truncate(time.Minute), time.Minute},
-		{"46349.65429090927", false, at.Round(time.Millisecond), time.Millisecond}, // what excelize writes for at
-		{"44887.65429090927", true, at.Round(time.Millisecond), time.Millisecond},  // the same in the 1904 system
+		{"11/23/2026 15:42", false, at.Truncate(time.Minute), time.Minute},                       // Excel, US
+		{"23/11/2026 15:42:10", false, at.Truncate(time.Second), time.Second},                    // Excel, UK
+		{"03/11/2026 15:42", false, time.Date(2026, 3, 11, 15, 42, 0, 0, time.UTC), time.Minute}, // both readings: the earlier
+		{"46349.65429090927", false, at.Round(time.Millisecond), time.Millisecond},               // what excelize writes for at
+		{"44887.65429090927", true, at.Round(time.Millisecond), time.Millisecond},                // the same in the 1904 system
 	} {
 		got, precision, err := parseUpdated(c.cell, c.date1904)
 		if err != nil || !got.Equal(c.want) || precision != c.precision {
