@@ -75,9 +75,11 @@ func parseUpdated(cell string, date1904 bool) (time.Time, time.Duration, error) 
 			base = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
 		}
 		// A double keeps today's serials to about a microsecond; the
-		// millisecond is what can be trusted.
-		ms := math.Round(f * 86400 * 1000)
-		return base.Add(time.Duration(ms) * time.Millisecond), time.Millisecond, nil
+		// millisecond is what can be trusted. Whole days are added apart,
+		// as a Duration of centuries would overflow.
+		days := math.Floor(f)
+		ms := math.Round((f - days) * 86400 * 1000)
+		return base.AddDate(0, 0, int(days)).Add(time.Duration(ms) * time.Millisecond), time.Millisecond, nil
 	}
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		precision := time.Second

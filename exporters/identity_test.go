@@ -53,3 +53,18 @@ func TestIdentityColumnsOfAnExportOnly(t *testing.T) {
 		t.Errorf("ignored: %v", s.Ignored)
 	}
 }
+
+// FuzzParseUpdated: any cell either fails or gives a UTC time with a
+// precision, and never panics.
+func FuzzParseUpdated(f *testing.F) {
+	f.Add("2026-11-23T15:42:10.734561Z", false)
+	f.Add("46349.65429090927", true)
+	f.Add("11/23/2026 15:42", false)
+	f.Add("1e308", false)
+	f.Fuzz(func(t *testing.T, cell string, d1904 bool) {
+		got, precision, err := parseUpdated(cell, d1904)
+		if err == nil && (precision <= 0 || got.Location() != time.UTC) {
+			t.Fatalf("parseUpdated(%q) = %s, %s", cell, got, precision)
+		}
+	})
+}
