@@ -81,7 +81,7 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 		}
 	}
 	for _, r := range current {
-		if !p.matched[r.ID] {
+		if !p.matched[r.ID] && p.inScope(r.Number) {
 			p.plan.Absent = append(p.plan.Absent, Absent{Number: r.Number, Kind: r.Kind, Title: r.Title})
 		}
 	}
@@ -93,6 +93,13 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 	p.plan.Summary.Warnings = p.warn.total
 	p.count()
 	return p.plan, nil
+}
+
+// inScope reports whether a deal row is one the sheet speaks for: every
+// row, or under --under only the section's own.
+func (p *planner) inScope(number string) bool {
+	n := p.opts.Under
+	return n == "" || number == n || strings.HasPrefix(number, n+".")
 }
 
 // assignNumbers numbers the rows the sheet left unnumbered: a row whose

@@ -179,6 +179,9 @@ func TestUnder(t *testing.T) {
 	if it := item(plan, "2.3"); it.Parent != "2" || it.Kind != api.KindRequest {
 		t.Errorf("2.3 = %+v", it)
 	}
+	if len(plan.Absent) != 1 || plan.Absent[0].Number != "2" {
+		t.Errorf("absent under 2: %+v, want only the section itself", plan.Absent)
+	}
 
 	// Under 2, the tab's 1 is Falcon's 2.1: a different request is refused,
 	// and the way through is a section of the tab's own.
