@@ -121,10 +121,11 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 	}
 	p := o.Printer()
 	return p.Print(output.View{Data: answerResult{Message: msg, Request: after}, Human: func(w io.Writer) error {
-		if err := writeMessage(w, msg, p.Theme, 0, false); err != nil {
+		safeMsg, safeAfter := output.SafeCopy(*msg), output.SafeCopy(*after)
+		if err := writeMessage(w, &safeMsg, p.Theme, 0, false); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintln(w, statusAfterAnswer(r, after, p.Theme))
+		_, err := fmt.Fprintln(w, statusAfterAnswer(r, &safeAfter, p.Theme))
 		return err
 	}})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // Exit codes users and scripts rely on (contract §4).
@@ -135,7 +136,8 @@ func printError(w io.Writer, err error, asJSON bool) {
 		_ = enc.Encode(errorResponseOf(err))
 		return
 	}
-	fmt.Fprintln(w, "dealctl: "+describeError(err))
+	// The message may quote the server (a field's path, a reason).
+	fmt.Fprintln(w, termsafe.Text("dealctl: "+describeError(err)))
 }
 
 // errorResponseOf returns the server's ErrorResponse inside err, or one

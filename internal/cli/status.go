@@ -92,6 +92,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	res := statusResult{Number: r.Number, From: r.Status, To: to, Changed: changed, Request: after}
 	p := o.Printer()
 	return p.Print(output.View{Data: res, Human: func(w io.Writer) error {
+		res := output.SafeCopy(res)
 		var line string
 		if res.Changed {
 			line = fmt.Sprintf("%s moved from %s to %s", res.Number, p.Theme.Status(string(res.From)), p.Theme.Status(string(res.To)))
