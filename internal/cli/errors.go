@@ -26,6 +26,9 @@ const (
 	ExitConflict    = 5
 	ExitValidation  = 6
 	ExitRateLimited = 7
+	// ExitMatched is `requests ls --exit-code` finding rows: a code of
+	// its own, so a CI gate tells "overdue items exist" from a failure.
+	ExitMatched = 8
 )
 
 // exitError carries an exit code with the message printed to stderr.
