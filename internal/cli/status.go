@@ -75,13 +75,9 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	if r.Kind == api.KindSection {
 		return usageErrorf("%s is a section: sections have no status", r.Number)
 	}
-	// With If-Match, the checks run on a fresh read, and the move fails
-	// rather than land on a request someone changed meanwhile.
-	r, etag, err := s.forUpdate(ctx, r)
-	if err != nil {
-		return err
-	}
-	after, changed, err := s.c.MoveStatus(ctx, s.Deal.ID, r, etag, to)
+	// r is current: from the list just read or confirmed, or read on its
+	// own with its ETag, which the move sends back as If-Match.
+	after, changed, err := s.c.MoveStatus(ctx, s.Deal.ID, r, s.forUpdate(r), to)
 	var refused *client.MoveRefusedError
 	if errors.As(err, &refused) && refused.Err == nil {
 		return withExit(ExitConflict, err)
