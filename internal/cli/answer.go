@@ -10,6 +10,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // AnswerOptions are `answer`'s inputs.
@@ -115,16 +116,22 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 	if err != nil {
 		return err
 	}
-	after, err := s.c.Request(ctx, s.Deal.ID, r.ID)
-	if err != nil {
-		return err
-	}
 	p := o.Printer()
-	return p.Print(output.View{Data: answerResult{Message: msg, Request: after}, Human: func(w io.Writer) error {
-		if err := writeMessage(w, msg, p.Theme, 0, false); err != nil {
+	after := statusAfterPosting(r, msg, in)
+	if p.Machine() {
+		// -o json prints the request as the server now has it, as it
+		// always has; a person is told where its status landed without
+		// that extra read.
+		if after, err = s.c.Request(ctx, s.Deal.ID, r.ID); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintln(w, statusAfterAnswer(r, after, p.Theme))
+	}
+	return p.Print(output.View{Data: answerResult{Message: msg, Request: after}, Human: func(w io.Writer) error {
+		safeMsg, safeAfter := output.SafeCopy(*msg), output.SafeCopy(*after)
+		if err := writeMessage(w, &safeMsg, p.Theme, 0, false); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintln(w, statusAfterAnswer(r, &safeAfter, p.Theme))
 		return err
 	}})
 }
@@ -141,6 +148,18 @@ func (o *AnswerOptions) post(ctx context.Context, s *dealScope, r *api.DealReque
 	}
 	draft.discard()
 	return msg, nil
+}
+
+// statusAfterPosting is r as msg, just posted, left it: r is current
+// (from the list just read or confirmed), and the server moves its status
+// by the one rule, domain.AnswerMove, within r's allowed statuses.
+func statusAfterPosting(r *api.DealRequest, msg *api.Message, in api.MessageCreate) *api.DealRequest {
+	after := *r
+	updateStatus := !in.UpdateStatus.Set || in.UpdateStatus.Null || in.UpdateStatus.Value
+	if to, moves := domain.AnswerMove(msg.Kind, msg.Partial, msg.Internal, updateStatus); moves && api.OneOf(to, r.AllowedStatuses) {
+		after.Status = to
+	}
+	return &after
 }
 
 // statusAfterAnswer says where the answer left the request's status:

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // APIOptions are `api`'s inputs.
@@ -138,8 +139,13 @@ func apiRun(ctx context.Context, o *APIOptions) error {
 		return nil
 	}
 	if !json.Valid(resp.Body) {
-		// Not JSON (a proxy's error page, say): shown as it came.
-		_, err := o.IO.Out.Write(resp.Body)
+		// Not JSON (a proxy's error page, say): shown as it came, made
+		// safe on a terminal.
+		out := string(resp.Body)
+		if o.IO.IsStdoutTTY() {
+			out = termsafe.Text(out)
+		}
+		_, err := io.WriteString(o.IO.Out, out)
 		return err
 	}
 	p := o.Printer()

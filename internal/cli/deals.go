@@ -143,6 +143,7 @@ func dealsShowRun(ctx context.Context, o *DealsShowOptions) error {
 		return err
 	}
 	return o.Printer().Print(output.View{Data: d, Human: func(w io.Writer) error {
+		d := output.SafeCopy(d)
 		fields := []output.Field{
 			{Label: "Codename", Value: d.Codename},
 			{Label: "Name", Value: d.Name},

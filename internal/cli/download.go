@@ -17,6 +17,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // DownloadOptions are `download`'s inputs.
@@ -185,12 +186,12 @@ func (o *DownloadOptions) record(ctx context.Context, t *downloadTally, f reques
 		o.Warnf("skipping %s on %s: not downloadable yet", name, f.Request)
 	case errors.As(err, &exists):
 		t.conflicts++
-		fmt.Fprintf(o.IO.ErrOut, "dealctl: not saving %s on %s: %s already exists with other content: left as it is\n", name, f.Request, exists.path)
+		fmt.Fprint(o.IO.ErrOut, termsafe.Text(fmt.Sprintf("dealctl: not saving %s on %s: %s already exists with other content: left as it is\n", name, f.Request, exists.path)))
 	case ctx.Err() != nil:
 		return ctx.Err()
 	default:
 		t.failed++
-		fmt.Fprintf(o.IO.ErrOut, "dealctl: download of %s on %s failed: %s\n", name, f.Request, describeError(err))
+		fmt.Fprint(o.IO.ErrOut, termsafe.Text(fmt.Sprintf("dealctl: download of %s on %s failed: %s\n", name, f.Request, describeError(err))))
 	}
 	return nil
 }
@@ -302,7 +303,7 @@ func downloadOne(ctx context.Context, c *client.Client, dealID, dir string, prog
 		}
 		var w io.Writer = tmp
 		if progress != nil && link.Size > 1<<20 {
-			pw := &progressWriter{w: tmp, out: progress, name: link.Filename, total: link.Size}
+			pw := &progressWriter{w: tmp, out: progress, name: termsafe.Line(link.Filename), total: link.Size}
 			defer pw.done()
 			w = pw
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // Exit codes users and scripts rely on (contract §4).
@@ -25,6 +26,9 @@ const (
 	ExitConflict    = 5
 	ExitValidation  = 6
 	ExitRateLimited = 7
+	// ExitMatched is `requests ls --exit-code` finding rows: a code of
+	// its own, so a CI gate tells "overdue items exist" from a failure.
+	ExitMatched = 8
 )
 
 // exitError carries an exit code with the message printed to stderr.
@@ -135,7 +139,8 @@ func printError(w io.Writer, err error, asJSON bool) {
 		_ = enc.Encode(errorResponseOf(err))
 		return
 	}
-	fmt.Fprintln(w, "dealctl: "+describeError(err))
+	// The message may quote the server (a field's path, a reason).
+	fmt.Fprintln(w, termsafe.Text("dealctl: "+describeError(err)))
 }
 
 // errorResponseOf returns the server's ErrorResponse inside err, or one

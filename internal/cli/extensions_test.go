@@ -66,14 +66,22 @@ func TestRequestsListServerFilters(t *testing.T) {
 	}
 }
 
-// edit, assign and status re-read the request and send its ETag as
-// If-Match where the server takes it, and only there.
+// edit, assign and status send If-Match where the server takes it, and
+// only there: the request's ETag when it was named by id and so read on
+// its own, else "*", since the row comes from the list just read or
+// confirmed and no call is made only to fetch an ETag.
 func TestIfMatchOnWrites(t *testing.T) {
-	for _, args := range [][]string{
-		{"requests", "edit", "1.1", "--title", "Certificate"},
-		{"requests", "assign", "1.1", "--to", "none"},
-		{"requests", "status", "1.1", "complete"},
+	for _, c := range []struct {
+		args    []string
+		ifMatch string
+	}{
+		{[]string{"requests", "edit", "1.1", "--title", "Certificate"}, "*"},
+		{[]string{"requests", "assign", "1.1", "--to", "none"}, "*"},
+		{[]string{"requests", "status", "1.1", "complete"}, "*"},
+		{[]string{"requests", "edit", req11ID, "--title", "Certificate"}, `"r0"`},
+		{[]string{"requests", "status", req11ID, "complete"}, `"r0"`},
 	} {
+		args := c.args
 		for _, ext := range []bool{false, true} {
 			fa := newFakeAPI(t)
 			fa.ext = ext
@@ -82,7 +90,7 @@ func TestIfMatchOnWrites(t *testing.T) {
 			if len(patches) != 1 {
 				t.Fatalf("%v: %d PATCHes", args, len(patches))
 			}
-			want := map[bool]string{true: `"r0"`}[ext]
+			want := map[bool]string{true: c.ifMatch}[ext]
 			if got := patches[0].Header.Get("If-Match"); got != want {
 				t.Errorf("ext=%v %v: If-Match %q, want %q", ext, args, got, want)
 			}
@@ -90,18 +98,19 @@ func TestIfMatchOnWrites(t *testing.T) {
 	}
 }
 
-// Someone changes the request between dealctl's read and its PATCH: one
-// line saying so, exit 5, and with --json the server's ErrorResponse.
+// Someone changes the request between dealctl's read of it (named by id)
+// and its PATCH: one line saying so, exit 5, and with --json the
+// server's ErrorResponse.
 func TestConflictStaleMessage(t *testing.T) {
 	fa := newFakeAPI(t)
 	fa.ext = true
 	fa.meddler = req11ID
-	r := run(t, fa, runOpts{}, "requests", "status", "1.1", "complete")
+	r := run(t, fa, runOpts{}, "requests", "status", req11ID, "complete")
 	r.must(t, ExitConflict)
 	if want := "dealctl: 1.1 was changed by someone else after dealctl read it: nothing was saved; run the command again to apply your change to the current version\n"; r.err != want {
 		t.Errorf("stderr = %q\nwant     %q", r.err, want)
 	}
-	r = run(t, fa, runOpts{}, "requests", "edit", "1.1", "--title", "New", "--json")
+	r = run(t, fa, runOpts{}, "requests", "edit", req11ID, "--title", "New", "--json")
 	r.must(t, ExitConflict)
 	var er api.ErrorResponse
 	if err := json.Unmarshal([]byte(r.err), &er); err != nil || er.Code != api.CodeConflictStale {
@@ -157,9 +166,9 @@ func TestNoExtensionsSetting(t *testing.T) {
 	}
 }
 
-// Against the real server: someone changes 1.1 between dealctl's read and
-// its PATCH (a proxy slips a write in first), and the real If-Match check
-// answers conflict_stale; a POST whose answer is lost (the proxy drops it
+// Against the real server: someone changes 1.1 between dealctl's read of
+// it (named by id) and its PATCH (a proxy slips a write in first), and the
+// real If-Match check answers conflict_stale; a POST whose answer is lost (the proxy drops it
 // after the server wrote it) is retried under the same Idempotency-Key
 // and the server replays it instead of posting twice.
 func TestExtensionsLive(t *testing.T) {
@@ -180,13 +189,19 @@ func TestExtensionsLive(t *testing.T) {
 	}))
 	t.Cleanup(proxy.Close)
 
+	var id11 string
+	for _, row := range liveRows(t, ls.URL) {
+		if row.Number == "1.1" {
+			id11 = row.ID
+		}
+	}
 	meddle.Store(true)
-	r := runLive(t, proxy.URL, "requests", "edit", "1.1", "--title", "Certificate, certified")
+	r := runLive(t, proxy.URL, "requests", "edit", id11, "--title", "Certificate, certified")
 	r.must(t, ExitConflict)
 	if !strings.Contains(r.err, "1.1 was changed by someone else") {
 		t.Errorf("stderr = %q", r.err)
 	}
-	r = runLive(t, proxy.URL, "requests", "edit", "1.1", "--title", "Certificate, certified")
+	r = runLive(t, proxy.URL, "requests", "edit", id11, "--title", "Certificate, certified")
 	r.must(t, 0)
 
 	dropPost.Store(true)

@@ -15,6 +15,7 @@ import (
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // Version is set at build time (-ldflags "-X
@@ -162,7 +163,7 @@ func (f *Factory) Warnf(format string, a ...any) {
 	if f.Global.Quiet {
 		return
 	}
-	fmt.Fprintf(f.IO.ErrOut, "warning: "+format+"\n", a...)
+	fmt.Fprint(f.IO.ErrOut, termsafe.Text(fmt.Sprintf("warning: "+format+"\n", a...)))
 }
 
 // Infof prints a confirmation to stderr, unless -q or the output is for a
@@ -171,5 +172,5 @@ func (f *Factory) Infof(format string, a ...any) {
 	if f.Global.Quiet {
 		return
 	}
-	fmt.Fprintf(f.IO.ErrOut, format+"\n", a...)
+	fmt.Fprint(f.IO.ErrOut, termsafe.Text(fmt.Sprintf(format+"\n", a...)))
 }

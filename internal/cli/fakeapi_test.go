@@ -317,7 +317,7 @@ func (f *fakeAPI) patch(w http.ResponseWriter, r *http.Request) {
 		f.json(w, 400, api.NewError(api.CodeBadRequest, ""))
 		return
 	}
-	if im := r.Header.Get("If-Match"); f.ext && im != "" && im != fmt.Sprintf(`"r%d"`, f.rowVer[row.ID]) {
+	if im := r.Header.Get("If-Match"); f.ext && im != "" && im != "*" && im != fmt.Sprintf(`"r%d"`, f.rowVer[row.ID]) {
 		f.json(w, 409, api.NewError(api.CodeConflictStale, "if_match_failed"))
 		return
 	}

@@ -65,7 +65,7 @@ func messagesListRun(ctx context.Context, o *MessagesListOptions) error {
 			o.Infof("No messages on %s yet", r.Number)
 			return nil
 		}
-		for i, m := range msgs {
+		for i, m := range output.SafeCopy(msgs) {
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
@@ -95,7 +95,8 @@ func messagesTable(msgs []api.Message) *output.Table {
 
 // writeMessage prints one message: a header line, the text, its links and
 // files. With width > 0 (a terminal that wide) Markdown text is rendered;
-// otherwise it is printed as written.
+// otherwise it is printed as written. m is made safe for a terminal
+// (output.SafeCopy) by the caller.
 func writeMessage(w io.Writer, m *api.Message, th *output.Theme, width int, color bool) error {
 	fmt.Fprintf(w, "%s %s %s\n", th.Bold(authorLabel(m.Author)), th.Dim(timeCell(m.PostedAt)), th.Dim("("+strings.Join(output.MessageTags(*m), ", ")+")"))
 	text := strings.TrimRight(m.Text, "\n")
@@ -114,13 +115,15 @@ func writeMessage(w io.Writer, m *api.Message, th *output.Theme, width int, colo
 }
 
 // renderMarkdown renders one message's text; the renderer is built only
-// when a conversation is shown on a terminal.
+// when a conversation is shown on a terminal. The text comes made safe;
+// a character reference such as &#27; would still decode to a control
+// in the renderer, so those are shown as written.
 func renderMarkdown(text string, width int, color bool) (string, error) {
 	r, err := output.NewMarkdownRenderer(width, color)
 	if err != nil {
 		return "", err
 	}
-	return r.Render(text)
+	return r.Render(neutralizeControlRefs(text))
 }
 
 func authorLabel(a *api.Author) string {

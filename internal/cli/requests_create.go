@@ -12,6 +12,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // RequestsCreateOptions are `requests create`'s inputs.
@@ -146,7 +147,7 @@ func printChangedRequest(e cmdEnv, r *api.DealRequest, sentence string) error {
 	p := e.Printer()
 	return p.Print(output.View{Data: r, Human: func(w io.Writer) error {
 		if e.IO.IsStdoutTTY() {
-			_, err := fmt.Fprintln(w, sentence)
+			_, err := fmt.Fprintln(w, termsafe.Line(sentence))
 			return err
 		}
 		_, err := fmt.Fprintf(w, "%s\t%s\t%s\n", r.Number, r.Status, r.ID)

@@ -100,11 +100,7 @@ func requestsEditRun(ctx context.Context, o *RequestsEditOptions) error {
 	if err != nil {
 		return err
 	}
-	r, etag, err := s.forUpdate(ctx, r)
-	if err != nil {
-		return err
-	}
-	updated, err := s.update(ctx, r, etag, in)
+	updated, err := s.update(ctx, r, s.forUpdate(r), in)
 	if err != nil {
 		return err
 	}
@@ -146,7 +142,7 @@ func requestsAssignRun(ctx context.Context, o *RequestsAssignOptions) error {
 	if !o.Set["to"] && !o.Set["due"] {
 		return usageErrorf("nothing to change: give --to PERSON|none and/or --due DATE|none")
 	}
-	s, err := o.openDeal(ctx)
+	s, err := o.openDealToAct(ctx)
 	if err != nil {
 		return err
 	}
@@ -180,16 +176,16 @@ func requestsAssignRun(ctx context.Context, o *RequestsAssignOptions) error {
 	if r.Kind == api.KindSection {
 		return usageErrorf("%s is a section: sections have no assignee or due date", r.Number)
 	}
-	r, etag, err := s.forUpdate(ctx, r)
+	updated, err := s.update(ctx, r, s.forUpdate(r), in)
 	if err != nil {
 		return err
 	}
-	updated, err := s.update(ctx, r, etag, in)
-	if err != nil {
-		return err
-	}
-	if _, err := s.People(ctx); err != nil {
-		return err
+	if updated.AssigneeID != nil {
+		// The assignee is shown by email (people were read already when
+		// --to named them).
+		if _, err := s.People(ctx); err != nil {
+			return err
+		}
 	}
 	return printChangedRequest(o.cmdEnv, updated, fmt.Sprintf("%s: assignee %s, due %s", updated.Number,
 		orDash(s.personLabel(updated.AssigneeID)), orDash(deref(updated.DueDate))))

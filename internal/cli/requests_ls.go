@@ -40,8 +40,10 @@ with any filter, only the requests that match. Due dates are calendar days
 in the deal's time zone: --overdue means due before today there and not
 complete; --due-before DATE means due strictly before DATE.
 
-With --exit-code the command exits 1 when anything matches, 0 when nothing
-does: a gate for CI (dealctl requests ls --overdue --exit-code).`,
+With --exit-code the command exits 8 when anything matches, 0 when nothing
+does, and a failure keeps its own code (1 server unreachable, 4 bad key,
+7 rate limited…): a gate for CI that tells "rows match" from "the check
+could not run" (dealctl requests ls --overdue --exit-code).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -59,7 +61,7 @@ does: a gate for CI (dealctl requests ls --overdue --exit-code).`,
 	fl.BoolVar(&opts.Overdue, "overdue", false, "only requests due before today and not complete")
 	fl.StringVar(&opts.DueBefore, "due-before", "", "only requests due before DATE (YYYY-MM-DD, today, tomorrow)")
 	fl.StringVar(&opts.Search, "search", "", "only requests whose number, title, body or requester contain TEXT")
-	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 1 when any row matches")
+	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 8 when any row matches")
 	_ = cmd.RegisterFlagCompletionFunc("status", enumCompletion(api.RequestStatuses))
 	_ = cmd.RegisterFlagCompletionFunc("priority", enumCompletion(api.Priorities))
 	_ = cmd.RegisterFlagCompletionFunc("category", enumCompletion(api.RequestCategories))
@@ -145,7 +147,7 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 		return err
 	}
 	if o.ExitCode && len(rows) > 0 {
-		return &silentExit{code: ExitFailure}
+		return &silentExit{code: ExitMatched}
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // RequestsShowOptions are `requests show`'s inputs.
@@ -51,7 +52,8 @@ func requestsShowRun(ctx context.Context, o *RequestsShowOptions) error {
 		}
 	}
 	return p.Print(output.View{Data: r, Table: requestsTable(s, []api.DealRequest{*r}, s.Today(o.Now())), Human: func(w io.Writer) error {
-		return writeRequestDetail(w, s, r, p.Theme, s.Today(o.Now()))
+		safe := output.SafeCopy(*r)
+		return writeRequestDetail(w, s, &safe, p.Theme, s.Today(o.Now()))
 	}})
 }
 
@@ -72,7 +74,7 @@ func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *outpu
 			output.Field{Label: "Category", Value: string(r.Category)},
 			output.Field{Label: "Requester", Value: orDash(deref(r.Requester))},
 			output.Field{Label: "Due", Value: orDash(due)},
-			output.Field{Label: "Assignee", Value: orDash(s.personLabel(r.AssigneeID))},
+			output.Field{Label: "Assignee", Value: orDash(termsafe.Line(s.personLabel(r.AssigneeID)))},
 		)
 	}
 	fields = append(fields,

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -109,11 +111,20 @@ func TestRequestsListJSONAndJQ(t *testing.T) {
 func TestRequestsListExitCode(t *testing.T) {
 	fa := newFakeAPI(t)
 	r := run(t, fa, runOpts{}, "requests", "ls", "--overdue", "--exit-code")
-	r.must(t, 1, "1.1")
+	r.must(t, ExitMatched, "1.1")
 	if r.err != "" {
 		t.Errorf("stderr = %q; a matching gate should print no error", r.err)
 	}
 	run(t, fa, runOpts{}, "requests", "ls", "--priority", "low", "--status", "open", "--exit-code").must(t, 0)
+
+	// A gate that could not run is not a gate that matched.
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	r = run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": down.URL, "DEALCTL_RATE_WAIT": "-1"}},
+		"requests", "ls", "--overdue", "--exit-code")
+	if r.code != ExitFailure || !strings.Contains(r.err, "cannot reach the server") {
+		t.Errorf("server down: exit %d, stderr %q; want 1 and the reason", r.code, r.err)
+	}
 }
 
 func TestRequestsListUsageErrors(t *testing.T) {

@@ -21,11 +21,15 @@ func looksLikeID(s string) bool { return uuidRE.MatchString(s) }
 // dealScope is the deal a command works on, with what has been fetched
 // about it so far; each thing is fetched at most once.
 type dealScope struct {
-	c      *client.Client
-	Deal   api.Deal
-	detail *api.DealDetail // the deal with the caller's seat
-	people []api.Person
-	rows   []api.DealRequest // the whole list
+	c    *client.Client
+	Deal api.Deal
+	ref  string // what the user named it by
+	// remembered is true while Deal comes from the client's remembered
+	// answers and no call on it has succeeded yet (see recheck).
+	remembered bool
+	detail     *api.DealDetail // the deal with the caller's seat
+	people     []api.Person
+	rows       []api.DealRequest // the whole list
 	// etags holds, by id, the ETag of each row read on its own: such a
 	// row is as fresh as a change to it needs (see forUpdate).
 	etags map[string]string
@@ -44,10 +48,30 @@ func (e cmdEnv) openDeal(ctx context.Context) (*dealScope, error) {
 	return resolveDeal(ctx, c, ref)
 }
 
-// openRequest is openDeal and the request ref names in it (a number or
-// an id), for the commands that act on one request.
+// openDealToAct is openDeal for the commands that act on one request:
+// the deal is taken from the client's remembered answers when they name
+// it, so that such a command costs its list read and its write, no more
+// (see docs/decisions.md, "Calls per command"). Commands that show or
+// work on the deal itself (deals show, import, export) use openDeal.
+func (e cmdEnv) openDealToAct(ctx context.Context) (*dealScope, error) {
+	ref, err := e.DealRef()
+	if err != nil {
+		return nil, err
+	}
+	c, err := e.Client()
+	if err != nil {
+		return nil, err
+	}
+	if s := rememberedDeal(c, ref); s != nil {
+		return s, nil
+	}
+	return resolveDeal(ctx, c, ref)
+}
+
+// openRequest is openDealToAct and the request ref names in it (a number
+// or an id), for the commands that act on one request.
 func (e cmdEnv) openRequest(ctx context.Context, ref string) (*dealScope, *api.DealRequest, error) {
-	s, err := e.openDeal(ctx)
+	s, err := e.openDealToAct(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,6 +80,27 @@ func (e cmdEnv) openRequest(ctx context.Context, ref string) (*dealScope, *api.D
 		return nil, nil, err
 	}
 	return s, r, nil
+}
+
+// rememberedDeal is the deal ref names in the client's remembered
+// answers, or nil when they do not settle it (none, or no single match).
+// Only Deal is filled in: what else the scope holds is read when needed.
+func rememberedDeal(c *client.Client, ref string) *dealScope {
+	if looksLikeID(ref) {
+		if d, ok := c.RememberedDeal(ref); ok {
+			return &dealScope{c: c, Deal: d.Deal, ref: ref, remembered: true}
+		}
+		return nil
+	}
+	deals, ok := c.RememberedDeals()
+	if !ok {
+		return nil
+	}
+	d, err := matchDeal(deals, ref)
+	if err != nil {
+		return nil
+	}
+	return &dealScope{c: c, Deal: *d, ref: ref, remembered: true}
 }
 
 // resolveDeal finds a deal by id, codename or name (case-insensitive).
@@ -68,7 +113,7 @@ func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope,
 		if err != nil {
 			return nil, err
 		}
-		return &dealScope{c: c, Deal: d.Deal, detail: d}, nil
+		return &dealScope{c: c, Deal: d.Deal, detail: d, ref: ref}, nil
 	}
 	deals, err := c.Deals(ctx)
 	if err != nil {
@@ -78,7 +123,27 @@ func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope,
 	if err != nil {
 		return nil, err
 	}
-	return &dealScope{c: c, Deal: *d}, nil
+	return &dealScope{c: c, Deal: *d, ref: ref}, nil
+}
+
+// recheck is called when a call on a remembered deal answered 404: the
+// deal may be gone from this key's reach, or ref may now name another
+// deal. It resolves ref from the server and reports whether that found a
+// different deal, which s now holds, so the call is worth making again.
+func (s *dealScope) recheck(ctx context.Context, err error) (bool, error) {
+	if !s.remembered || !client.IsNotFound(err) {
+		return false, err
+	}
+	s.remembered = false
+	fresh, ferr := resolveDeal(ctx, s.c, s.ref)
+	if ferr != nil {
+		return false, ferr
+	}
+	if fresh.Deal.ID == s.Deal.ID {
+		return false, err
+	}
+	*s = *fresh
+	return true, nil
 }
 
 func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
@@ -138,9 +203,15 @@ func (s *dealScope) People(ctx context.Context) ([]api.Person, error) {
 func (s *dealScope) Requests(ctx context.Context) ([]api.DealRequest, error) {
 	if s.rows == nil {
 		r, err := s.c.Requests(ctx, s.Deal.ID)
+		if again, rerr := s.recheck(ctx, err); again {
+			r, err = s.c.Requests(ctx, s.Deal.ID)
+		} else if rerr != nil {
+			return nil, rerr
+		}
 		if err != nil {
 			return nil, err
 		}
+		s.remembered = false
 		if r == nil {
 			r = []api.DealRequest{}
 		}
@@ -171,6 +242,9 @@ func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, 
 // readRequest reads one row by id and keeps its ETag for forUpdate.
 func (s *dealScope) readRequest(ctx context.Context, id string) (*api.DealRequest, error) {
 	r, etag, err := s.c.RequestWithETag(ctx, s.Deal.ID, id)
+	if again, _ := s.recheck(ctx, err); again {
+		r, etag, err = s.c.RequestWithETag(ctx, s.Deal.ID, id)
+	}
 	if client.IsNotFound(err) {
 		return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", id, s.Deal.Codename)
 	}
@@ -184,26 +258,19 @@ func (s *dealScope) readRequest(ctx context.Context, id string) (*api.DealReques
 	return r, nil
 }
 
-// forUpdate prepares a change to r. Where the server advertises if-match
-// it returns r fresh with its ETag, which update sends back as If-Match:
-// as it is when Request has just read it on its own, else read again
-// (a row of the list carries no ETag of its own). Without if-match it
-// returns r itself and no ETag.
-func (s *dealScope) forUpdate(ctx context.Context, r *api.DealRequest) (*api.DealRequest, string, error) {
-	if !s.c.Supports(client.ExtIfMatch) {
-		return r, "", nil
+// forUpdate is the If-Match to send with a change to r: its ETag when
+// Request read it on its own, else "*", since r then comes from the list
+// this command has just read or confirmed (a 304), which makes it as
+// current as a read of the request would. No call is made only to fetch
+// an ETag (see docs/decisions.md, "Calls per command").
+func (s *dealScope) forUpdate(r *api.DealRequest) string {
+	if etag, ok := s.etags[r.ID]; ok && etag != "" {
+		return etag
 	}
-	if etag, ok := s.etags[r.ID]; ok {
-		return r, etag, nil
-	}
-	fresh, etag, err := s.c.RequestWithETag(ctx, s.Deal.ID, r.ID)
-	if client.IsNotFound(err) {
-		return nil, "", notFoundErrorf("request %s is gone from %s: see 'dealctl requests ls'", r.Number, s.Deal.Codename)
-	}
-	return fresh, etag, err
+	return "*"
 }
 
-// update PATCHes r with in, conditional on etag (from forUpdate). A change
+// update PATCHes r with in, conditional on etag (forUpdate). A change
 // someone made in between is reported as such, exit 5, and not retried:
 // the user decides whether their change still applies.
 func (s *dealScope) update(ctx context.Context, r *api.DealRequest, etag string, in api.DealRequestUpdate) (*api.DealRequest, error) {

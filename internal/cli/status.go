@@ -75,13 +75,9 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	if r.Kind == api.KindSection {
 		return usageErrorf("%s is a section: sections have no status", r.Number)
 	}
-	// With If-Match, the checks run on a fresh read, and the move fails
-	// rather than land on a request someone changed meanwhile.
-	r, etag, err := s.forUpdate(ctx, r)
-	if err != nil {
-		return err
-	}
-	after, changed, err := s.c.MoveStatus(ctx, s.Deal.ID, r, etag, to)
+	// r is current: from the list just read or confirmed, or read on its
+	// own with its ETag, which the move sends back as If-Match.
+	after, changed, err := s.c.MoveStatus(ctx, s.Deal.ID, r, s.forUpdate(r), to)
 	var refused *client.MoveRefusedError
 	if errors.As(err, &refused) && refused.Err == nil {
 		return withExit(ExitConflict, err)
@@ -92,6 +88,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	res := statusResult{Number: r.Number, From: r.Status, To: to, Changed: changed, Request: after}
 	p := o.Printer()
 	return p.Print(output.View{Data: res, Human: func(w io.Writer) error {
+		res := output.SafeCopy(res)
 		var line string
 		if res.Changed {
 			line = fmt.Sprintf("%s moved from %s to %s", res.Number, p.Theme.Status(string(res.From)), p.Theme.Status(string(res.To)))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/gctune"
 )
@@ -159,6 +160,8 @@ func printEvent(o *WatchOptions, ev watchEvent, asJSON bool) error {
 	}
 	th := o.Printer().Theme
 	at := ev.At.Local().Format("15:04:05")
+	ev = output.SafeCopy(ev)
+	w = terminalSafeWriter{w: w, color: o.IO.ColorEnabled()}
 	var err error
 	switch ev.Type {
 	case "status":

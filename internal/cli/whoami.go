@@ -39,6 +39,7 @@ func whoamiRun(ctx context.Context, o *WhoamiOptions) error {
 		return err
 	}
 	return o.Printer().Print(output.View{Data: me, Human: func(w io.Writer) error {
+		me := output.SafeCopy(me)
 		if o.IO.IsStdoutTTY() {
 			_, err := fmt.Fprintf(w, "%s of %s, with key %s %s (%s)\n", userLabel(me.User), me.Organization.Name, me.Key.Name, me.Key.Prefix, me.Key.Access)
 			return err

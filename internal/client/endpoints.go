@@ -21,13 +21,21 @@ func (c *Client) Me(ctx context.Context) (*api.Me, error) {
 // Deals answers GET /deals: the deals the key reaches.
 func (c *Client) Deals(ctx context.Context) ([]api.Deal, error) {
 	var out []api.Deal
-	return out, c.call(ctx, http.MethodGet, "/deals", nil, &out)
+	if err := c.call(ctx, http.MethodGet, "/deals", nil, &out); err != nil {
+		return nil, err
+	}
+	c.remember("/deals", out)
+	return out, nil
 }
 
 // Deal answers GET /deals/{id}, with the caller's seat.
 func (c *Client) Deal(ctx context.Context, dealID string) (*api.DealDetail, error) {
 	var out api.DealDetail
-	return &out, c.call(ctx, http.MethodGet, dealPath(dealID), nil, &out)
+	if err := c.call(ctx, http.MethodGet, dealPath(dealID), nil, &out); err != nil {
+		return &out, err
+	}
+	c.remember(dealPath(dealID), &out)
+	return &out, nil
 }
 
 // People answers GET /deals/{id}/people: everyone on the deal.

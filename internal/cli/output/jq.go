@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/itchyny/gojq"
+
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // CompileJQ parses and compiles expr, so that a mistake in it (a syntax
@@ -19,8 +21,10 @@ func CompileJQ(expr string) (*gojq.Code, error) {
 }
 
 // runJQ evaluates expr over v's JSON form. Strings print raw and other
-// values as compact JSON, one result a line, as `jq -r` users expect.
-func runJQ(w io.Writer, expr string, v any) error {
+// values as compact JSON, one result a line, as `jq -r` users expect. A
+// raw string is server text: on a terminal (tty) it is made safe, piped it
+// is left exact for the program reading it.
+func runJQ(w io.Writer, expr string, v any, tty bool) error {
 	q, err := CompileJQ(expr)
 	if err != nil {
 		return fmt.Errorf("--jq %q: %w", expr, err)
@@ -46,6 +50,9 @@ func runJQ(w io.Writer, expr string, v any) error {
 			return fmt.Errorf("--jq %q: %w", expr, err)
 		}
 		if s, ok := r.(string); ok {
+			if tty {
+				s = termsafe.Text(s)
+			}
 			fmt.Fprintln(w, s)
 			continue
 		}

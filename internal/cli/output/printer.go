@@ -68,9 +68,10 @@ func (p *Printer) Machine() bool {
 // Print renders v.
 func (p *Printer) Print(v View) error {
 	w := p.IO.Out
+	tty := p.IO.IsStdoutTTY()
 	switch {
 	case p.JQ != "":
-		return runJQ(w, p.JQ, v.Data)
+		return runJQ(w, p.JQ, v.Data, tty)
 	case p.Format == FormatJSON:
 		return WriteJSON(w, v.Data)
 	case p.Format == FormatYAML:
@@ -79,10 +80,21 @@ func (p *Printer) Print(v View) error {
 		if v.Table == nil {
 			return &FormatError{Format: p.Format}
 		}
-		return writeDelimited(w, v.Table, p.Format == FormatTSV)
+		t := v.Table
+		if tty {
+			t = t.safeCells()
+		}
+		return writeDelimited(w, t, p.Format == FormatTSV)
 	}
 	if v.Human != nil {
-		return v.Human(w)
+		// A human view is for people wherever it goes (a pager, a file
+		// read later with cat), so it is made safe piped or not.
+		var buf bytes.Buffer
+		err := v.Human(&buf)
+		if _, werr := io.WriteString(w, TerminalSafe(buf.String(), p.IO.ColorEnabled())); err == nil {
+			err = werr
+		}
+		return err
 	}
 	if v.Table == nil {
 		return WriteJSON(w, v.Data)

@@ -8,6 +8,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // Column describes one column of a Table.
@@ -131,7 +133,7 @@ func (t *Table) render(w io.Writer, theme *Theme) error {
 		cells := pick(r, cols)
 		for i, c := range cols {
 			col := t.Columns[c]
-			cells[i] = flatten(cells[i])
+			cells[i] = termsafe.Line(cells[i])
 			if col.Max > 0 {
 				cells[i] = truncate(cells[i], col.Max)
 			}
@@ -157,6 +159,19 @@ func (t *Table) render(w io.Writer, theme *Theme) error {
 	}
 	_, err := w.Write(out.Bytes())
 	return err
+}
+
+// safeCells is t with every cell made safe for a terminal, for -o csv and
+// -o tsv printed on one: newlines stay in a csv cell, which quotes them.
+func (t *Table) safeCells() *Table {
+	out := &Table{Columns: t.Columns, Rows: make([][]string, len(t.Rows))}
+	for i, r := range t.Rows {
+		out.Rows[i] = make([]string, len(r))
+		for j, c := range r {
+			out.Rows[i][j] = termsafe.Text(c)
+		}
+	}
+	return out
 }
 
 // truncate shortens s to max runes with an ellipsis.
