@@ -31,14 +31,39 @@ func Default() (string, error) {
 	return filepath.Join(home, ".local", "share", "dealctl", "dealctl.db"), nil
 }
 
-// Resolve picks the database: the flag's value, else $DEALCTL_DB, else
+// Source says where the name of the database came from.
+type Source int
+
+// Sources of the database's name.
+const (
+	FromFlag    Source = iota // --db
+	FromEnv                   // $DEALCTL_DB
+	FromDefault               // nobody named one: the default location
+)
+
+// Choice is the database picked and where its name came from. Admin
+// commands create a database only when someone named it (FromFlag,
+// FromEnv), never at the default location they guessed.
+type Choice struct {
+	DSN    string
+	Source Source
+}
+
+// Choose picks the database: the flag's value, else $DEALCTL_DB, else
 // Default.
-func Resolve(flag string) (string, error) {
+func Choose(flag string) (Choice, error) {
 	if flag != "" {
-		return flag, nil
+		return Choice{DSN: flag, Source: FromFlag}, nil
 	}
 	if env := os.Getenv(EnvVar); env != "" {
-		return env, nil
+		return Choice{DSN: env, Source: FromEnv}, nil
 	}
-	return Default()
+	path, err := Default()
+	return Choice{DSN: path, Source: FromDefault}, err
+}
+
+// Resolve is Choose's database name.
+func Resolve(flag string) (string, error) {
+	c, err := Choose(flag)
+	return c.DSN, err
 }

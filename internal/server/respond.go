@@ -34,6 +34,9 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 // writeError writes err as an ErrorResponse; anything that is not one is
 // an internal error, logged here and never shown to the caller.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if s.schemaRefusal(w, err) {
+		return
+	}
 	var e *api.ErrorResponse
 	if !errors.As(err, &e) {
 		s.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err, "request_id", requestID(r.Context()))

@@ -53,6 +53,7 @@ type Server struct {
 	lists     *bodyCache
 	mux       *http.ServeMux
 	patterns  []string // every "METHOD /path" routed, for Routes
+	schema    *schemaWatch
 }
 
 // New builds a server; it reads (or creates) the link-signing secret.
@@ -77,6 +78,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.schema = &schemaWatch{log: s.log}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -104,7 +106,7 @@ func cacheBudget(n int) int {
 
 // ServeHTTP logs, recovers and routes every call.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.logged(s.mux).ServeHTTP(w, r)
+	s.logged(s.schemaGate(s.mux)).ServeHTTP(w, r)
 }
 
 // Routes lists "METHOD /pattern" of every route, so that a test can hold
@@ -199,6 +201,10 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.store.Ping(ctx); err != nil {
 		s.log.Warn("database unreachable", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, api.NewError(api.CodeInternal, "database_unreachable"))
+		return
+	}
+	if s.schema.state() != nil {
+		writeSchemaNewer(w)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

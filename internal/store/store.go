@@ -13,6 +13,10 @@ import (
 var (
 	ErrNotFound  = errors.New("not found")
 	ErrDuplicate = errors.New("duplicate")
+	// ErrSchemaNewer: the database was migrated past what this build
+	// knows, so writing to it could corrupt it. Backends wrap it in an
+	// error that names both versions.
+	ErrSchemaNewer = errors.New("the database schema is newer than this dealctl")
 )
 
 // Store is what the server needs from storage. Every write is one

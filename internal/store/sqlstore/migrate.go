@@ -66,49 +66,75 @@ func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 }
 
 // advisoryLockID keeps two instances starting together from migrating at
-// once on PostgreSQL (an arbitrary, fixed number).
+// once on PostgreSQL (an arbitrary, fixed number). Writers hold it shared
+// (see checkSchemaInTx), so a migration waits for writes in flight and
+// writes that start meanwhile see its result.
 const advisoryLockID = 7_343_221_901
+
+// MigrationReport says what one run of the migrations did.
+type MigrationReport struct {
+	From, To int           // schema versions before and after; From 0 is a new database
+	Applied  []string      // the migrations applied, in order; none when the schema was current
+	Took     time.Duration // how long applying them took, lock wait included
+}
+
+// Created reports whether the run created the schema of a new database.
+func (r MigrationReport) Created() bool { return r.From == 0 && len(r.Applied) > 0 }
 
 // Migrate applies the migrations the database has not seen, in one
 // transaction. It refuses a database newer than this build.
 func (db *DB) Migrate(ctx context.Context) error {
+	_, err := db.ApplyMigrations(ctx)
+	return err
+}
+
+// ApplyMigrations is Migrate, saying what it applied.
+func (db *DB) ApplyMigrations(ctx context.Context) (MigrationReport, error) {
+	start := time.Now()
 	ms, err := db.migrations()
 	if err != nil {
-		return err
+		return MigrationReport{}, err
 	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return MigrationReport{}, err
 	}
 	defer tx.Rollback()
 	if db.dialect == Postgres {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", advisoryLockID); err != nil {
-			return fmt.Errorf("cannot take the migration lock: %w", err)
+			return MigrationReport{}, fmt.Errorf("cannot take the migration lock: %w", err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
-		return fmt.Errorf("cannot create schema_migrations: %w", err)
+		return MigrationReport{}, fmt.Errorf("cannot create schema_migrations: %w", err)
 	}
 	var current sql.NullInt64
 	if err := tx.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&current); err != nil {
-		return err
+		return MigrationReport{}, err
 	}
 	latest := latestVersion(ms)
-	if int(current.Int64) > latest {
-		return fmt.Errorf("the database schema is at version %d but this dealctl knows only up to %d: upgrade dealctl", current.Int64, latest)
+	report := MigrationReport{From: int(current.Int64), To: int(current.Int64)}
+	if report.From > latest {
+		return report, &SchemaNewerError{Database: report.From, Known: latest}
 	}
 	for _, m := range ms {
-		if m.version <= int(current.Int64) {
+		if m.version <= report.From {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return report, fmt.Errorf("migration %s: %w", m.name, err)
 		}
 		if _, err := tx.ExecContext(ctx, db.q("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)"),
 			m.version, m.name, time.Now().UnixMicro()); err != nil {
-			return err
+			return report, err
 		}
+		report.Applied = append(report.Applied, m.name)
+		report.To = m.version
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return report, err
+	}
+	report.Took = time.Since(start)
+	return report, nil
 }

@@ -18,6 +18,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver
 
+	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -38,24 +39,73 @@ type DB struct {
 	read *sql.DB
 	// idemPurge paces the purge of expired idempotency answers.
 	idemPurge idempotencyPurge
+	// migrated is what Open's migration run applied.
+	migrated MigrationReport
 }
 
 var _ store.Store = (*DB)(nil)
 
-// IsPostgresURL reports whether dsn names a PostgreSQL database.
+// IsPostgresURL reports whether dsn names a PostgreSQL database: a
+// postgres:// URL or a libpq keyword DSN (`host=db dbname=dealctl`).
 func IsPostgresURL(dsn string) bool {
-	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") || isKeywordDSN(dsn)
+}
+
+// isKeywordDSN reports whether dsn starts with a libpq keyword and '='.
+// A file path that happens to look like one must be given as sqlite:PATH.
+func isKeywordDSN(dsn string) bool {
+	key, _, ok := strings.Cut(strings.TrimSpace(dsn), "=")
+	return ok && libpqKeywords[strings.TrimSpace(key)]
+}
+
+var libpqKeywords = map[string]bool{
+	"host": true, "hostaddr": true, "port": true, "dbname": true, "user": true, "password": true,
+	"sslmode": true, "connect_timeout": true, "application_name": true, "service": true,
+}
+
+// OpenOptions say what Open does with a database that is not there yet.
+type OpenOptions struct {
+	// MustExist refuses, with a *MissingError, a database file that does
+	// not exist or a database without dealctl's schema, instead of
+	// creating it. An existing schema is still brought up to date.
+	MustExist bool
+}
+
+// MissingError says the database named is not there: no file, or no
+// dealctl schema in it. Nothing was created.
+type MissingError struct {
+	Where string // the path, or the redacted URL
+	Empty bool   // it exists but has no dealctl schema
+}
+
+func (e *MissingError) Error() string {
+	if e.Empty {
+		return fmt.Sprintf("%s has no dealctl schema (an empty database)", e.Where)
+	}
+	return fmt.Sprintf("no database at %s", e.Where)
 }
 
 // Open opens the database dsn names — a file path, `sqlite:PATH`, or a
-// postgres:// URL — and brings its schema up to date.
+// postgres:// URL — creating it when it is new, and brings its schema up
+// to date (Migrated says what that applied).
 func Open(ctx context.Context, dsn string) (*DB, error) {
+	return OpenWith(ctx, dsn, OpenOptions{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, dsn string, opt OpenOptions) (*DB, error) {
 	var db *DB
 	var err error
 	if IsPostgresURL(dsn) {
 		db, err = openPostgres(dsn)
 	} else {
-		db, err = openSQLite(strings.TrimPrefix(dsn, "sqlite:"))
+		path := strings.TrimPrefix(dsn, "sqlite:")
+		if opt.MustExist {
+			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+				return nil, &MissingError{Where: path}
+			}
+		}
+		db, err = openSQLite(path)
 	}
 	if err != nil {
 		return nil, err
@@ -64,11 +114,38 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("cannot reach the database: %w", err)
 	}
-	if err := db.Migrate(ctx); err != nil {
+	if opt.MustExist {
+		has, err := db.hasSchema(ctx)
+		if err == nil && !has {
+			err = &MissingError{Where: dbpath.Redact(strings.TrimPrefix(dsn, "sqlite:")), Empty: true}
+		}
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	if db.migrated, err = db.ApplyMigrations(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// Migrated says what Open's migration run applied: nothing when the
+// schema was current, everything from 0 when the database was new.
+func (db *DB) Migrated() MigrationReport { return db.migrated }
+
+// hasSchema reports whether dealctl's schema_migrations table exists.
+func (db *DB) hasSchema(ctx context.Context) (bool, error) {
+	query := "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+	if db.dialect == Postgres {
+		query = "SELECT COUNT(*) FROM pg_catalog.pg_tables WHERE tablename = 'schema_migrations' AND schemaname = ANY (current_schemas(false))"
+	}
+	var n int
+	if err := db.read.QueryRowContext(ctx, query).Scan(&n); err != nil {
+		return false, fmt.Errorf("cannot read the database's tables: %w", err)
+	}
+	return n > 0, nil
 }
 
 func openSQLite(path string) (*DB, error) {

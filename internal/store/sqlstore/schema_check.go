@@ -1,0 +1,79 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// SchemaNewerError says the database was migrated past this build.
+type SchemaNewerError struct {
+	Database int // the database's schema version
+	Known    int // the newest this build knows
+}
+
+func (e *SchemaNewerError) Error() string {
+	return fmt.Sprintf("the database schema is at version %d but this dealctl knows only up to %d: a newer dealctl migrated it; upgrade this one", e.Database, e.Known)
+}
+
+// Unwrap lets callers that know only the store test for it.
+func (e *SchemaNewerError) Unwrap() error { return store.ErrSchemaNewer }
+
+// KnownSchemaVersion is the newest schema version this build knows.
+func (db *DB) KnownSchemaVersion() int {
+	if db.dialect == Postgres {
+		return knownPostgres()
+	}
+	return knownSQLite()
+}
+
+// The embedded migrations never change at run time: read them once per
+// dialect, not on every write.
+var (
+	knownSQLite   = sync.OnceValue(func() int { return knownVersion(SQLite) })
+	knownPostgres = sync.OnceValue(func() int { return knownVersion(Postgres) })
+)
+
+func knownVersion(dialect string) int {
+	ms, err := (&DB{dialect: dialect}).migrations()
+	if err != nil {
+		panic(fmt.Sprintf("the embedded %s migrations cannot be read: %v", dialect, err))
+	}
+	return latestVersion(ms)
+}
+
+// CheckSchema returns a *SchemaNewerError when the database has been
+// migrated past this build, nil when it has not, or why it could not tell.
+// It is one indexed read: a running server calls it every few seconds.
+func (db *DB) CheckSchema(ctx context.Context) error {
+	return db.compareSchema(ctx, db.read)
+}
+
+// checkSchemaInTx is CheckSchema inside a write transaction, so that no
+// write of this build lands on a newer schema. On SQLite the transaction
+// already holds the write lock, which a migration needs too. On
+// PostgreSQL it takes the migration lock shared: a migration waits for
+// writes in flight, and a write that waited for a migration reads its
+// version afterwards (a new statement sees what committed before it).
+func (db *DB) checkSchemaInTx(ctx context.Context, tx *sql.Tx) error {
+	if db.dialect == Postgres {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock_shared($1)", advisoryLockID); err != nil {
+			return err
+		}
+	}
+	return db.compareSchema(ctx, tx)
+}
+
+func (db *DB) compareSchema(ctx context.Context, q queryer) error {
+	var v sql.NullInt64
+	if err := q.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&v); err != nil {
+		return fmt.Errorf("cannot read the schema version: %w", err)
+	}
+	if known := db.KnownSchemaVersion(); int(v.Int64) > known {
+		return &SchemaNewerError{Database: int(v.Int64), Known: known}
+	}
+	return nil
+}
