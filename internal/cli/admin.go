@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -29,8 +31,13 @@ func newAdminCmd(f *Factory) *cobra.Command {
 
 The database is --db, else $DEALCTL_DB, else the embedded database under the
 user's data directory ($XDG_DATA_HOME/dealctl/dealctl.db, or
-~/.local/share/dealctl/dealctl.db). --db takes a file path, sqlite:PATH or a
-postgres:// URL.`,
+~/.local/share/dealctl/dealctl.db). --db takes a file path, sqlite:PATH, a
+postgres:// URL or a libpq "host=… dbname=…" string.
+
+Admin commands never create a database no one named: one that is not there
+is an error (exit 3) saying where they looked. 'admin migrate' and 'admin
+apply' create it when --db or DEALCTL_DB names it; 'serve' creates the
+default one and says so.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -50,18 +57,74 @@ postgres:// URL.`,
 	return cmd
 }
 
-// open opens the database the flags name, migrating it to this build's
-// schema.
-func (o *adminOptions) open(ctx context.Context) (*sqlstore.DB, error) {
-	dsn, err := dbpath.Resolve(o.DB)
+// open opens the database the flags name and brings its schema up to
+// date. It never creates one: a database that is not there, or has no
+// dealctl schema, is an error (exit 3) saying where it looked.
+func (o *adminOptions) open(cmd *cobra.Command) (*sqlstore.DB, error) {
+	return o.openDB(cmd.Context(), cmd.ErrOrStderr(), false)
+}
+
+// openOrCreate is open for `admin apply` and `admin migrate`, which
+// create the database when --db or DEALCTL_DB names it — never at the
+// default location, which no one named.
+func (o *adminOptions) openOrCreate(cmd *cobra.Command) (*sqlstore.DB, error) {
+	return o.openDB(cmd.Context(), cmd.ErrOrStderr(), true)
+}
+
+// openDB opens the database; notes (nil: none) hears which migrations
+// opening it applied.
+func (o *adminOptions) openDB(ctx context.Context, notes io.Writer, create bool) (*sqlstore.DB, error) {
+	choice, err := dbpath.Choose(o.DB)
 	if err != nil {
 		return nil, err
 	}
-	db, err := sqlstore.Open(ctx, dsn)
+	mayCreate := create && choice.Source != dbpath.FromDefault
+	db, err := sqlstore.OpenWith(ctx, choice.DSN, sqlstore.OpenOptions{MustExist: !mayCreate})
 	if err != nil {
-		return nil, fmt.Errorf("cannot open the database %s: %w (check --db or %s)", redactDSN(dsn), err, dbpath.EnvVar)
+		return nil, openError(choice, err)
+	}
+	if r := db.Migrated(); len(r.Applied) > 0 && notes != nil {
+		// Every admin command migrates what it opens; say so, so that an
+		// upgrade is never invisible.
+		fmt.Fprintln(notes, migrationSummary(r, db.Dialect()))
 	}
 	return db, nil
+}
+
+// openError says why the database could not be opened and, when the
+// cause is where dealctl looked, how to point it elsewhere.
+func openError(choice dbpath.Choice, err error) error {
+	where := dbpath.Redact(choice.DSN)
+	var missing *sqlstore.MissingError
+	var newer *sqlstore.SchemaNewerError
+	switch {
+	case errors.As(err, &missing):
+		return withExit(ExitNotFound, fmt.Errorf("%w; %s", missing, chooseDatabaseHint(choice)))
+	case errors.As(err, &newer):
+		return fmt.Errorf("cannot use the database %s: %w", where, newer)
+	}
+	return fmt.Errorf("cannot open the database %s: %w (%s)", where, err, sourceOf(choice))
+}
+
+// sourceOf says where the database's name came from.
+func sourceOf(choice dbpath.Choice) string {
+	switch choice.Source {
+	case dbpath.FromFlag:
+		return "named by --db"
+	case dbpath.FromEnv:
+		return "named by " + dbpath.EnvVar
+	}
+	return "the default location: neither --db nor " + dbpath.EnvVar + " is set"
+}
+
+// chooseDatabaseHint tells how to name the right database, or create one.
+func chooseDatabaseHint(choice dbpath.Choice) string {
+	if choice.Source == dbpath.FromDefault {
+		return fmt.Sprintf("that is the default location, used because neither --db nor %s is set (a sudo that drops the environment does this): pass --db with the server's database, or set %s; to create a new one there, run 'dealctl admin migrate --db %s'",
+			dbpath.EnvVar, dbpath.EnvVar, shellQuote(choice.DSN))
+	}
+	return fmt.Sprintf("it was %s: check the name, or create the database with 'dealctl admin migrate --db %s'",
+		sourceOf(choice), shellQuote(dbpath.Redact(choice.DSN)))
 }
 
 // asJSON reports whether -o json (or the root's --json) was asked for.

@@ -23,7 +23,10 @@ func newAdminApplyCmd(o *adminOptions) *cobra.Command {
 		Long: `Create or update the organizations, users, deals, requests, messages, files and
 keys a world file (YAML or JSON) names. Applying a file twice changes nothing
 and duplicates nothing. -o json prints the ids resolved and the secret of every
-key created (contract §3); secrets are shown only once. See docs/world-file.md.`,
+key created; secrets are shown only once. See docs/world-file.md.
+
+It creates the database when --db or DEALCTL_DB names one that does not exist
+yet, never at the default location.`,
 		Example: `  dealctl admin apply -f world.yaml
   dealctl admin apply -f world.json -o json --db ./dealctl.db
   cat world.yaml | dealctl admin apply -f -`,
@@ -48,7 +51,7 @@ key created (contract §3); secrets are shown only once. See docs/world-file.md.
 			if err != nil {
 				return worldError(name, err)
 			}
-			db, err := o.open(cmd.Context())
+			db, err := o.openOrCreate(cmd)
 			if err != nil {
 				return err
 			}

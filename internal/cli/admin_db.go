@@ -1,13 +1,18 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
 func newAdminBackupCmd(o *adminOptions) *cobra.Command {
@@ -23,7 +28,7 @@ func newAdminBackupCmd(o *adminOptions) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			db, err := o.open(ctx)
+			db, err := o.open(cmd)
 			if err != nil {
 				return err
 			}
@@ -37,31 +42,74 @@ func newAdminBackupCmd(o *adminOptions) *cobra.Command {
 	}
 }
 
+// adminMigrateOptions are what `admin migrate` works from.
+type adminMigrateOptions struct {
+	*adminOptions
+	Out    io.Writer
+	AsJSON bool
+}
+
 func newAdminMigrateCmd(o *adminOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "migrate",
-		Short: "Bring the database schema up to date and print its version",
-		Args:  cobra.NoArgs,
+		Short: "Create or bring the database schema up to date, saying what was applied",
+		Long: `Create the schema of a new database, or apply the migrations an older one has
+not seen, and say what was applied: from which version to which, the
+migrations by name, and how long it took; a current database is left alone.
+
+It creates a database only where --db or DEALCTL_DB names one. A database
+migrated by a newer dealctl is refused (upgrade dealctl instead).`,
+		Example: `  dealctl admin migrate --db /var/lib/dealctl/deals.db
+  dealctl admin migrate --db "$DEALCTL_DB" -o json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			asJSON, err := o.asJSON(cmd)
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			db, err := o.open(ctx) // opening migrates
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			v, err := db.SchemaVersion(ctx)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return output.WriteJSON(cmd.OutOrStdout(), map[string]any{"dialect": db.Dialect(), "schema_version": v})
-			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "Schema version %d (%s), up to date.\n", v, db.Dialect())
-			return err
+			return adminMigrateRun(cmd.Context(), &adminMigrateOptions{adminOptions: o, Out: cmd.OutOrStdout(), AsJSON: asJSON})
 		},
 	}
+}
+
+// migrateResult is `admin migrate -o json`.
+type migrateResult struct {
+	Dialect       string   `json:"dialect"`
+	SchemaVersion int      `json:"schema_version"`
+	FromVersion   int      `json:"from_version"`
+	Created       bool     `json:"created"`
+	Applied       []string `json:"applied"`
+	TookMS        float64  `json:"took_ms"`
+}
+
+func adminMigrateRun(ctx context.Context, o *adminMigrateOptions) error {
+	// Opening applies the migrations; the summary is printed here, on
+	// stdout, not as the note other admin commands write to stderr.
+	db, err := o.openDB(ctx, nil, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	r := db.Migrated()
+	if o.AsJSON {
+		return output.WriteJSON(o.Out, migrateResult{Dialect: db.Dialect(), SchemaVersion: r.To, FromVersion: r.From, Created: r.Created(),
+			Applied: append([]string{}, r.Applied...), TookMS: float64(r.Took.Microseconds()) / 1000})
+	}
+	_, err = fmt.Fprintln(o.Out, migrationSummary(r, db.Dialect()))
+	return err
+}
+
+// migrationSummary is one line saying what a migration run did.
+func migrationSummary(r sqlstore.MigrationReport, dialect string) string {
+	took := r.Took.Round(time.Millisecond)
+	if r.Took < time.Millisecond {
+		took = r.Took.Round(time.Microsecond)
+	}
+	switch {
+	case len(r.Applied) == 0:
+		return fmt.Sprintf("Schema version %d (%s): already up to date, nothing applied.", r.To, dialect)
+	case r.Created():
+		return fmt.Sprintf("Created the schema of a new database (%s): version 0 to %d, applied %s in %s.", dialect, r.To, strings.Join(r.Applied, ", "), took)
+	}
+	return fmt.Sprintf("Upgraded the schema (%s) from version %d to %d: applied %s in %s.", dialect, r.From, r.To, strings.Join(r.Applied, ", "), took)
 }

@@ -19,7 +19,7 @@ func newAdminDealsCmd(o *adminOptions) *cobra.Command {
 			Args:  cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				ctx := cmd.Context()
-				db, err := o.open(ctx)
+				db, err := o.open(cmd)
 				if err != nil {
 					return err
 				}

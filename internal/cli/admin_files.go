@@ -51,7 +51,7 @@ once unless --unscanned marks them as still being scanned.`,
 				return err
 			}
 			ctx := cmd.Context()
-			db, err := o.open(ctx)
+			db, err := o.open(cmd)
 			if err != nil {
 				return err
 			}

@@ -69,7 +69,7 @@ func newAdminKeysCreateCmd(o *adminOptions) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			db, err := o.open(ctx)
+			db, err := o.open(cmd)
 			if err != nil {
 				return err
 			}
@@ -140,7 +140,7 @@ func newAdminKeysLsCmd(o *adminOptions) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			db, err := o.open(ctx)
+			db, err := o.open(cmd)
 			if err != nil {
 				return err
 			}
@@ -217,7 +217,7 @@ func newAdminKeysRevokeCmd(o *adminOptions) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			db, err := o.open(ctx)
+			db, err := o.open(cmd)
 			if err != nil {
 				return err
 			}

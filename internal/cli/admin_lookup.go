@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -146,16 +145,4 @@ func newestAnswer(msgs []store.Message) (store.Message, bool) {
 		}
 	}
 	return store.Message{}, false
-}
-
-// redactDSN hides a password in a postgres:// URL before printing it.
-func redactDSN(dsn string) string {
-	u, err := url.Parse(dsn)
-	if err != nil || u.User == nil {
-		return dsn
-	}
-	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -36,6 +38,7 @@ type serveOptions struct {
 	webhookSecret   string
 	logFormat       string
 	shutdownTimeout time.Duration
+	schemaCheck     time.Duration
 }
 
 func newServeCmd() *cobra.Command {
@@ -47,7 +50,16 @@ func newServeCmd() *cobra.Command {
 default) or on PostgreSQL (--db postgres://…; several instances may share it).
 
 Every flag also reads an environment variable: DEALCTL_ADDR, DEALCTL_DB,
-DEALCTL_BASE_URL, DEALCTL_RATE_LIMIT, DEALCTL_NOTIFY_URL, DEALCTL_WEBHOOK_SECRET.`,
+DEALCTL_BASE_URL, DEALCTL_RATE_LIMIT, DEALCTL_NOTIFY_URL, DEALCTL_WEBHOOK_SECRET,
+DEALCTL_LOG_FORMAT. Secrets in them are never printed, not even as defaults here.
+
+The first line printed names the address it listens on and, apart, the base
+URL; before it, a line says so when serve created a new database, and the log
+says which migrations it applied. Every --schema-check-interval the instance
+compares the database's schema with its own: once a newer release has
+migrated the database, it refuses writes (503, reason schema_newer) and
+/readyz answers 503, so a load balancer drains it (docs/deploy.md,
+"Upgrading").`,
 		Example: `  dealctl serve --demo                      # a demo deal on a throwaway database
   dealctl serve --db /var/lib/dealctl/deals.db --addr 0.0.0.0:8080 --base-url https://deals.example.com
   dealctl serve --db postgres://dealctl@db/dealctl --notify-url smtp://mail:25?from=deals@example.com`,
@@ -62,11 +74,14 @@ DEALCTL_BASE_URL, DEALCTL_RATE_LIMIT, DEALCTL_NOTIFY_URL, DEALCTL_WEBHOOK_SECRET
 	f.StringVar(&o.baseURL, "base-url", os.Getenv("DEALCTL_BASE_URL"), "public URL download links are built on (default http://ADDR)")
 	f.IntVar(&o.rateLimit, "rate-limit", envInt("DEALCTL_RATE_LIMIT", 600), "calls a minute per key")
 	f.BoolVar(&o.demo, "demo", false, "load the demo deal and print keys for both sides (on a throwaway database unless --db is given)")
-	f.StringVar(&o.notifyURL, "notify-url", os.Getenv("DEALCTL_NOTIFY_URL"), "where notifications go: log (default), smtp://host:port?from=ADDR, or an https:// webhook")
-	f.StringVar(&o.notifyURL, "smtp-url", os.Getenv("DEALCTL_NOTIFY_URL"), "same as --notify-url with an smtp:// URL")
-	f.StringVar(&o.webhookSecret, "webhook-secret", os.Getenv("DEALCTL_WEBHOOK_SECRET"), "secret that signs webhook notifications")
+	// No environment value as a default: --help prints defaults, and
+	// these may hold passwords. runServe reads the environment instead.
+	f.StringVar(&o.notifyURL, "notify-url", "", "where notifications go: log (default), smtp://host:port?from=ADDR, or an https:// webhook (default $DEALCTL_NOTIFY_URL)")
+	f.StringVar(&o.notifyURL, "smtp-url", "", "same as --notify-url with an smtp:// URL")
+	f.StringVar(&o.webhookSecret, "webhook-secret", "", "secret that signs webhook notifications (default $DEALCTL_WEBHOOK_SECRET)")
 	f.StringVar(&o.logFormat, "log-format", envOr("DEALCTL_LOG_FORMAT", "text"), "access log format: text or json")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let calls in flight finish on SIGINT/SIGTERM")
+	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
 	return cmd
 }
 
@@ -89,29 +104,34 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	if o.rateLimit < 1 {
 		return usageErrorf("--rate-limit must be at least 1 call a minute")
 	}
+	if o.schemaCheck <= 0 {
+		return usageErrorf("--schema-check-interval must be positive, like 5s")
+	}
+	o.notifyURL = cmp.Or(o.notifyURL, os.Getenv("DEALCTL_NOTIFY_URL"))
+	o.webhookSecret = cmp.Or(o.webhookSecret, os.Getenv("DEALCTL_WEBHOOK_SECRET"))
 	logger, err := newLogger(o.logFormat, stderr)
 	if err != nil {
 		return err
 	}
-	dsn, cleanup, err := serveDatabase(o)
+	choice, cleanup, err := serveDatabase(o)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	db, err := sqlstore.Open(ctx, dsn)
+	where := dbpath.Redact(choice.DSN)
+	db, err := sqlstore.Open(ctx, choice.DSN)
 	if err != nil {
-		return fmt.Errorf("cannot open the database %s: %w", redactDSN(dsn), err)
+		return openError(choice, err)
 	}
 	defer db.Close()
+	reportMigrations(stdout, logger, db, where, o.demo)
 
 	ln, err := listen(o.addr)
 	if err != nil {
 		return err
 	}
-	baseURL := o.baseURL
-	if baseURL == "" {
-		baseURL = "http://" + ln.Addr().String()
-	}
+	listenURL := "http://" + ln.Addr().String()
+	baseURL := cmp.Or(o.baseURL, listenURL)
 	var demo *world.Result
 	if o.demo {
 		if demo, err = loadDemo(ctx, db); err != nil {
@@ -134,12 +154,39 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		ln.Close()
 		return err
 	}
+	go srv.WatchSchema(ctx, o.schemaCheck)
 
-	fmt.Fprintf(stdout, "dealctl serving the API on %s (database: %s)\n", baseURL, redactDSN(dsn))
+	// The URL after "on" is where this instance answers, which scripts
+	// read; the base URL, shared by every instance behind one balancer,
+	// comes apart.
+	fmt.Fprintf(stdout, "dealctl serving the API on %s (listening on %s; base URL %s; database %s)\n",
+		listenURL, ln.Addr(), baseURL, where)
+	logger.Info("serving", "listen", ln.Addr().String(), "base_url", baseURL, "database", where,
+		"schema_version", db.Migrated().To)
 	if demo != nil {
 		printDemo(stdout, demo, baseURL)
 	}
 	return serveUntilDone(ctx, ln, srv, o.shutdownTimeout, logger)
+}
+
+// reportMigrations says what opening the database applied: a first line
+// when it created a new database, and a log line naming the migrations,
+// so that the instance that upgraded a shared database can be told. A
+// current database says nothing.
+func reportMigrations(stdout io.Writer, logger *slog.Logger, db *sqlstore.DB, where string, demo bool) {
+	r := db.Migrated()
+	if len(r.Applied) == 0 {
+		return
+	}
+	if r.Created() {
+		what := "a new database"
+		if demo {
+			what = "a new demo database"
+		}
+		fmt.Fprintf(stdout, "dealctl created %s at %s (%s, schema version %d)\n", what, where, db.Dialect(), r.To)
+	}
+	logger.Info("applied database migrations", "database", where, "from_version", r.From, "to_version", r.To,
+		"migrations", strings.Join(r.Applied, ","), "took", r.Took.Round(time.Millisecond).String())
 }
 
 // listen opens the listening socket, telling a malformed --addr (a usage
@@ -201,16 +248,16 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 
 // serveDatabase picks the database: --demo without --db (or DEALCTL_DB)
 // gets a throwaway file, removed on exit, so the demo always starts clean.
-func serveDatabase(o *serveOptions) (string, func(), error) {
+func serveDatabase(o *serveOptions) (dbpath.Choice, func(), error) {
 	if o.demo && o.db == "" && os.Getenv(dbpath.EnvVar) == "" {
 		dir, err := os.MkdirTemp("", "dealctl-demo-")
 		if err != nil {
-			return "", nil, err
+			return dbpath.Choice{}, nil, err
 		}
-		return filepath.Join(dir, "demo.db"), func() { os.RemoveAll(dir) }, nil
+		return dbpath.Choice{DSN: filepath.Join(dir, "demo.db"), Source: dbpath.FromDefault}, func() { os.RemoveAll(dir) }, nil
 	}
-	dsn, err := dbpath.Resolve(o.db)
-	return dsn, func() {}, err
+	choice, err := dbpath.Choose(o.db)
+	return choice, func() {}, err
 }
 
 // loadDemo loads the demo world into an empty database.

@@ -1,9 +1,17 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"errors"
+	"io"
+	"net"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestListenSaysWhatIsWrongWithAddr(t *testing.T) {
@@ -20,5 +28,109 @@ func TestListenSaysWhatIsWrongWithAddr(t *testing.T) {
 	_, err = listen(ln.Addr().String())
 	if err == nil || !strings.Contains(err.Error(), "in use") || errors.As(err, &ee) {
 		t.Fatalf("a taken address: %v, want a failure saying it is in use", err)
+	}
+}
+
+// lockedBuffer collects what a running server logs.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startServe runs `dealctl serve` in process until the test ends and
+// returns the lines it printed up to the start-up line, and its log.
+func startServe(t *testing.T, o *serveOptions) ([]string, *lockedBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	logs := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		err := runServe(ctx, o, pw, logs)
+		pw.CloseWithError(err)
+		done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		go func() { _, _ = io.Copy(io.Discard, pr) }()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	var lines []string
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.HasPrefix(sc.Text(), "dealctl serving the API on ") {
+			go func() { _, _ = io.Copy(io.Discard, pr) }()
+			return lines, logs
+		}
+	}
+	t.Fatalf("serve printed no start-up line: %q, %v\n%s", lines, sc.Err(), logs.String())
+	return nil, nil
+}
+
+func TestServeSaysWhatItCreatedAndWhereItListens(t *testing.T) {
+	t.Setenv("DEALCTL_NOTIFY_URL", "")
+	db := filepath.Join(t.TempDir(), "deals.db")
+	opts := func() *serveOptions {
+		return &serveOptions{db: db, addr: "127.0.0.1:0", baseURL: "https://deals.example.com", rateLimit: 600,
+			logFormat: "text", shutdownTimeout: time.Second, schemaCheck: time.Second}
+	}
+	lines, logs := startServe(t, opts())
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "dealctl created a new database at "+db+" (sqlite, schema version ") {
+		t.Errorf("a first start printed %q; want the new database's line first", lines)
+	}
+	start := lines[len(lines)-1]
+	listen := strings.Fields(strings.TrimPrefix(start, "dealctl serving the API on http://"))[0]
+	if _, port, err := net.SplitHostPort(listen); err != nil || port == "0" {
+		t.Fatalf("start-up line %q does not name the real listen address", start)
+	}
+	for _, want := range []string{"(listening on " + listen + ";", "base URL https://deals.example.com;", "database " + db + ")"} {
+		if !strings.Contains(start, want) {
+			t.Errorf("start-up line %q lacks %q", start, want)
+		}
+	}
+	if l := logs.String(); !strings.Contains(l, "applied database migrations") || !strings.Contains(l, "0001_init.sql") ||
+		!strings.Contains(l, "from_version=0") {
+		t.Errorf("the log does not say which migrations this instance applied:\n%s", l)
+	}
+
+	// A second instance on the now current database: no creation line,
+	// no migration line.
+	lines, logs = startServe(t, opts())
+	if len(lines) != 1 {
+		t.Errorf("a start on a current database printed %q; want the start-up line only", lines)
+	}
+	if strings.Contains(logs.String(), "migrations") {
+		t.Errorf("a start on a current database logged migrations:\n%s", logs.String())
+	}
+}
+
+func TestServeHelpShowsNoSecretFromTheEnvironment(t *testing.T) {
+	t.Setenv("DEALCTL_NOTIFY_URL", "smtp://mailer:s3cret@mail.example:25?from=d@example.com")
+	t.Setenv("DEALCTL_WEBHOOK_SECRET", "s3cret")
+	t.Setenv("DEALCTL_DB", "postgres://u:s3cret@db/dealctl")
+	var out bytes.Buffer
+	cmd := newServeCmd()
+	cmd.SetOut(&out)
+	cmd.SetArgs([]string{"--help"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "s3cret") || !strings.Contains(out.String(), "--webhook-secret") {
+		t.Errorf("serve --help shows a secret from the environment:\n%s", out.String())
 	}
 }

@@ -84,10 +84,19 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
+	paused := false // the database's schema is newer: said once, not every tick
 	for {
 		// A full batch suggests more rows are due: keep going.
 		for ctx.Err() == nil {
 			delivered, failed, err := w.RunOnce(ctx)
+			if errors.Is(err, store.ErrSchemaNewer) {
+				if !paused {
+					w.log().Warn("notify: pausing deliveries until this instance is replaced", slog.Any("error", err))
+				}
+				paused = true
+				break
+			}
+			paused = false
 			if err != nil {
 				if ctx.Err() == nil {
 					w.log().Error("notify: delivering notifications", slog.Any("error", err))
@@ -146,6 +155,11 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 			delivered++
 			if err := w.Store.MarkDelivered(book, n.ID, w.now()); err != nil {
 				errs = append(errs, fmt.Errorf("notify: recording delivery of %s: %w", n.ID, err))
+			}
+			// One line per delivery, ids only: the subject and body are
+			// deal content. The log sender's own line is its delivery.
+			if _, logged := w.Sender.(*LogSender); !logged {
+				w.log().Info("notify: delivered", rowAttrs(n)...)
 			}
 			continue
 		}

@@ -374,3 +374,36 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// TestWorkerLogsEachDelivery: an SMTP delivery logs one info line with
+// the message and recipient ids, and never the subject or body.
+func TestWorkerLogsEachDelivery(t *testing.T) {
+	f := newFixture(t)
+	srv := newSMTPServer(t)
+	const text = "The confidential accounts are in the data room."
+	ids := f.post(t, text, f.bob())
+	var logs bytes.Buffer
+	w := &Worker{Store: f.st, Sender: smtpSender(t, srv.URL("")), Log: slog.New(slog.NewTextHandler(&logs, nil)),
+		Now: func() time.Time { return t0.Add(time.Second) }}
+	if d, _, err := w.RunOnce(context.Background()); err != nil || d != 1 {
+		t.Fatalf("RunOnce = %d delivered, %v; want 1", d, err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if strings.Contains(l, "notify: delivered") {
+			lines = append(lines, l)
+		}
+	}
+	n := f.rows(t)[ids[0]]
+	if len(lines) != 1 {
+		t.Fatalf("%d delivery lines, want 1:\n%s", len(lines), logs.String())
+	}
+	for _, want := range []string{"level=INFO", "notification_id=" + n.ID, "message_id=" + n.MessageID, "person_id=" + n.PersonID} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("delivery line lacks %q: %s", want, lines[0])
+		}
+	}
+	if strings.Contains(logs.String(), "confidential") || strings.Contains(logs.String(), n.Subject) {
+		t.Errorf("the log carries the notification's content:\n%s", logs.String())
+	}
+}
