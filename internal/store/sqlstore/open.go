@@ -80,7 +80,7 @@ type MissingError struct {
 
 func (e *MissingError) Error() string {
 	if e.Empty {
-		return fmt.Sprintf("%s has no dealctl schema (an empty database)", e.Where)
+		return fmt.Sprintf("%s has no dealctl schema (it is empty, or another program's database)", e.Where)
 	}
 	return fmt.Sprintf("no database at %s", e.Where)
 }
@@ -101,8 +101,8 @@ func OpenWith(ctx context.Context, dsn string, opt OpenOptions) (*DB, error) {
 	} else {
 		path := strings.TrimPrefix(dsn, "sqlite:")
 		if opt.MustExist {
-			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-				return nil, &MissingError{Where: path}
+			if err := sqliteExists(ctx, path); err != nil {
+				return nil, err
 			}
 		}
 		db, err = openSQLite(path)
@@ -129,6 +129,34 @@ func OpenWith(ctx context.Context, dsn string, opt OpenOptions) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// sqliteExists returns a *MissingError unless path is a SQLite file with
+// dealctl's schema. It looks read-only: opening the store proper would
+// switch a foreign file to WAL mode, and fill an empty one.
+func sqliteExists(ctx context.Context, path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return &MissingError{Where: path}
+	case err != nil:
+		return fmt.Errorf("cannot read the database file: %w", err)
+	case fi.Size() == 0:
+		return &MissingError{Where: path, Empty: true}
+	}
+	ro, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer ro.Close()
+	has, err := (&DB{dialect: SQLite, read: ro}).hasSchema(ctx)
+	if err != nil {
+		return err
+	}
+	if !has {
+		return &MissingError{Where: path, Empty: true}
+	}
+	return nil
 }
 
 // Migrated says what Open's migration run applied: nothing when the
