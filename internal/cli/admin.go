@@ -98,6 +98,8 @@ func openError(choice dbpath.Choice, err error) error {
 	var missing *sqlstore.MissingError
 	var newer *sqlstore.SchemaNewerError
 	switch {
+	case errors.As(err, &missing) && missing.Postgres:
+		return withExit(ExitNotFound, fmt.Errorf("%w (%s): check the URL, or create the database (createdb -O ROLE NAME), then run 'dealctl admin migrate'", missing, sourceOf(choice)))
 	case errors.As(err, &missing):
 		return withExit(ExitNotFound, fmt.Errorf("%w; %s", missing, chooseDatabaseHint(choice)))
 	case errors.As(err, &newer):

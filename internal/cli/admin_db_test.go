@@ -5,12 +5,14 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/dbpath"
+	"github.com/dealctl/dealctl/internal/pgtest"
 )
 
 // strippedEnv is the environment of a `sudo` that drops DEALCTL_DB: a
@@ -267,5 +269,34 @@ func TestDatabaseSecretsNeverPrinted(t *testing.T) {
 		if err == nil || strings.Contains(err.Error()+out.String(), "s3cret") {
 			t.Errorf("serve --db %q: %v\n%s; want a failure without the password", dsn, err, out.String())
 		}
+	}
+}
+
+func TestAdminMissingPostgresDatabase(t *testing.T) {
+	strippedEnv(t)
+	url := pgtest.URL(t)
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/no_such_database_here"
+	for _, args := range [][]string{{"keys", "ls"}, {"migrate"}} {
+		_, _, err := runAdminArgs(t, append(args, "--db", u.String())...)
+		if exitOf(err) != ExitNotFound || !strings.Contains(err.Error(), "no_such_database_here") || !strings.Contains(err.Error(), "createdb") {
+			t.Errorf("admin %v on a missing PostgreSQL database: exit %d, %v; want %d naming it and how to create it", args, exitOf(err), err, ExitNotFound)
+		}
+	}
+	// An empty database is no dealctl database for keys ls; migrate,
+	// told the URL, creates the schema.
+	if _, _, err := runAdminArgs(t, "keys", "ls", "--db", url); exitOf(err) != ExitNotFound || !strings.Contains(err.Error(), "no dealctl schema") {
+		t.Errorf("keys ls on an empty PostgreSQL database: exit %d, %v; want %d", exitOf(err), err, ExitNotFound)
+	}
+	out, _, err := runAdminArgs(t, "migrate", "--db", url)
+	if err != nil || !strings.HasPrefix(out, "Created the schema of a new database (postgres)") {
+		t.Errorf("migrate on an empty PostgreSQL database: %q, %v", out, err)
+	}
+	out, _, err = runAdminArgs(t, "migrate", "--db", url)
+	if err != nil || !strings.Contains(out, "(postgres): already up to date, nothing applied") {
+		t.Errorf("migrate on a current PostgreSQL database: %q, %v", out, err)
 	}
 }

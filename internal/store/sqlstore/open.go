@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver
 
@@ -74,13 +75,17 @@ type OpenOptions struct {
 // MissingError says the database named is not there: no file, or no
 // dealctl schema in it. Nothing was created.
 type MissingError struct {
-	Where string // the path, or the redacted URL
-	Empty bool   // it exists but has no dealctl schema
+	Where    string // the path, or the redacted URL
+	Empty    bool   // it exists but has no dealctl schema
+	Postgres bool   // the server answered that it has no such database
 }
 
 func (e *MissingError) Error() string {
 	if e.Empty {
 		return fmt.Sprintf("%s has no dealctl schema (it is empty, or another program's database)", e.Where)
+	}
+	if e.Postgres {
+		return fmt.Sprintf("the PostgreSQL server has no database %s", e.Where)
 	}
 	return fmt.Sprintf("no database at %s", e.Where)
 }
@@ -112,6 +117,10 @@ func OpenWith(ctx context.Context, dsn string, opt OpenOptions) (*DB, error) {
 	}
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
+		var pg *pgconn.PgError
+		if errors.As(err, &pg) && pg.Code == "3D000" { // invalid_catalog_name: no such database
+			return nil, &MissingError{Where: dbpath.Redact(dsn), Postgres: true}
+		}
 		return nil, fmt.Errorf("cannot reach the database: %w", err)
 	}
 	if opt.MustExist {
