@@ -21,6 +21,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+
+	"github.com/dealctl/dealctl/internal/dbpath"
 )
 
 // Environment switches.
@@ -130,10 +132,4 @@ func randomHex(n int) string {
 }
 
 // redact hides a password in a URL shown in a failure message.
-func redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "the server"
-	}
-	return u.Redacted()
-}
+func redact(raw string) string { return dbpath.Redact(raw) }
