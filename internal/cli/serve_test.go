@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -132,5 +134,44 @@ func TestServeHelpShowsNoSecretFromTheEnvironment(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "s3cret") || !strings.Contains(out.String(), "--webhook-secret") {
 		t.Errorf("serve --help shows a secret from the environment:\n%s", out.String())
+	}
+}
+
+// TestServeWatchesTheSchema: `dealctl serve` runs the schema watch at
+// --schema-check-interval, so an instance left behind turns not ready.
+func TestServeWatchesTheSchema(t *testing.T) {
+	t.Setenv("DEALCTL_NOTIFY_URL", "")
+	db := filepath.Join(t.TempDir(), "deals.db")
+	lines, logs := startServe(t, &serveOptions{db: db, addr: "127.0.0.1:0", rateLimit: 600, logFormat: "text",
+		shutdownTimeout: time.Second, schemaCheck: 50 * time.Millisecond})
+	base := strings.Fields(strings.TrimPrefix(lines[len(lines)-1], "dealctl serving the API on "))[0]
+	readyz := func() int {
+		resp, err := http.Get(base + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := readyz(); code != http.StatusOK {
+		t.Fatalf("/readyz = %d before any upgrade", code)
+	}
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec("INSERT INTO schema_migrations VALUES (9999, '9999_future.sql', 0)"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for readyz() != http.StatusServiceUnavailable {
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz still 200 10 s after the database moved on; log:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(logs.String(), "refusing writes") {
+		t.Errorf("the log does not say why:\n%s", logs.String())
 	}
 }
