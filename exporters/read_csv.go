@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/text/encoding/unicode"
+
+	"github.com/dealctl/dealctl/internal/csvsafe"
 )
 
 func readCSVFile(path string) (*Sheet, error) {
@@ -40,9 +42,21 @@ func ReadCSV(name string, data []byte) (*Sheet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	restoreGuardedCells(grid)
 	// Serial-number due dates in a csv come from a 1900-system workbook:
 	// the 1904 system survives only inside xlsx files.
 	return parseGrid(name, "", grid, false)
+}
+
+// restoreGuardedCells drops the apostrophe that WriteCSV (and other
+// careful writers) put in front of a cell a spreadsheet would run as a
+// formula, so "'=1+1" reads as the text "=1+1" it stands for.
+func restoreGuardedCells(grid [][]string) {
+	for _, rec := range grid {
+		for i, c := range rec {
+			rec[i] = csvsafe.Restore(c)
+		}
+	}
 }
 
 func decodeText(data []byte) ([]byte, error) {

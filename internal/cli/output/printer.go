@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/csvsafe"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -145,6 +146,9 @@ func blockStyle(n *yaml.Node) {
 
 // writeDelimited writes every column (pipe columns included) with a header
 // row: csv per RFC 4180, tsv with tabs and newlines in cells flattened.
+// Both are files people open in a spreadsheet, so a cell that would run
+// as a formula there (text from the other side starting with "=") is
+// written behind an apostrophe (csvsafe).
 func writeDelimited(w io.Writer, t *Table, tabs bool) error {
 	cols := t.plainColumns()
 	if tabs {
@@ -154,7 +158,7 @@ func writeDelimited(w io.Writer, t *Table, tabs bool) error {
 				if i > 0 {
 					b.WriteByte('\t')
 				}
-				b.WriteString(flatten(c))
+				b.WriteString(csvsafe.Neutralize(flatten(c)))
 			}
 			b.WriteByte('\n')
 		}
@@ -166,11 +170,11 @@ func writeDelimited(w io.Writer, t *Table, tabs bool) error {
 		return err
 	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write(t.headers(cols)); err != nil {
+	if err := cw.Write(csvsafe.Record(t.headers(cols))); err != nil {
 		return err
 	}
 	for _, r := range t.Rows {
-		if err := cw.Write(pick(r, cols)); err != nil {
+		if err := cw.Write(csvsafe.Record(pick(r, cols))); err != nil {
 			return err
 		}
 	}
