@@ -15,6 +15,10 @@ type Export struct {
 	People   []api.Person
 	Messages map[string][]api.Message // by request id; nil without --with-messages
 	Now      time.Time                // when the export was made, for the Summary sheet
+	// Internal is set when the export keeps the owning side's internal
+	// messages on purpose (--include-internal); every format that has
+	// room for words then says so (InternalBanner).
+	Internal bool
 }
 
 // WithMessages reports whether messages were fetched for the export.

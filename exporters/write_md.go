@@ -23,6 +23,10 @@ func WriteMarkdown(w io.Writer, e *Export) error {
 			counts.Add(r.Status)
 		}
 	}
+	if e.Internal {
+		// First, before anything a reader could forward.
+		fmt.Fprintf(bw, "> **%s**\n\n", e.internalBanner())
+	}
 	fmt.Fprintf(bw, "# %s — %s\n\n", e.Deal.Codename, e.Deal.Name)
 	fmt.Fprintf(bw, "%d requests: %d open, %d partial, %d complete", counts.Total, counts.Open, counts.Partial, counts.Complete)
 	if !e.Now.IsZero() {

@@ -29,7 +29,10 @@ type ExportOptions struct {
 	File         string // "" or "-" for stdout
 	Format       string
 	WithMessages bool
-	Excel        bool // csv with a byte-order mark, for Excel
+	// IncludeInternal keeps the owning side's internal messages in a
+	// --with-messages export (they are left out otherwise).
+	IncludeInternal bool
+	Excel           bool // csv with a byte-order mark, for Excel
 }
 
 // NewCmdExport is `dealctl export`.
@@ -53,13 +56,25 @@ written to as it is.
 xlsx: a Requests sheet (styled, frozen header, filter, sections set apart,
 status colours, dropdowns, date cells, links), a Summary sheet (counts by
 category and status, with a chart), and with --with-messages a Messages
-sheet. csv: RFC 4180 in UTF-8 (--excel adds the byte-order mark Excel needs
-to read accents). json: the API's DealRequest array. md: a checklist.
+sheet; every sheet prints landscape, one page wide, with its header row
+on every page. csv: RFC 4180 in UTF-8 (--excel adds the byte-order mark
+Excel needs to read accents); a cell starting with = + - @, tab or CR is
+written behind an apostrophe so no spreadsheet runs it as a formula, and
+import reads it back without. json: the API's DealRequest array. md: a
+checklist.
+
+--with-messages leaves out your side's internal messages (internal notes
+and internal answers), and with them the latest answer and files they
+gave a row: an export is often sent to the other side.
+--include-internal keeps them, and the file then says at its top (md),
+on its Summary sheet and on every printed page (xlsx) that it holds
+internal notes; in json each such message has "internal": true.
 
 An exported xlsx or csv imported back changes nothing.`,
 		Example: `  dealctl export -o falcon.xlsx
   dealctl export --format csv --excel > falcon.csv
-  dealctl export -o falcon.md --with-messages`,
+  dealctl export -o falcon.md --with-messages
+  dealctl export -o falcon-internal.xlsx --with-messages --include-internal`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -74,6 +89,7 @@ An exported xlsx or csv imported back changes nothing.`,
 	fl.StringVarP(&opts.File, "output", "o", "", "write to FILE (- for stdout)")
 	fl.StringVar(&opts.Format, "format", "", "xlsx, csv, json or md (default: from FILE's extension, else xlsx)")
 	fl.BoolVar(&opts.WithMessages, "with-messages", false, "include every request's conversation")
+	fl.BoolVar(&opts.IncludeInternal, "include-internal", false, "with --with-messages: keep your side's internal notes (the file says it holds them)")
 	fl.BoolVar(&opts.Excel, "excel", false, "csv: start with a UTF-8 byte-order mark so Excel reads accents right")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -122,6 +138,9 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 	if o.WithMessages && format == exportCSV {
 		return usageErrorf("--with-messages needs a format with room for conversations: xlsx, json or md")
 	}
+	if o.IncludeInternal && !o.WithMessages {
+		return usageErrorf("--include-internal keeps internal notes in the conversations: give it with --with-messages")
+	}
 	if o.Excel && format != exportCSV {
 		return usageErrorf("--excel applies to csv only")
 	}
@@ -137,11 +156,12 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	e := &exporters.Export{Deal: s.Deal, Rows: rows, People: people, Now: o.Now()}
+	e := &exporters.Export{Deal: s.Deal, Rows: rows, People: people, Now: o.Now(), Internal: o.IncludeInternal}
 	if o.WithMessages {
 		if e.Messages, err = fetchMessages(ctx, s, rows); err != nil {
 			return err
 		}
+		o.sayInternal(e)
 	}
 	if toStdout {
 		w := bufio.NewWriter(o.IO.Out)
@@ -155,6 +175,20 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 	}
 	o.Infof("Wrote %d rows of %s to %s", len(rows), s.Deal.Codename, o.File)
 	return nil
+}
+
+// sayInternal drops internal messages unless asked to keep them, and says
+// on stderr what happened to them.
+func (o *ExportOptions) sayInternal(e *exporters.Export) {
+	if o.IncludeInternal {
+		if n := e.InternalCount(); n > 0 {
+			o.Warnf("the export holds %d internal messages of your side: do not send it to the other side", n)
+		}
+		return
+	}
+	if n := e.DropInternal(); n > 0 {
+		o.Infof("Left out %d internal messages of your side (--include-internal keeps them)", n)
+	}
 }
 
 func writeExport(w io.Writer, format string, e *exporters.Export, bom bool) error {
