@@ -18,8 +18,23 @@ const (
 	MessagesSheet = "Messages"
 )
 
-// columnWidths are in Excel's character units, one per Headers column.
-var columnWidths = [numCols]float64{10, 9, 48, 60, 10, 9, 16, 18, 12, 26, 40, 24, 24, 36, 17, 38}
+// columnWidths are in Excel's character units, one per Headers column,
+// chosen so that the printed columns fit a landscape page at a readable
+// scale; long text wraps.
+var columnWidths = [numCols]float64{8, 9, 32, 46, 9.5, 8.5, 15, 14, 11.5, 22, 34, 20, 18, 24, 16.5, 38}
+
+// wrapped marks the columns whose text wraps (and so sets the row's
+// height); the others hold short values that fit their width.
+var wrapped = [numCols]bool{colNumber: true, colTitle: true, colBody: true, colRequester: true, colAssignee: true,
+	colLatest: true, colAnsweredBy: true, colFiles: true, colLinks: true}
+
+// printedCols is how many columns print: all but ID, which only import
+// needs.
+const printedCols = colID
+
+// dropdownRows is how far down the dropdowns reach: to the end of the
+// sheet, so rows a person adds by hand get them too.
+const dropdownRows = excelize.TotalRows
 
 // WriteXLSX writes the workbook: the list on a Requests sheet written with
 // the stream writer (memory stays flat however long the list), a Summary
@@ -46,12 +61,48 @@ func WriteXLSX(w io.Writer, e *Export) error {
 			return err
 		}
 	}
+	if err := setDocProps(f, e); err != nil {
+		return err
+	}
 	f.SetActiveSheet(0)
 	_, err = f.WriteTo(w)
 	return err
 }
 
+// setDocProps names the workbook; one holding internal notes says so in
+// its properties too, where document-management systems look.
+func setDocProps(f *excelize.File, e *Export) error {
+	p := &excelize.DocProperties{Title: e.Deal.Codename + " request list", Creator: "dealctl"}
+	if e.Internal {
+		p.Subject, p.Keywords, p.Category = InternalBanner, "internal", "Internal"
+	}
+	return f.SetDocProps(p)
+}
+
+// footer is what every printed page of sheet says at its foot: whose list
+// it is, and as of when.
+func (e *Export) footer(sheet string) string {
+	s := e.Deal.Codename + " · " + sheet
+	if !e.Now.IsZero() {
+		s += " · exported " + e.Now.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return s
+}
+
+// banner is what every printed page says at its top: the internal-notes
+// warning when the export holds them.
+func (e *Export) banner() string {
+	if e.Internal {
+		return e.internalBanner()
+	}
+	return ""
+}
+
 func writeRequestsSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
+	// The sheet's properties are written when the stream starts.
+	if err := f.SetSheetProps(RequestsSheet, &excelize.SheetPropsOptions{FitToPage: ptr(true)}); err != nil {
+		return err
+	}
 	sw, err := f.NewStreamWriter(RequestsSheet)
 	if err != nil {
 		return err
@@ -81,7 +132,7 @@ func writeRequestsSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 		row++
 		cell, _ := excelize.CoordinatesToCellName(1, row)
 		rec := e.record(r, emails)
-		if err := sw.SetRow(cell, xlsxRow(st, r, rec)); err != nil {
+		if err := sw.SetRow(cell, xlsxRow(st, r, rec), excelize.RowOpts{Height: requestRowHeight(rec)}); err != nil {
 			return err
 		}
 		if u := firstLink(r); u != "" {
@@ -89,10 +140,13 @@ func writeRequestsSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 			links = append(links, link{c, u})
 		}
 	}
-	last := max(row, 2)
-	// Dropdowns, the filter and hyperlinks belong to the worksheet part
-	// that Flush writes: added after Flush they would be dropped.
-	if err := addDropdowns(f, last); err != nil {
+	// Dropdowns, the filter, hyperlinks, conditional formats and the page
+	// setup belong to the worksheet part that Flush writes: added after
+	// Flush they would be dropped.
+	if err := addDropdowns(f); err != nil {
+		return err
+	}
+	if err := addOverdueFormat(f, st); err != nil {
 		return err
 	}
 	lastCol, _ := excelize.ColumnNumberToName(numCols)
@@ -104,20 +158,36 @@ func writeRequestsSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 			return err
 		}
 	}
+	lastPrinted, _ := excelize.ColumnNumberToName(printedCols)
+	if err := (printSetup{sheet: RequestsSheet, lastCol: lastPrinted, lastRow: row, fitToWidth: true,
+		banner: e.banner(), footer: e.footer(RequestsSheet)}).apply(f); err != nil {
+		return err
+	}
 	return sw.Flush()
+}
+
+// requestRowHeight fits the row to its tallest wrapped cell.
+func requestRowHeight(rec []string) float64 {
+	texts := make([]string, numCols)
+	widths := make([]float64, numCols)
+	for i := range rec {
+		if wrapped[i] {
+			texts[i], widths[i] = rec[i], columnWidths[i]
+		}
+	}
+	return rowHeight(texts, widths)
 }
 
 // xlsxRow is one list row as typed, styled cells: numbers stay text (so
 // "2.10" is not read back as 2.1), due dates are date cells.
 func xlsxRow(st *xlsxStyles, r api.DealRequest, rec []string) []any {
 	cells := make([]any, numCols)
-	base := st.text
-	if r.Kind == api.KindSection {
-		base = st.section
-	}
 	for i, v := range rec {
-		style := base
-		if r.Kind == api.KindRequest && (i == colBody || i == colLatest || i == colFiles || i == colTitle) {
+		style := st.text
+		switch {
+		case r.Kind == api.KindSection:
+			style = st.section
+		case wrapped[i]:
 			style = st.wrap
 		}
 		cells[i] = excelize.Cell{StyleID: style, Value: v}
@@ -142,8 +212,8 @@ func xlsxRow(st *xlsxStyles, r api.DealRequest, rec []string) []any {
 }
 
 // addDropdowns offers the enumerations as in-cell lists, so an edited
-// export stays importable.
-func addDropdowns(f *excelize.File, lastRow int) error {
+// export stays importable, down to the sheet's last row.
+func addDropdowns(f *excelize.File) error {
 	lists := []struct {
 		col    int
 		values []string
@@ -156,7 +226,7 @@ func addDropdowns(f *excelize.File, lastRow int) error {
 	for _, l := range lists {
 		dv := excelize.NewDataValidation(true)
 		col, _ := excelize.ColumnNumberToName(l.col + 1)
-		dv.SetSqref(fmt.Sprintf("%s2:%s%d", col, col, lastRow))
+		dv.SetSqref(fmt.Sprintf("%s2:%s%d", col, col, dropdownRows))
 		if err := dv.SetDropList(l.values); err != nil {
 			return err
 		}
@@ -167,6 +237,17 @@ func addDropdowns(f *excelize.File, lastRow int) error {
 		}
 	}
 	return nil
+}
+
+// addOverdueFormat shows a due date in the past of a request not complete
+// in bold red, as the TUI does, judged on the day the file is opened.
+func addOverdueFormat(f *excelize.File, st *xlsxStyles) error {
+	due, _ := excelize.ColumnNumberToName(colDue + 1)
+	status, _ := excelize.ColumnNumberToName(colStatus + 1)
+	kind, _ := excelize.ColumnNumberToName(colKind + 1)
+	rule := fmt.Sprintf(`AND(ISNUMBER($%s2),$%s2<TODAY(),$%s2<>"complete",$%s2<>"section")`, due, due, status, kind)
+	return f.SetConditionalFormat(RequestsSheet, fmt.Sprintf("%s2:%s%d", due, due, dropdownRows),
+		[]excelize.ConditionalFormatOptions{{Type: "formula", Criteria: "=", Format: &st.overdue, Value: rule}})
 }
 
 func names[T ~string](vals []T) []string {

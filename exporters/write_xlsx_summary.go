@@ -2,14 +2,41 @@ package exporters
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
 )
+
+// The Summary sheet: the table of counts on the first printed page, the
+// chart below it on a page of its own.
+const (
+	summaryHeaderRow = 3
+	chartRow         = 13 // the chart's top row; a page break sits above it
+	// The chart is sized in Excel's pixels to fit a landscape A4 or
+	// Letter page at 100 % with room to spare: LibreOffice widens
+	// columns (and so the chart) when it stands DejaVu Sans in for Arial.
+	chartWidth  = 700
+	chartHeight = 420
+	// summaryLastCol and summaryLastRow bound what prints: the table
+	// and the chart (A to G is 713 px in Excel; 420 px is 28 rows of 15
+	// points).
+	summaryLastCol = "G"
+	summaryLastRow = chartRow + 28
+)
+
+// CategoryLabel is a category as people write it: "Human resources" for
+// human_resources.
+func CategoryLabel(c api.RequestCategory) string {
+	s := strings.ReplaceAll(string(c), "_", " ")
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
 
 // writeSummarySheet writes counts of requests by category × status and a
 // stacked column chart of them. It is small, so the ordinary (non-stream)
@@ -39,34 +66,42 @@ func writeSummarySheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 		if err := f.SetCellValue(sh, cell, v); err != nil {
 			return err
 		}
-		if style != 0 {
-			return f.SetCellStyle(sh, cell, cell, style)
-		}
-		return nil
+		return f.SetCellStyle(sh, cell, cell, style)
 	}
 	if err := set("A1", title, st.sectionTitle); err != nil {
 		return err
 	}
+	if e.Internal {
+		if err := set("A2", e.internalBanner(), st.banner); err != nil {
+			return err
+		}
+		if err := f.SetSheetProps(sh, &excelize.SheetPropsOptions{TabColorRGB: ptr(warningText)}); err != nil {
+			return err
+		}
+	}
 	head := []string{"Category", "Open", "Partial", "Complete", "Total"}
 	for i, h := range head {
-		c, _ := excelize.CoordinatesToCellName(i+1, 3)
+		c, _ := excelize.CoordinatesToCellName(i+1, summaryHeaderRow)
 		if err := set(c, h, st.header); err != nil {
 			return err
 		}
 	}
-	row := 3
+	row := summaryHeaderRow
 	for _, cat := range api.RequestCategories {
 		row++
 		c := byCat[cat]
 		if c == nil {
 			c = &domain.StatusCounts{}
 		}
-		vals := []any{string(cat), c.Open, c.Partial, c.Complete, c.Total}
+		vals := []any{CategoryLabel(cat), c.Open, c.Partial, c.Complete, c.Total}
 		if err := f.SetSheetRow(sh, fmt.Sprintf("A%d", row), &vals); err != nil {
 			return err
 		}
 	}
 	last := row
+	if err := f.SetCellStyle(sh, fmt.Sprintf("A%d", summaryHeaderRow+1), fmt.Sprintf("E%d", last), st.text); err != nil {
+		return err
+	}
 	row++
 	vals := []any{"Total", total.Open, total.Partial, total.Complete, total.Total}
 	if err := f.SetSheetRow(sh, fmt.Sprintf("A%d", row), &vals); err != nil {
@@ -76,120 +111,72 @@ func writeSummarySheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 		return err
 	}
 	for i, stt := range api.RequestStatuses {
-		c, _ := excelize.CoordinatesToCellName(i+2, 3)
+		c, _ := excelize.CoordinatesToCellName(i+2, summaryHeaderRow)
 		if err := f.SetCellStyle(sh, c, c, st.statusHeader[stt]); err != nil {
 			return err
 		}
 	}
-	if err := f.SetColWidth(sh, "A", "A", 20); err != nil {
+	if err := f.SetColWidth(sh, "A", "A", 22); err != nil {
 		return err
 	}
-	if err := f.SetColWidth(sh, "B", "E", 11); err != nil {
+	if err := f.SetColWidth(sh, "B", "E", 12); err != nil {
 		return err
 	}
-	return f.AddChart(sh, "G3", summaryChart(last))
+	if err := f.InsertPageBreak(sh, fmt.Sprintf("A%d", chartRow)); err != nil {
+		return err
+	}
+	most := 0
+	for _, c := range byCat {
+		most = max(most, c.Total)
+	}
+	if err := f.AddChart(sh, fmt.Sprintf("A%d", chartRow), summaryChart(last, most)); err != nil {
+		return err
+	}
+	// At 100 %, not fitted: Excel ignores manual page breaks on a sheet
+	// fitted to pages, and the table and chart each fit a page as they
+	// are.
+	return printSetup{sheet: sh, lastCol: summaryLastCol, lastRow: summaryLastRow, banner: e.banner(),
+		footer: e.footer(sh)}.apply(f)
 }
 
-// summaryChart stacks the three statuses per category.
-func summaryChart(last int) *excelize.Chart {
-	colors := map[api.RequestStatus]string{api.StatusOpen: "F4B183", api.StatusPartial: "FFD966", api.StatusComplete: "A9D08E"}
+// summaryChart stacks the three statuses per category, in the TUI's
+// status colours; most is the tallest column, for whole-number steps.
+func summaryChart(last, most int) *excelize.Chart {
+	axisFont := excelize.Font{Family: xlsxFont, Size: 10, Color: "000000"}
 	var series []excelize.ChartSeries
 	for i, s := range api.RequestStatuses {
 		col, _ := excelize.ColumnNumberToName(i + 2)
 		series = append(series, excelize.ChartSeries{
-			Name:       fmt.Sprintf("%s!$%s$3", SummarySheet, col),
-			Categories: fmt.Sprintf("%s!$A$4:$A$%d", SummarySheet, last),
-			Values:     fmt.Sprintf("%s!$%s$4:$%s$%d", SummarySheet, col, col, last),
-			Fill:       excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{colors[s]}},
+			Name:       fmt.Sprintf("%s!$%s$%d", SummarySheet, col, summaryHeaderRow),
+			Categories: fmt.Sprintf("%s!$A$%d:$A$%d", SummarySheet, summaryHeaderRow+1, last),
+			Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", SummarySheet, col, summaryHeaderRow+1, col, last),
+			Fill:       excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{statusChartColor[s]}},
 		})
 	}
 	return &excelize.Chart{
-		Type:      excelize.ColStacked,
-		Series:    series,
-		Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Requests by category and status"}}},
-		Legend:    excelize.ChartLegend{Position: "bottom"},
-		Dimension: excelize.ChartDimension{Width: 560, Height: 320},
+		Type:   excelize.ColStacked,
+		Series: series,
+		Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Requests by category and status",
+			Font: &excelize.Font{Family: xlsxFont, Size: 14, Bold: true}}}},
+		Legend: excelize.ChartLegend{Position: "bottom", Font: &axisFont},
+		XAxis:  excelize.ChartAxis{Font: axisFont},
+		YAxis: excelize.ChartAxis{Font: axisFont, MajorGridLines: true, MajorUnit: axisStep(most),
+			NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0"}},
+		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},
 	}
 }
 
-// messageHeaders are the Messages sheet's columns.
-var messageHeaders = []string{"Number", "Title", "Posted", "Author", "Kind", "Partial", "Internal", "Source", "Text", "Files and links"}
-
-// writeMessagesSheet writes every conversation, request by request in list
-// order, oldest message first, with the stream writer.
-func writeMessagesSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
-	if _, err := f.NewSheet(MessagesSheet); err != nil {
-		return err
-	}
-	sw, err := f.NewStreamWriter(MessagesSheet)
-	if err != nil {
-		return err
-	}
-	for i, wd := range []float64{10, 40, 17, 26, 12, 8, 8, 8, 80, 40} {
-		if err := sw.SetColWidth(i+1, i+1, wd); err != nil {
-			return err
+// axisStep is a whole step between gridlines giving at most about ten of
+// them: counts are whole, so 0.2 steps would be noise.
+func axisStep(most int) float64 {
+	step := 1
+	for most/step > 10 {
+		switch {
+		case strconv.Itoa(step)[0] == '2':
+			step = step / 2 * 5
+		default:
+			step *= 2
 		}
 	}
-	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
-		return err
-	}
-	head := make([]any, len(messageHeaders))
-	for i, h := range messageHeaders {
-		head[i] = excelize.Cell{StyleID: st.header, Value: h}
-	}
-	if err := sw.SetRow("A1", head); err != nil {
-		return err
-	}
-	row := 1
-	for _, r := range e.Rows {
-		for _, m := range e.Messages[r.ID] {
-			row++
-			var posted any = ""
-			if m.PostedAt != nil {
-				posted = excelize.Cell{StyleID: st.dateTime, Value: m.PostedAt.UTC().Truncate(time.Second)}
-			}
-			author := ""
-			if m.Author != nil {
-				author = m.Author.Email
-			}
-			var attached []string
-			for _, fl := range m.Files {
-				switch {
-				case fl.URL != nil:
-					attached = append(attached, *fl.URL)
-				case fl.Name != nil:
-					attached = append(attached, *fl.Name)
-				}
-			}
-			cells := []any{
-				excelize.Cell{StyleID: st.text, Value: r.Number},
-				excelize.Cell{StyleID: st.wrap, Value: r.Title},
-				posted,
-				excelize.Cell{StyleID: st.text, Value: author},
-				excelize.Cell{StyleID: st.text, Value: string(m.Kind)},
-				excelize.Cell{StyleID: st.text, Value: yesNo(m.Partial)},
-				excelize.Cell{StyleID: st.text, Value: yesNo(m.Internal)},
-				excelize.Cell{StyleID: st.text, Value: string(m.Source)},
-				excelize.Cell{StyleID: st.wrap, Value: m.Text},
-				excelize.Cell{StyleID: st.wrap, Value: strings.Join(attached, "\n")},
-			}
-			cell, _ := excelize.CoordinatesToCellName(1, row)
-			if err := sw.SetRow(cell, cells); err != nil {
-				return err
-			}
-		}
-	}
-	if row > 1 {
-		if err := f.AutoFilter(MessagesSheet, fmt.Sprintf("A1:J%d", row), nil); err != nil {
-			return err
-		}
-	}
-	return sw.Flush()
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
+	return float64(step)
 }
