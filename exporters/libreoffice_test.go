@@ -3,12 +3,15 @@ package exporters
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // libreOffice finds the LibreOffice binary, or skips the test with how to
@@ -86,4 +89,162 @@ func TestLibreOfficeOpensTheExport(t *testing.T) {
 	if r := s.Rows[1]; r.Number != "1.1" || r.DueDate != "2026-12-01" || r.Body != "Certified copy.\nWith amendments." {
 		t.Errorf("re-saved row = %+v", r)
 	}
+}
+
+// TestLibreOfficePrintsLikeATracker has LibreOffice print the 2,200-row
+// export to PDF and reads the pages back with poppler-utils: landscape,
+// every page of the list starting with the header row, every body's text
+// whole (rows tall enough for their wrapped lines), no "###" for a
+// date too wide for its column, sans-serif fonts only, and the Summary's
+// chart on a page of its own.
+func TestLibreOfficePrintsLikeATracker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("LibreOffice takes a while to print 2,200 rows; not with -short")
+	}
+	lo := libreOffice(t)
+	poppler(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "tracker.xlsx")
+	e := syntheticExport(2200)
+	var buf bytes.Buffer
+	if err := WriteXLSX(&buf, e); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pdf := convert(t, lo, src, "pdf", filepath.Join(dir, "pdf"))
+
+	pages := pdfPages(t, pdf)
+	info := runTool(t, "pdfinfo", pdf)
+	if !strings.Contains(info, "Page rot:        0") || !landscape(info) {
+		t.Errorf("pages are not landscape:\n%s", info)
+	}
+	if fonts := runTool(t, "pdffonts", pdf); strings.Contains(fonts, "Serif") {
+		t.Errorf("a serif font was used (a style without a named font?):\n%s", fonts)
+	}
+	requests, requestRows := 0, 0
+	for _, r := range e.Rows {
+		if r.Kind == api.KindRequest {
+			requestRows++
+		}
+	}
+	var chartPage, tablePage int
+	for i, text := range pages {
+		first := firstLine(text)
+		if strings.Contains(text, "###") {
+			t.Errorf("page %d shows ### (a value too wide for its column):\n%s", i+1, text)
+		}
+		switch {
+		case strings.HasPrefix(first, "Number") && strings.Contains(first, "Title") && strings.Contains(first, "Body"):
+			requests += strings.Count(text, "side letters.")
+		case strings.Contains(text, "Category") && strings.Contains(text, "Human resources"):
+			tablePage = i + 1
+		case strings.Contains(text, "Requests by category and status"):
+			chartPage = i + 1
+		default:
+			t.Errorf("page %d does not start with the header row (first line %q)", i+1, first)
+		}
+	}
+	// Four sentences of each body: none lost to a row too short.
+	if requests != 4*requestRows {
+		t.Errorf("the printed bodies hold %d sentences, want %d (4 a request)", requests, 4*requestRows)
+	}
+	if tablePage == 0 || chartPage != tablePage+1 {
+		t.Fatalf("Summary table on page %d, chart on page %d: want the chart on the page after the table", tablePage, chartPage)
+	}
+	// The PDF keeps the clipped text of a chart that crosses a page
+	// break, so the table's page is looked at: blank below the table.
+	if ink := inkBetween(t, pdf, tablePage, 0.4, 0.85); ink > 0 {
+		t.Errorf("the Summary table's page has %d dark pixels below the table: the chart is not on a page of its own", ink)
+	}
+	if ink := inkBetween(t, pdf, chartPage, 0.4, 0.85); ink == 0 {
+		t.Errorf("the chart's page is blank where the chart should be")
+	}
+}
+
+// inkBetween renders a page in grey and counts the dark pixels between
+// two fractions of its height.
+func inkBetween(t *testing.T, pdf string, page int, from, to float64) int {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "page")
+	p := fmt.Sprint(page)
+	runTool(t, "pdftoppm", "-gray", "-r", "30", "-f", p, "-l", p, "-singlefile", pdf, out)
+	data, err := os.ReadFile(out + ".pgm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var magic string
+	var w, h, maxVal int
+	r := bytes.NewReader(data)
+	if _, err := fmt.Fscan(r, &magic, &w, &h, &maxVal); err != nil || magic != "P5" {
+		t.Fatalf("not a binary PGM: %v", err)
+	}
+	pixels := data[len(data)-r.Len()+1:] // after the one blank that ends the header
+	if len(pixels) < w*h {
+		t.Fatalf("PGM of %d×%d has %d bytes", w, h, len(pixels))
+	}
+	ink := 0
+	for y := int(from * float64(h)); y < int(to*float64(h)); y++ {
+		for x := 0; x < w; x++ {
+			if pixels[y*w+x] < 200 {
+				ink++
+			}
+		}
+	}
+	return ink
+}
+
+// poppler skips the test when poppler-utils are missing, with the line to
+// install them.
+func poppler(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"pdfinfo", "pdftotext", "pdffonts"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed, so the printed export is not read back: apt-get install -y poppler-utils", tool)
+		}
+	}
+}
+
+func runTool(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return string(out)
+}
+
+// pdfPages is each page's text, laid out.
+func pdfPages(t *testing.T, pdf string) []string {
+	t.Helper()
+	pages := strings.Split(runTool(t, "pdftotext", "-layout", pdf, "-"), "\f")
+	if n := len(pages); n > 0 && strings.TrimSpace(pages[n-1]) == "" {
+		pages = pages[:n-1]
+	}
+	if len(pages) < 2 {
+		t.Fatalf("the PDF has %d pages", len(pages))
+	}
+	return pages
+}
+
+func firstLine(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// landscape reports whether pdfinfo's "Page size: W x H pts" is wider
+// than tall.
+func landscape(info string) bool {
+	for _, l := range strings.Split(info, "\n") {
+		var w, h float64
+		if _, err := fmt.Sscanf(strings.TrimPrefix(l, "Page size:"), "%f x %f", &w, &h); err == nil && strings.HasPrefix(l, "Page size:") {
+			return w > h
+		}
+	}
+	return false
 }

@@ -64,7 +64,9 @@ func WriteXLSX(w io.Writer, e *Export) error {
 	if err := setDocProps(f, e); err != nil {
 		return err
 	}
-	f.SetActiveSheet(0)
+	// Requests, the first sheet, is the active one from NewFile on:
+	// SetActiveSheet would parse the whole streamed sheet back into
+	// memory (and write it out again) just to say so, doubling the time.
 	_, err = f.WriteTo(w)
 	return err
 }
@@ -247,7 +249,7 @@ func addOverdueFormat(f *excelize.File, st *xlsxStyles) error {
 	kind, _ := excelize.ColumnNumberToName(colKind + 1)
 	rule := fmt.Sprintf(`AND(ISNUMBER($%s2),$%s2<TODAY(),$%s2<>"complete",$%s2<>"section")`, due, due, status, kind)
 	return f.SetConditionalFormat(RequestsSheet, fmt.Sprintf("%s2:%s%d", due, due, dropdownRows),
-		[]excelize.ConditionalFormatOptions{{Type: "formula", Criteria: "=", Format: &st.overdue, Value: rule}})
+		[]excelize.ConditionalFormatOptions{{Type: "formula", Criteria: rule, Format: &st.overdue}})
 }
 
 func names[T ~string](vals []T) []string {

@@ -22,9 +22,9 @@ const (
 	chartWidth  = 700
 	chartHeight = 420
 	// summaryLastCol and summaryLastRow bound what prints: the table
-	// and the chart (A to G is 713 px in Excel; 420 px is 28 rows of 15
+	// and the chart (700 px from A ends in H; 420 px is 28 rows of 15
 	// points).
-	summaryLastCol = "G"
+	summaryLastCol = "H"
 	summaryLastRow = chartRow + 28
 )
 

@@ -1,0 +1,254 @@
+package exporters
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+func writeAndOpen(t *testing.T, e *Export) (*excelize.File, []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteXLSX(&buf, e); err != nil {
+		t.Fatal(err)
+	}
+	raw := bytes.Clone(buf.Bytes())
+	f, err := excelize.OpenReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f, raw
+}
+
+// TestWriteXLSXPrintSetup: every sheet prints landscape with its header
+// row on every page; the list and messages one page wide; ID off paper;
+// the Summary's chart after a page break; footers that a deal name with
+// "&" cannot turn into codes.
+func TestWriteXLSXPrintSetup(t *testing.T) {
+	e := sampleExport()
+	e.Deal.Codename = "M&A"
+	f, _ := writeAndOpen(t, e)
+	for _, sh := range []string{RequestsSheet, SummarySheet, MessagesSheet} {
+		pl, err := f.GetPageLayout(sh)
+		if err != nil || pl.Orientation == nil || *pl.Orientation != "landscape" {
+			t.Errorf("%s: orientation %v (%v), want landscape", sh, pl.Orientation, err)
+		}
+		hf, err := f.GetHeaderFooter(sh)
+		if err != nil || !strings.Contains(hf.OddFooter, "M&&A · "+sh) || !strings.Contains(hf.OddFooter, "Page &P of &N") {
+			t.Errorf("%s: footer %+v (%v)", sh, hf, err)
+		}
+	}
+	for _, sh := range []string{RequestsSheet, MessagesSheet} {
+		pl, _ := f.GetPageLayout(sh)
+		props, _ := f.GetSheetProps(sh)
+		if *pl.FitToWidth != 1 || *pl.FitToHeight != 0 || props.FitToPage == nil || !*props.FitToPage {
+			t.Errorf("%s: fit to %d wide × %d tall (fitToPage %v), want one page wide", sh, *pl.FitToWidth, *pl.FitToHeight, props.FitToPage)
+		}
+	}
+	want := map[string]string{
+		RequestsSheet + " _xlnm.Print_Titles": "'Requests'!$1:$1",
+		RequestsSheet + " _xlnm.Print_Area":   "'Requests'!$A$1:$O$4", // up to Updated: ID is for import only
+		SummarySheet + " _xlnm.Print_Titles":  "'Summary'!$1:$1",
+		MessagesSheet + " _xlnm.Print_Titles": "'Messages'!$1:$1",
+		MessagesSheet + " _xlnm.Print_Area":   "'Messages'!$A$1:$J$2",
+	}
+	for _, n := range f.GetDefinedName() {
+		if w, ok := want[n.Scope+" "+n.Name]; ok {
+			if n.RefersTo != w {
+				t.Errorf("%s %s = %s, want %s", n.Scope, n.Name, n.RefersTo, w)
+			}
+			delete(want, n.Scope+" "+n.Name)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("missing defined names: %v", want)
+	}
+}
+
+// TestWriteXLSXNamesEveryFont: no font of the workbook is left without a
+// name (LibreOffice would print it in a serif).
+func TestWriteXLSXNamesEveryFont(t *testing.T) {
+	_, raw := writeAndOpen(t, sampleExport())
+	styles := zipPart(t, raw, "xl/styles.xml")
+	fonts := regexp.MustCompile(`(?s)<fonts[^>]*>(.*?)</fonts>`).FindStringSubmatch(styles)
+	if fonts == nil {
+		t.Fatal("no fonts in styles.xml")
+	}
+	for _, font := range regexp.MustCompile(`(?s)<font>.*?</font>`).FindAllString(fonts[1], -1) {
+		if !strings.Contains(font, `<name val="Arial">`) {
+			t.Errorf("a font without Arial named: %s", font)
+		}
+	}
+	chart := zipPart(t, raw, "xl/charts/chart1.xml")
+	if !strings.Contains(chart, `typeface="Arial"`) {
+		t.Error("the chart's text does not name Arial")
+	}
+}
+
+// TestWriteXLSXDropdownsReachTheLastRow: hand-added rows below the list
+// get the dropdowns too; overdue dates are red by a rule, not a frozen
+// colour.
+func TestWriteXLSXDropdownsReachTheLastRow(t *testing.T) {
+	f, _ := writeAndOpen(t, sampleExport())
+	dvs, err := f.GetDataValidations(RequestsSheet)
+	if err != nil || len(dvs) != 4 {
+		t.Fatalf("data validations: %d, %v", len(dvs), err)
+	}
+	for _, dv := range dvs {
+		if !strings.HasSuffix(dv.Sqref, "2:"+dv.Sqref[:1]+"1048576") {
+			t.Errorf("dropdown on %s: want it down to row 1048576", dv.Sqref)
+		}
+	}
+	cf, err := f.GetConditionalFormats(RequestsSheet)
+	if err != nil || len(cf["I2:I1048576"]) != 1 || !strings.Contains(cf["I2:I1048576"][0].Criteria, "$I2<TODAY()") {
+		t.Errorf("overdue rule on the due dates: %+v (%v)", cf, err)
+	}
+}
+
+// TestWriteXLSXRowHeightsFollowText: a row is as tall as its longest
+// wrapped cell, and a one-line row stays one line.
+func TestWriteXLSXRowHeightsFollowText(t *testing.T) {
+	e := sampleExport()
+	e.Rows[2].Body = strings.Repeat("Provide every lease, licence and side letter in force. ", 12)
+	f, _ := writeAndOpen(t, e)
+	one, _ := f.GetRowHeight(RequestsSheet, 2)  // the section: one line
+	two, _ := f.GetRowHeight(RequestsSheet, 3)  // a two-line body
+	long, _ := f.GetRowHeight(RequestsSheet, 4) // 12 sentences in a 46-wide column
+	if one != lineHeight+rowPadding || two != 2*lineHeight+rowPadding {
+		t.Errorf("heights %v and %v, want one line (%v) and two (%v)", one, two, lineHeight+rowPadding, 2*lineHeight+rowPadding)
+	}
+	// 672 characters at the most LibreOffice was seen to fit on a line
+	// of this column (61) take 11 lines.
+	if long < 11*lineHeight+rowPadding {
+		t.Errorf("a 672-character body gets %v pt, want room for at least 11 lines", long)
+	}
+}
+
+func TestWrappedLines(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		width float64
+		want  int
+	}{
+		{"short", 20, 1},
+		{"one\ntwo\n\nfour", 20, 4},
+		{strings.Repeat("word ", 40), 20, 10}, // 200 characters, ~20 a line
+		{strings.Repeat("x", 60), 10, 6},      // a long URL breaks anywhere
+		{"https://example.com/a/very/long/path/to/a/document.pdf", 24, 2},
+		{"", 10, 1},
+	} {
+		got := wrappedLines(c.text, c.width)
+		if got < c.want || got > c.want+1 {
+			t.Errorf("wrappedLines(%q, %v) = %d, want %d (or one more, to spare)", c.text, c.width, got, c.want)
+		}
+	}
+	if h := rowHeight([]string{strings.Repeat("a ", 5000)}, []float64{10}); h != maxRowHeight {
+		t.Errorf("a huge cell gets %v pt, want Excel's most, %v", h, float64(maxRowHeight))
+	}
+}
+
+// TestSummaryUsesHumanLabels: "Human resources", not human_resources.
+func TestSummaryUsesHumanLabels(t *testing.T) {
+	f, _ := writeAndOpen(t, sampleExport())
+	if i := f.GetActiveSheetIndex(); i != 0 {
+		t.Errorf("the workbook opens on sheet %d, want Requests (0)", i)
+	}
+	var got []string
+	for row := 4; row <= 9; row++ {
+		v, _ := f.GetCellValue(SummarySheet, "A"+strconv.Itoa(row))
+		got = append(got, v)
+	}
+	if strings.Join(got, ",") != "Business,Legal,Tax,Accounting,Technology,Human resources" {
+		t.Errorf("Summary categories = %v", got)
+	}
+}
+
+// TestXLSXColoursAreTheTUIs reads the TUI's status and section colours
+// (ANSI numbers in tui/styles.go) and checks that the workbook's fills
+// are the same hues, so the two never drift apart.
+func TestXLSXColoursAreTheTUIs(t *testing.T) {
+	src, err := os.ReadFile("../tui/styles.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ansiHue := map[string]string{"1": "red", "2": "green", "3": "yellow", "4": "blue", "5": "magenta", "6": "cyan"}
+	tuiStatus := map[api.RequestStatus]string{}
+	for _, m := range regexp.MustCompile(`api\.Status(\w+):\s*lipgloss\.NewStyle\(\)\.Foreground\(lipgloss\.Color\("(\d)"\)\)`).FindAllStringSubmatch(string(src), -1) {
+		tuiStatus[api.RequestStatus(strings.ToLower(m[1]))] = ansiHue[m[2]]
+	}
+	if len(tuiStatus) != len(api.RequestStatuses) {
+		t.Fatalf("found the TUI's colours for %v only: has tui/styles.go changed shape?", tuiStatus)
+	}
+	for st, hue := range tuiStatus {
+		if got := hueOf(statusFill[st]); got != hue {
+			t.Errorf("%s: TUI %s, xlsx fill %s is %s", st, hue, statusFill[st], got)
+		}
+		if got := hueOf(statusChartColor[st]); got != hue {
+			t.Errorf("%s: TUI %s, chart colour %s is %s", st, hue, statusChartColor[st], got)
+		}
+	}
+	section := regexp.MustCompile(`section:\s*lipgloss\.NewStyle\(\)\.Bold\(true\)\.Foreground\(lipgloss\.Color\("(\d)"\)\)`).FindStringSubmatch(string(src))
+	if section == nil {
+		t.Fatal("no section colour found in tui/styles.go")
+	}
+	if got := hueOf(sectionFill); got != ansiHue[section[1]] {
+		t.Errorf("sections: TUI %s, xlsx fill %s", ansiHue[section[1]], got)
+	}
+}
+
+// hueOf names the hue of an RRGGBB colour coarsely, as ANSI colours go.
+func hueOf(rgb string) string {
+	v, _ := strconv.ParseUint(rgb, 16, 32)
+	r, g, b := int(v>>16), int(v>>8&0xFF), int(v&0xFF)
+	hi, lo := max(r, g, b), min(r, g, b)
+	near := func(c int) bool { return hi-c < (hi-lo)/3 }
+	switch {
+	case hi-lo < 16:
+		return "grey"
+	case near(r) && near(g) && !near(b):
+		return "yellow"
+	case near(g) && near(b) && !near(r):
+		return "cyan"
+	case near(r) && near(b) && !near(g):
+		return "magenta"
+	case near(r):
+		return "red"
+	case near(g):
+		return "green"
+	}
+	return "blue"
+}
+
+func zipPart(t *testing.T, raw []byte, name string) string {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, zf := range zr.File {
+		if zf.Name == name {
+			rc, err := zf.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			data, err := io.ReadAll(rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(data)
+		}
+	}
+	t.Fatalf("no %s in the workbook", name)
+	return ""
+}
