@@ -145,7 +145,9 @@ func charWidth(r rune) float64 {
 	switch {
 	case strings.ContainsRune("iljI.,:;!|'", r):
 		em = 0.25
-	case strings.ContainsRune(" ftr()[]/-\"", r):
+	case r == ' ':
+		em = 0.28
+	case strings.ContainsRune("ftr()[]/-\"", r):
 		em = 0.34
 	case r == 'm' || r == 'w':
 		em = 0.84
