@@ -75,6 +75,19 @@ func TestWriteXLSXPrintSetup(t *testing.T) {
 	}
 }
 
+// TestWriteXLSXLongDealName: a deal name longer than a page footer may be
+// is cut there, and the export does not fail.
+func TestWriteXLSXLongDealName(t *testing.T) {
+	e := sampleExport()
+	e.Deal.Codename = strings.Repeat("R&D ", 100)
+	e.Internal = true
+	f, _ := writeAndOpen(t, e)
+	hf, err := f.GetHeaderFooter(RequestsSheet)
+	if err != nil || len([]rune(hf.OddFooter)) > 255 || !strings.HasPrefix(hf.OddFooter, "&LR&&D R&&D") || !strings.HasSuffix(hf.OddFooter, "…&RPage &P of &N") {
+		t.Errorf("footer = %q (%v)", hf.OddFooter, err)
+	}
+}
+
 // TestWriteXLSXNamesEveryFont: no font of the workbook is left without a
 // name (LibreOffice would print it in a serif).
 func TestWriteXLSXNamesEveryFont(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -41,10 +42,10 @@ func (p printSetup) apply(f *excelize.File) error {
 		return err
 	}
 	hf := &excelize.HeaderFooterOptions{
-		OddFooter: "&L" + headerFooterText(p.footer) + "&RPage &P of &N",
+		OddFooter: headerFooterField("&L", p.footer, "&RPage &P of &N"),
 	}
 	if p.banner != "" {
-		hf.OddHeader = "&C&\"" + xlsxFont + ",Bold\"&K" + warningText + headerFooterText(p.banner)
+		hf.OddHeader = headerFooterField("&C&\""+xlsxFont+",Bold\"&K"+warningText, p.banner, "")
 	}
 	if err := f.SetHeaderFooter(p.sheet, hf); err != nil {
 		return err
@@ -57,10 +58,24 @@ func (p printSetup) apply(f *excelize.File) error {
 		RefersTo: fmt.Sprintf("'%s'!$A$1:$%s$%d", p.sheet, p.lastCol, max(p.lastRow, 1))})
 }
 
-// headerFooterText makes text safe in a page header or footer, where "&"
-// starts a code (&P is the page number): a deal named "M&A" would
-// otherwise print "M" and a code.
-func headerFooterText(s string) string { return strings.ReplaceAll(s, "&", "&&") }
+// headerFooterField is a page header or footer: codes around text made
+// safe — "&" starts a code (&P is the page number), so a deal named "M&A"
+// would print "M" and a code — and cut to the 255 characters Excel
+// allows (a long deal name would make the export fail).
+func headerFooterField(prefix, text, suffix string) string {
+	runes := []rune(text)
+	for cut := false; ; cut = true {
+		s := strings.ReplaceAll(string(runes), "&", "&&")
+		if cut {
+			s += "…"
+		}
+		field := prefix + s + suffix
+		if len(utf16.Encode([]rune(field))) <= excelize.MaxFieldLength || len(runes) == 0 {
+			return field
+		}
+		runes = runes[:len(runes)-1]
+	}
+}
 
 // Row heights. A wrapped cell's lines are found by laying its words out
 // in the column's width with each character's width in Arial; the
