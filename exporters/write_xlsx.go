@@ -21,7 +21,7 @@ const (
 // columnWidths are in Excel's character units, one per Headers column,
 // chosen so that the printed columns fit a landscape page at a readable
 // scale; long text wraps.
-var columnWidths = [numCols]float64{8, 9, 32, 46, 9.5, 8.5, 15, 14, 11.5, 22, 34, 20, 18, 24, 16.5, 38}
+var columnWidths = [numCols]float64{8, 9, 32, 46, 9.5, 8.5, 15, 14, 11.5, 22, 34, 20, 18, 24, 17.5, 38}
 
 // wrapped marks the columns whose text wraps (and so sets the row's
 // height); the others hold short values that fit their width.

@@ -13,7 +13,7 @@ var messageHeaders = []string{"Number", "Title", "Posted", "Author", "Kind", "Pa
 
 // messageWidths are their widths; messageWrapped the columns that wrap.
 var (
-	messageWidths  = []float64{8, 30, 16.5, 24, 12, 8, 8, 8, 64, 32}
+	messageWidths  = []float64{8, 30, 17.5, 24, 12, 8, 8, 8, 64, 32}
 	messageWrapped = []bool{true, true, false, true, false, false, false, false, true, true}
 )
 

@@ -72,7 +72,15 @@ func writeSummarySheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 		return err
 	}
 	if e.Internal {
+		// Across the printed width, wrapped: one cell's overflow would be
+		// cut at the print area's edge.
 		if err := set("A2", e.internalBanner(), st.banner); err != nil {
+			return err
+		}
+		if err := f.MergeCell(sh, "A2", summaryLastCol+"2"); err != nil {
+			return err
+		}
+		if err := f.SetRowHeight(sh, 2, 34); err != nil {
 			return err
 		}
 		if err := f.SetSheetProps(sh, &excelize.SheetPropsOptions{TabColorRGB: ptr(warningText)}); err != nil {
@@ -163,6 +171,8 @@ func summaryChart(last, most int) *excelize.Chart {
 		YAxis: excelize.ChartAxis{Font: axisFont, MajorGridLines: true, MajorUnit: axisStep(most),
 			NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0"}},
 		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},
+		// Clear of the page break: a border on it prints on both pages.
+		Format: excelize.GraphicOptions{OffsetX: 2, OffsetY: 8},
 	}
 }
 

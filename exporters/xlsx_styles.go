@@ -64,6 +64,7 @@ func newXLSXStyles(f *excelize.File) (*xlsxStyles, error) {
 	}
 	s := &xlsxStyles{status: map[api.RequestStatus]int{}, statusHeader: map[api.RequestStatus]int{}}
 	top := &excelize.Alignment{Vertical: "top"}
+	topLeft := &excelize.Alignment{Vertical: "top", Horizontal: "left"}
 	wrapTop := &excelize.Alignment{Vertical: "top", WrapText: true}
 	sectionFillSpec := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{sectionFill}}
 	sectionBorders := []excelize.Border{{Type: "top", Color: sectionBorder, Style: 1}}
@@ -80,14 +81,16 @@ func newXLSXStyles(f *excelize.File) (*xlsxStyles, error) {
 		{&s.section, excelize.Style{Font: font(true, xlsxFontSize+1, sectionText), Fill: sectionFillSpec,
 			Alignment: wrapTop, Border: sectionBorders}},
 		{&s.sectionDateTime, excelize.Style{Font: font(true, xlsxFontSize+1, sectionText), Fill: sectionFillSpec,
-			Alignment: top, Border: sectionBorders, CustomNumFmt: ptr("yyyy-mm-dd hh:mm")}},
+			Alignment: topLeft, Border: sectionBorders, CustomNumFmt: ptr("yyyy-mm-dd hh:mm")}},
 		{&s.sectionTitle, excelize.Style{Font: font(true, 14, "")}},
-		{&s.banner, excelize.Style{Font: font(true, 12, warningText)}},
+		{&s.banner, excelize.Style{Font: font(true, 12, warningText), Alignment: &excelize.Alignment{Vertical: "top", WrapText: true}}},
 		{&s.bold, excelize.Style{Font: font(true, xlsxFontSize, ""), Border: []excelize.Border{{Type: "top", Color: "000000", Style: 1}}}},
 		{&s.text, excelize.Style{Font: font(false, xlsxFontSize, ""), Alignment: top}},
 		{&s.wrap, excelize.Style{Font: font(false, xlsxFontSize, ""), Alignment: wrapTop}},
-		{&s.date, excelize.Style{Font: font(false, xlsxFontSize, ""), Alignment: top, CustomNumFmt: ptr("yyyy-mm-dd")}},
-		{&s.dateTime, excelize.Style{Font: font(false, xlsxFontSize, ""), Alignment: top, CustomNumFmt: ptr("yyyy-mm-dd hh:mm")}},
+		// Dates left-aligned, like the text beside them: right-aligned
+		// they run into the next column's text.
+		{&s.date, excelize.Style{Font: font(false, xlsxFontSize, ""), Alignment: topLeft, CustomNumFmt: ptr("yyyy-mm-dd")}},
+		{&s.dateTime, excelize.Style{Font: font(false, xlsxFontSize, ""), Alignment: topLeft, CustomNumFmt: ptr("yyyy-mm-dd hh:mm")}},
 		{&s.link, excelize.Style{Alignment: wrapTop,
 			Font: &excelize.Font{Family: xlsxFont, Size: xlsxFontSize, Color: "0563C1", Underline: "single"}}},
 	}
