@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
 )
@@ -80,7 +80,7 @@ func BenchmarkScroll2200(b *testing.B) {
 func BenchmarkSearch2200(b *testing.B) {
 	m := loaded(b, bigList(2200), 120, 40)
 	for b.Loop() {
-		m.list = m.list.withFilter("", "amendment")
+		m.list = m.list.withFilter(filter{}, "amendment")
 	}
 }
 

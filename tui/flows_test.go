@@ -49,8 +49,8 @@ func TestFilterAndSearch(t *testing.T) {
 	s.keys("f", "f") // all → open → partial
 	s.waitFor("filter: partial")
 	m := s.quit()
-	if m.list.filter != api.StatusPartial {
-		t.Fatalf("filter = %q after f f, want partial", m.list.filter)
+	if m.list.filter.status != api.StatusPartial {
+		t.Fatalf("filter = %q after f f, want partial", m.list.filter.status)
 	}
 	var numbers []string
 	for _, i := range m.list.visible {
@@ -173,9 +173,9 @@ func TestErrorInStatusBar(t *testing.T) {
 	ts.limited.Store(true)
 	s.keys("j", "r")
 	s.waitFor("error: refresh")
-	// The program carries on: keys still move the cursor.
-	s.keys("j")
-	s.waitFor("▸ 1.3")
+	if got := s.screen.get(); !strings.Contains(got, "rate limited") {
+		t.Fatalf("the status line does not say why the refresh failed:\n%s", got)
+	}
 	m := s.quit()
 	if !m.noteErr || !strings.Contains(m.note, "rate limited") {
 		t.Fatalf("status line %q, want the rate-limit error", m.note)
@@ -186,12 +186,31 @@ func TestErrorInStatusBar(t *testing.T) {
 	golden(t, "error", m)
 }
 
+// The program carries on after an error, and the next key clears it: an
+// old message would read as the result of the new action.
+func TestMessageClearsOnTheNextKey(t *testing.T) {
+	ts := newTestServer(t)
+	s := start(t, ts.options(t, "alice", "Falcon"), 100, 30)
+	s.waitFor("Certificate of incorporation")
+	ts.limited.Store(true)
+	s.keys("r")
+	s.waitFor("error: refresh")
+	s.keys("j")
+	s.waitFor("▸ 1.2")
+	m := s.quit()
+	if m.note != "" || m.noteErr {
+		t.Errorf("the status line still says %q after the next key", m.note)
+	}
+	if !strings.Contains(screen(t, m), "q quit") {
+		t.Errorf("the key hint is not back after the message cleared")
+	}
+}
+
 func TestTooSmallAndResize(t *testing.T) {
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 60, 20)
 	s.waitFor("at least 80")
-	s.tm.Send(resize(120, 40))
-	s.waitFor("Certificate of incorporation")
+	s.resize(120, 40, "Certificate of incorporation")
 	m := s.quit()
 	if m.width != 120 || m.height != 40 {
 		t.Fatalf("size %d×%d after resize", m.width, m.height)

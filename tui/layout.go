@@ -29,12 +29,13 @@ func (m *Model) layout() layout {
 // resize fits the panes to the terminal after a size or mode change.
 func (m *Model) resize() {
 	l := m.layout()
-	m.detail.Width, m.detail.Height = l.detailW, l.detailH
+	m.detail.SetWidth(l.detailW)
+	m.detail.SetHeight(l.detailH)
 	if m.answer != nil {
 		m.answer.text.SetWidth(l.detailW)
 		m.answer.text.SetHeight(max(1, l.detailH-1))
 	}
-	m.search.Width = max(10, m.width-4)
+	m.search.SetWidth(max(10, m.width-4))
 	m.clampCursor()
 	m.syncDetail(true)
 }
