@@ -42,6 +42,7 @@ func (m *Model) startAnswer() tea.Cmd {
 	ta.Prompt = ""
 	ta.Placeholder = "Write the answer (Markdown)…"
 	ta.CharLimit = 0
+	plainInputs(m.o.Color, nil, &ta)
 	// The form's own toggles take these keys; the arrows still move.
 	ta.KeyMap.LinePrevious = key.NewBinding(key.WithKeys("up"))
 	ta.KeyMap.DeleteAfterCursor = key.NewBinding(key.WithKeys())

@@ -202,23 +202,6 @@ func (s *session) waitFor(text string) {
 	}
 }
 
-// resize changes the terminal's size and waits until the screen shows
-// text. The size is sent again while waiting: the program's own first
-// size message can reach the model after one sent early.
-func (s *session) resize(w, h int, text string) {
-	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for i := 0; !strings.Contains(s.screen.get(), text); i++ {
-		if time.Now().After(deadline) {
-			s.t.Fatalf("after resizing to %d×%d the screen never showed %q; it shows:\n%s", w, h, text, s.screen.get())
-		}
-		if i%40 == 0 {
-			s.tm.Send(tea.WindowSizeMsg{Width: w, Height: h})
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func (s *session) keys(keys ...string) {
 	for _, k := range keys {
 		s.tm.Send(keyMsg(k))
@@ -295,5 +278,38 @@ func golden(t *testing.T, name string, m *Model) {
 	}
 	if got != string(want) {
 		t.Errorf("the screen differs from %s (go test ./tui -update rewrites it)\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// waitGone waits until the screen no longer shows text.
+func (s *session) waitGone(text string) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Contains(s.screen.get(), text) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen still shows %q:\n%s", text, s.screen.get())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// resizeTo changes the terminal's size and waits until the screen is
+// drawn at it. The size is sent again while waiting: the program's own
+// first size message can reach the model after one sent early.
+func (s *session) resizeTo(w, h int) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for i := 0; ; i++ {
+		lines := strings.Split(s.screen.get(), "\n")
+		if len(lines) == h && ansi.StringWidth(lines[0]) == w {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen was never drawn at %d×%d:\n%s", w, h, s.screen.get())
+		}
+		if i%40 == 0 {
+			s.tm.Send(tea.WindowSizeMsg{Width: w, Height: h})
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

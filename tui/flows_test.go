@@ -210,7 +210,8 @@ func TestTooSmallAndResize(t *testing.T) {
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 60, 20)
 	s.waitFor("at least 80")
-	s.resize(120, 40, "Certificate of incorporation")
+	s.resizeTo(120, 40)
+	s.waitFor("Certificate of incorporation")
 	m := s.quit()
 	if m.width != 120 || m.height != 40 {
 		t.Fatalf("size %d×%d after resize", m.width, m.height)

@@ -82,6 +82,7 @@ func New(ctx context.Context, o Options) *Model {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "number, title or body"
+	plainInputs(o.Color, &ti, nil)
 	m := &Model{
 		o:      o,
 		ctx:    ctx,

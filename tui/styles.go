@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -56,4 +58,24 @@ func (s styles) badge(st api.RequestStatus) string {
 		return style.Render(word)
 	}
 	return word
+}
+
+// plainInputs takes the colour out of the search field's and the answer
+// form's own styles when colour is off; the cursor keeps its reverse
+// video, which is not colour. (The program also downsamples its output
+// to no colour; this keeps the screen the model composes colourless too.)
+func plainInputs(color bool, ti *textinput.Model, ta *textarea.Model) {
+	if color {
+		return
+	}
+	if ti != nil {
+		st := textinput.Styles{Cursor: ti.Styles().Cursor}
+		st.Cursor.Color = nil
+		ti.SetStyles(st)
+	}
+	if ta != nil {
+		st := textarea.Styles{Cursor: ta.Styles().Cursor}
+		st.Cursor.Color = nil
+		ta.SetStyles(st)
+	}
 }

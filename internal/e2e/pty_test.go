@@ -65,7 +65,7 @@ func TestShortCommandsDoNotQueryTheTerminal(t *testing.T) {
 			if c.env == nil {
 				rest = sgr.ReplaceAllString(out, "")
 			}
-			if i := strings.IndexAny(rest, "\x1b\x9b\x9d"); i >= 0 {
+			if i := strings.IndexFunc(rest, isEscapeStart); i >= 0 {
 				t.Errorf("dealctl %s wrote an escape sequence to the terminal at byte %d:\n%q", strings.Join(c.args, " "), i, rest)
 			}
 		})
@@ -118,3 +118,7 @@ func runOnSilentTerminal(t *testing.T, env []string, args ...string) (string, ti
 	}
 	return out.String(), took
 }
+
+// isEscapeStart reports ESC and the 8-bit CSI and OSC, which start the
+// sequences a terminal answers or acts on.
+func isEscapeStart(r rune) bool { return r == 0x1b || r == 0x9b || r == 0x9d }
