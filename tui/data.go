@@ -161,11 +161,15 @@ func (m *Model) post(r api.DealRequest, in api.MessageCreate) tea.Cmd {
 	}
 }
 
+// move changes r's status through the same path as `dealctl status`
+// (client.MoveStatus): the row may be older than the server's copy, so it
+// is read again where the server checks If-Match, a move to where the
+// request is already is success, and a refused move says which are
+// allowed.
 func (m *Model) move(r api.DealRequest, to api.RequestStatus) tea.Cmd {
 	c, ctx, dealID := m.o.Client, m.ctx, m.deal.ID
 	return func() tea.Msg {
-		after, err := c.UpdateRequest(ctx, dealID, r.ID, api.DealRequestUpdate{Status: api.Some(to)})
-		changed := err == nil && r.Status != to
+		after, changed, err := c.MoveStatus(ctx, dealID, &r, "", to)
 		return movedMsg{dealID: dealID, from: r.Status, request: after, changed: changed, err: err, number: termsafe.Line(r.Number), wantedTo: to}
 	}
 }

@@ -309,3 +309,37 @@ func TestRefreshErrorClearsWhenTheServerRecovers(t *testing.T) {
 		t.Errorf("the status line still says %q after a good refresh", m.note)
 	}
 }
+
+// A move goes through the same path as `dealctl status`: a row older
+// than the server's copy is read again, and a request already where the
+// user moves it is success, not an error.
+func TestMoveToWhereItAlreadyIsIsSuccess(t *testing.T) {
+	ts := newTestServer(t)
+	s := start(t, ts.options(t, "alice", "Falcon"), 100, 30)
+	s.waitFor("Board minutes")
+	s.keys("j")
+	s.waitFor("▸ 1.2")
+	other := ts.options(t, "bob", "Falcon")
+	rows, err := other.Client.Requests(context.Background(), other.Deal.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Number == "1.2" {
+			if _, err := other.Client.UpdateRequest(context.Background(), other.Deal.ID, r.ID, api.DealRequestUpdate{Status: api.Some(api.StatusComplete)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s.keys("s")
+	s.waitFor("Move 1.2 from open to")
+	s.keys("2") // complete, as the row on screen still offers it
+	s.waitFor("1.2 is already complete: nothing to move")
+	m := s.quit()
+	if m.noteErr {
+		t.Errorf("a move to where the request already is was reported as an error: %q", m.note)
+	}
+	if r := m.current(); r.Status != api.StatusComplete {
+		t.Errorf("the row was not brought up to date: %s", r.Status)
+	}
+}
