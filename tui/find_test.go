@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // shownNumbers is the numbers of the rows the list shows, in order.
@@ -86,5 +88,15 @@ func TestSearchJumpsToTheExactNumber(t *testing.T) {
 	s.waitFor("search: 1.11")
 	if r := s.quit().current(); r == nil || r.Number != "1.11" {
 		t.Fatalf("/1.11 put the cursor on %v", r)
+	}
+}
+
+// A paste into the search narrows the list as typing does.
+func TestPasteIntoSearchNarrows(t *testing.T) {
+	m := loaded(t, bigList(120), 100, 30)
+	m.Update(keyMsg("/"))
+	m.Update(tea.PasteMsg{Content: "request 57:"})
+	if got := numbersShown(m.list); got != "2 2.7" {
+		t.Errorf("after pasting, the list shows %q, want %q", got, "2 2.7")
 	}
 }

@@ -129,6 +129,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case tea.PasteMsg:
+		// Pasted text goes to the open field; a paste into the search
+		// narrows the list as typing does.
+		cmd := m.updateInputs(msg)
+		if m.mode == modeSearch {
+			m.setFilter(m.list.filter)
+		}
+		return m, cmd
 	case dealLoadedMsg:
 		return m, m.onDealLoaded(msg)
 	case refreshedMsg:
