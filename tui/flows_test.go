@@ -81,7 +81,9 @@ func TestAnswer(t *testing.T) {
 	s.waitFor("partial ^P")
 	s.tm.Type("Minutes for 2024 attached.")
 	s.keys("ctrl+p", "ctrl+s")
-	s.waitFor("Answer posted on 1.2")
+	s.waitFor("Answer posted on 1.2; status open → partial")
+	// The thread is read again and shows the answer at its end.
+	s.waitFor("(response, partial, via API)")
 	m := s.quit()
 	r := m.current()
 	if r == nil || r.Number != "1.2" || r.Status != api.StatusPartial {
