@@ -49,7 +49,7 @@ func (md *markdown) render(text string, w int) string {
 		return ansi.Wrap(text, w, "")
 	}
 	// The pane has its own spacing.
-	return keepOnlyStyling(output.TrimRendered(out))
+	return output.TerminalSafe(output.TrimRendered(out), md.color)
 }
 
 // internalBar runs down the left of an internal note, so that a private
