@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // answerForm is the answer being written: the text and the three toggles
@@ -41,22 +42,23 @@ func (m *Model) startAnswer() tea.Cmd {
 	ta.Prompt = ""
 	ta.Placeholder = "Write the answer (Markdown)…"
 	ta.CharLimit = 0
+	plainInputs(m.o.Color, nil, &ta)
 	// The form's own toggles take these keys; the arrows still move.
 	ta.KeyMap.LinePrevious = key.NewBinding(key.WithKeys("up"))
 	ta.KeyMap.DeleteAfterCursor = key.NewBinding(key.WithKeys())
 	ta.KeyMap.TransposeCharacterBackward = key.NewBinding(key.WithKeys())
 	m.answer = &answerForm{row: *r, text: ta, kind: api.MessageResponse, owner: m.owner}
-	m.mode = modeAnswer
-	m.resize()
+	m.setMode(modeAnswer)
 	return m.answer.text.Focus()
 }
 
 // answerKey handles the form's keys; everything else is text.
-func (m *Model) answerKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) answerKey(msg tea.KeyPressMsg) tea.Cmd {
 	a, k := m.answer, m.keys
 	switch {
 	case msg.String() == "esc":
-		m.answer, m.mode = nil, modeBrowse
+		m.answer = nil
+		m.setMode(modeBrowse)
 		m.say("Answer discarded")
 		return nil
 	case a.sending:
@@ -113,7 +115,7 @@ func (m *Model) sendAnswer() tea.Cmd {
 		in.Internal = api.Some(true)
 	}
 	a.sending = true
-	m.say("Sending the answer on %s…", a.row.Number)
+	m.say("Sending the answer on %s…", termsafe.Line(a.row.Number))
 	return m.post(a.row, in)
 }
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
 )
@@ -59,6 +59,20 @@ func BenchmarkView2200(b *testing.B) {
 	}
 }
 
+// BenchmarkView3000 is the same at 3,000 rows, the size issue 13 sets the
+// 5 ms target at, with a filter and the sort on: only the window is drawn,
+// so the cost should not differ from 2,200 rows.
+func BenchmarkView3000(b *testing.B) {
+	m := loaded(b, bigList(3000), 120, 40)
+	m.setFilter(filter{priority: api.PriorityHigh, order: orderDue})
+	m.cursor = len(m.list.visible) / 2
+	m.clampCursor()
+	m.syncDetail(true)
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
 // BenchmarkScroll2200 is one key press that moves the cursor and the
 // redraw that follows: what the user feels when holding j.
 func BenchmarkScroll2200(b *testing.B) {
@@ -80,7 +94,7 @@ func BenchmarkScroll2200(b *testing.B) {
 func BenchmarkSearch2200(b *testing.B) {
 	m := loaded(b, bigList(2200), 120, 40)
 	for b.Loop() {
-		m.list = m.list.withFilter("", "amendment")
+		m.list = m.list.withFilter(filter{}, "amendment")
 	}
 }
 

@@ -3,10 +3,11 @@ package tui
 import (
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // Every call to the server runs in a tea.Cmd, that is on a goroutine of
@@ -37,20 +38,34 @@ type tickMsg struct{}
 type messagesMsg struct {
 	dealID, requestID string
 	msgs              []api.Message
+	scroll            scrollTo // where the detail pane goes once they show
 	err               error
 }
 
+// scrollTo is where the detail pane scrolls when a conversation arrives.
+type scrollTo int
+
+const (
+	scrollHeading scrollTo = iota // enter: the start of the conversation
+	scrollBottom                  // after a post: the newest message
+	scrollKeep                    // a re-read in the background: stay put
+)
+
 type postedMsg struct {
-	dealID  string
-	number  string
-	request *api.DealRequest
-	err     error
+	dealID   string
+	number   string
+	kind     api.MessageKind
+	internal bool
+	before   api.RequestStatus // the status when the form was opened
+	request  *api.DealRequest  // the request as it is after the post
+	err      error
 }
 
 type movedMsg struct {
 	dealID   string
 	from     api.RequestStatus
 	request  *api.DealRequest
+	changed  bool // false: it was there already, which is no failure
 	err      error
 	number   string
 	wantedTo api.RequestStatus
@@ -121,11 +136,11 @@ func (m *Model) tick() tea.Cmd {
 	return tea.Tick(m.o.RefreshEvery, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-func (m *Model) fetchMessages(requestID string) tea.Cmd {
+func (m *Model) fetchMessages(requestID string, scroll scrollTo) tea.Cmd {
 	c, ctx, dealID := m.o.Client, m.ctx, m.deal.ID
 	return func() tea.Msg {
 		msgs, err := c.Messages(ctx, dealID, requestID)
-		return messagesMsg{dealID: dealID, requestID: requestID, msgs: msgs, err: err}
+		return messagesMsg{dealID: dealID, requestID: requestID, msgs: msgs, scroll: scroll, err: err}
 	}
 }
 
@@ -133,26 +148,35 @@ func (m *Model) fetchMessages(requestID string) tea.Cmd {
 // its status, and the row should show where it landed.
 func (m *Model) post(r api.DealRequest, in api.MessageCreate) tea.Cmd {
 	c, ctx, dealID := m.o.Client, m.ctx, m.deal.ID
+	base := postedMsg{dealID: dealID, number: termsafe.Line(r.Number), before: r.Status,
+		kind: in.Kind.Value, internal: in.Internal.Value}
 	return func() tea.Msg {
+		out := base
 		if _, err := c.PostMessage(ctx, dealID, r.ID, in); err != nil {
-			return postedMsg{dealID: dealID, number: r.Number, err: err}
+			out.err = err
+			return out
 		}
-		after, err := c.Request(ctx, dealID, r.ID)
-		return postedMsg{dealID: dealID, number: r.Number, request: after, err: err}
+		out.request, out.err = c.Request(ctx, dealID, r.ID)
+		return out
 	}
 }
 
+// move changes r's status through the same path as `dealctl status`
+// (client.MoveStatus): the row may be older than the server's copy, so it
+// is read again where the server checks If-Match, a move to where the
+// request is already is success, and a refused move says which are
+// allowed.
 func (m *Model) move(r api.DealRequest, to api.RequestStatus) tea.Cmd {
 	c, ctx, dealID := m.o.Client, m.ctx, m.deal.ID
 	return func() tea.Msg {
-		after, err := c.UpdateRequest(ctx, dealID, r.ID, api.DealRequestUpdate{Status: api.Some(to)})
-		return movedMsg{dealID: dealID, from: r.Status, request: after, err: err, number: r.Number, wantedTo: to}
+		after, changed, err := c.MoveStatus(ctx, dealID, &r, "", to)
+		return movedMsg{dealID: dealID, from: r.Status, request: after, changed: changed, err: err, number: termsafe.Line(r.Number), wantedTo: to}
 	}
 }
 
 func (m *Model) download(r api.DealRequest, f api.File) tea.Cmd {
 	deal, ctx, dl := *m.deal, m.ctx, m.o.Download
-	name := output.FileName(f)
+	name := termsafe.Line(output.FileName(f))
 	return func() tea.Msg {
 		path, err := dl(ctx, deal, r.Number, f)
 		return downloadedMsg{name: name, path: path, err: err}

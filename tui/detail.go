@@ -9,6 +9,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // conversation is a request's messages once read.
@@ -25,7 +26,10 @@ const convoMarker = "Conversation"
 
 // syncDetail rebuilds the detail pane for the row under the cursor. It
 // runs in Update, never in View, so that View stays a cheap composition:
-// Markdown is rendered once per request and width.
+// Markdown is rendered once per request and width. Another row starts at
+// the top; the same row rebuilt (a resize, a refresh) keeps the reader's
+// place, and a reader at the end stays at the end, where new messages
+// come.
 func (m *Model) syncDetail(force bool) {
 	r := m.current()
 	id := ""
@@ -35,13 +39,24 @@ func (m *Model) syncDetail(force bool) {
 	if !force && id == m.detailFor {
 		return
 	}
+	same := id == m.detailFor
+	atEnd := same && m.detail.AtBottom()
 	m.detailFor = id
 	if r == nil {
 		m.detail.SetContent(m.emptyText())
 		return
 	}
 	m.detail.SetContent(m.detailText(r))
-	m.detail.GotoTop()
+	switch {
+	case !same:
+		m.detail.GotoTop()
+	case atEnd:
+		m.detail.GotoBottom()
+	default:
+		// SetContent leaves the offset; past a shorter text it would show
+		// blank lines.
+		m.detail.SetYOffset(m.detail.YOffset())
+	}
 }
 
 func (m *Model) emptyText() string {
@@ -59,11 +74,11 @@ func (m *Model) emptyText() string {
 // detailText is the body, metadata, files and conversation of r, wrapped
 // to the pane.
 func (m *Model) detailText(r *api.DealRequest) string {
-	w := max(20, m.detail.Width)
+	w := max(20, m.detail.Width())
 	var b strings.Builder
 	line := func(s string) { b.WriteString(ansi.Wrap(s, w, "") + "\n") }
 	if r.Kind == api.KindSection {
-		line(m.st.section.Render(r.Number + "  " + r.Title))
+		line(m.st.section.Render(termsafe.Line(r.Number + "  " + r.Title)))
 		n := 0
 		for _, i := range m.list.visible {
 			if p := m.list.parent[i]; p >= 0 && m.list.all[p].ID == r.ID {
@@ -73,40 +88,40 @@ func (m *Model) detailText(r *api.DealRequest) string {
 		line(fmt.Sprintf("Section with %d rows shown.", n))
 		return b.String()
 	}
-	line(m.st.bold.Render(r.Number + "  " + r.Title))
+	line(m.st.bold.Render(termsafe.Line(r.Number + "  " + r.Title)))
 	meta := []string{
 		"Status: " + m.st.badge(r.Status),
-		"Priority: " + string(r.Priority),
-		"Category: " + string(r.Category),
+		"Priority: " + termsafe.Line(string(r.Priority)),
+		"Category: " + termsafe.Line(string(r.Category)),
 	}
 	line(strings.Join(meta, "   "))
 	due := "none"
 	if r.DueDate != nil {
-		due = *r.DueDate
+		due = termsafe.Line(*r.DueDate)
 		if m.overdue(r) {
 			due = m.st.overdue.Render(due + " (overdue)")
 		}
 	}
 	line(fmt.Sprintf("Assignee: %s   Due: %s", orDash(m.person(r.AssigneeID)), due))
 	if r.Requester != nil {
-		line("Requester: " + *r.Requester)
+		line("Requester: " + termsafe.Line(*r.Requester))
 	}
 	if len(r.AllowedStatuses) > 0 {
 		moves := make([]string, len(r.AllowedStatuses))
 		for i, s := range r.AllowedStatuses {
 			moves[i] = string(s)
 		}
-		line(m.st.dim.Render("Moves (s): " + strings.Join(moves, ", ")))
+		line(m.st.dim.Render(termsafe.Line("Moves (s): " + strings.Join(moves, ", "))))
 	}
 	if body := strings.TrimSpace(r.Body); body != "" {
 		b.WriteString("\n")
-		line(body)
+		line(termsafe.Text(body))
 	}
 	if len(r.Files) > 0 {
 		b.WriteString("\n")
 		line(m.st.bold.Render("Files (d)"))
 		for _, f := range r.Files {
-			line("  " + output.FileLine(f))
+			line("  " + termsafe.Line(output.FileLine(f)))
 		}
 	}
 	b.WriteString("\n")
@@ -120,7 +135,7 @@ func (m *Model) conversationText(r *api.DealRequest, w int) string {
 	switch {
 	case !ok:
 		if r.LatestAnswer != nil {
-			return head + "\n" + ansi.Wrap("Latest: "+r.LatestAnswer.Preview, w, "") + "\n" + m.st.dim.Render("enter reads it all")
+			return head + "\n" + ansi.Wrap("Latest: "+plainText(r.LatestAnswer.Preview), w, "") + "\n" + m.st.dim.Render("enter reads it all")
 		}
 		return head + m.st.dim.Render(" (enter to read)")
 	case c.loading:
@@ -156,10 +171,7 @@ func (m *Model) detailContent() string {
 // overdue is a due date before today in the deal's time zone: due dates
 // are calendar days where the deal is, not instants.
 func (m *Model) overdue(r *api.DealRequest) bool {
-	if r.DueDate == nil || r.Status == api.StatusComplete || r.Kind == api.KindSection {
-		return false
-	}
-	return *r.DueDate < m.today()
+	return isOverdue(r, m.today())
 }
 
 func (m *Model) today() string {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -12,13 +11,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
@@ -139,25 +139,67 @@ func (ts *testServer) options(t testing.TB, key, codename string) Options {
 
 // session is a program under teatest at a fixed terminal size.
 type session struct {
-	t  *testing.T
-	tm *teatest.TestModel
-	w  int
-	h  int
+	t      *testing.T
+	tm     *teatest.TestModel
+	screen *shownScreen
+	w      int
+	h      int
 }
+
+// shownScreen is the last screen the program composed, without escape
+// sequences. Bubble Tea v2 writes only the cells that changed, so the
+// output stream never holds a whole line to wait for; the screen does.
+type shownScreen struct {
+	mu   sync.Mutex
+	text string
+}
+
+func (s *shownScreen) set(text string) {
+	s.mu.Lock()
+	s.text = text
+	s.mu.Unlock()
+}
+
+func (s *shownScreen) get() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.text
+}
+
+// probe is the program's model with its screen noted after every
+// message, for waitFor.
+type probe struct {
+	m      *Model
+	screen *shownScreen
+}
+
+func (p probe) Init() tea.Cmd { return p.m.Init() }
+
+func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := p.m.Update(msg)
+	p.screen.set(ansi.Strip(p.m.screen()))
+	return p, cmd
+}
+
+func (p probe) View() tea.View { return p.m.View() }
 
 func start(t *testing.T, o Options, w, h int) *session {
 	t.Helper()
-	tm := teatest.NewTestModel(t, New(context.Background(), o), teatest.WithInitialTermSize(w, h))
-	return &session{t: t, tm: tm, w: w, h: h}
+	shown := &shownScreen{}
+	tm := teatest.NewTestModel(t, probe{m: New(context.Background(), o), screen: shown}, teatest.WithInitialTermSize(w, h))
+	return &session{t: t, tm: tm, screen: shown, w: w, h: h}
 }
 
-// waitFor waits until the screen has drawn text. The output is a stream
-// of screen updates, consumed as it is read: wait for each thing once.
+// waitFor waits until the screen shows text.
 func (s *session) waitFor(text string) {
 	s.t.Helper()
-	teatest.WaitFor(s.t, s.tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte(text))
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.screen.get(), text) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen never showed %q; it shows:\n%s", text, s.screen.get())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (s *session) keys(keys ...string) {
@@ -172,20 +214,23 @@ func (s *session) quit() *Model {
 	if err := s.tm.Quit(); err != nil {
 		s.t.Fatal(err)
 	}
-	return s.tm.FinalModel(s.t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	return s.tm.FinalModel(s.t, teatest.WithFinalTimeout(10*time.Second)).(probe).m
 }
 
 // keyMsg turns "j", "enter", "ctrl+s" into the message bubbletea sends.
-func keyMsg(k string) tea.KeyMsg {
-	named := map[string]tea.KeyType{
-		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
-		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "ctrl+s": tea.KeyCtrlS, "ctrl+p": tea.KeyCtrlP,
-		"ctrl+k": tea.KeyCtrlK, "ctrl+t": tea.KeyCtrlT, "backspace": tea.KeyBackspace,
+func keyMsg(k string) tea.KeyPressMsg {
+	named := map[string]rune{
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
+		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "backspace": tea.KeyBackspace, "end": tea.KeyEnd,
 	}
-	if t, ok := named[k]; ok {
-		return tea.KeyMsg{Type: t}
+	if c, ok := named[k]; ok {
+		return tea.KeyPressMsg{Code: c}
 	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+	if rest, ok := strings.CutPrefix(k, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: []rune(rest)[0], Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
 }
 
 // screen is the model's view without escape sequences, checked to fill
@@ -193,7 +238,7 @@ func keyMsg(k string) tea.KeyMsg {
 // screen.
 func screen(t *testing.T, m *Model) string {
 	t.Helper()
-	v := ansi.Strip(m.View())
+	v := ansi.Strip(m.View().Content)
 	lines := strings.Split(v, "\n")
 	if len(lines) != m.height {
 		t.Errorf("the view has %d lines, the terminal %d", len(lines), m.height)
@@ -236,4 +281,35 @@ func golden(t *testing.T, name string, m *Model) {
 	}
 }
 
-func resize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+// waitGone waits until the screen no longer shows text.
+func (s *session) waitGone(text string) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Contains(s.screen.get(), text) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen still shows %q:\n%s", text, s.screen.get())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// resizeTo changes the terminal's size and waits until the screen is
+// drawn at it. The size is sent again while waiting: the program's own
+// first size message can reach the model after one sent early.
+func (s *session) resizeTo(w, h int) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for i := 0; ; i++ {
+		lines := strings.Split(s.screen.get(), "\n")
+		if len(lines) == h && ansi.StringWidth(lines[0]) == w {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen was never drawn at %d×%d:\n%s", w, h, s.screen.get())
+		}
+		if i%40 == 0 {
+			s.tm.Send(tea.WindowSizeMsg{Width: w, Height: h})
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

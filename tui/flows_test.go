@@ -49,8 +49,8 @@ func TestFilterAndSearch(t *testing.T) {
 	s.keys("f", "f") // all → open → partial
 	s.waitFor("filter: partial")
 	m := s.quit()
-	if m.list.filter != api.StatusPartial {
-		t.Fatalf("filter = %q after f f, want partial", m.list.filter)
+	if m.list.filter.status != api.StatusPartial {
+		t.Fatalf("filter = %q after f f, want partial", m.list.filter.status)
 	}
 	var numbers []string
 	for _, i := range m.list.visible {
@@ -81,7 +81,9 @@ func TestAnswer(t *testing.T) {
 	s.waitFor("partial ^P")
 	s.tm.Type("Minutes for 2024 attached.")
 	s.keys("ctrl+p", "ctrl+s")
-	s.waitFor("Answer posted on 1.2")
+	s.waitFor("Answer posted on 1.2; status open → partial")
+	// The thread is read again and shows the answer at its end.
+	s.waitFor("(response, partial, via API)")
 	m := s.quit()
 	r := m.current()
 	if r == nil || r.Number != "1.2" || r.Status != api.StatusPartial {
@@ -173,9 +175,9 @@ func TestErrorInStatusBar(t *testing.T) {
 	ts.limited.Store(true)
 	s.keys("j", "r")
 	s.waitFor("error: refresh")
-	// The program carries on: keys still move the cursor.
-	s.keys("j")
-	s.waitFor("▸ 1.3")
+	if got := s.screen.get(); !strings.Contains(got, "rate limited") {
+		t.Fatalf("the status line does not say why the refresh failed:\n%s", got)
+	}
 	m := s.quit()
 	if !m.noteErr || !strings.Contains(m.note, "rate limited") {
 		t.Fatalf("status line %q, want the rate-limit error", m.note)
@@ -186,11 +188,31 @@ func TestErrorInStatusBar(t *testing.T) {
 	golden(t, "error", m)
 }
 
+// The program carries on after an error, and the next key clears it: an
+// old message would read as the result of the new action.
+func TestMessageClearsOnTheNextKey(t *testing.T) {
+	ts := newTestServer(t)
+	s := start(t, ts.options(t, "alice", "Falcon"), 100, 30)
+	s.waitFor("Certificate of incorporation")
+	ts.limited.Store(true)
+	s.keys("r")
+	s.waitFor("error: refresh")
+	s.keys("j")
+	s.waitFor("▸ 1.2")
+	m := s.quit()
+	if m.note != "" || m.noteErr {
+		t.Errorf("the status line still says %q after the next key", m.note)
+	}
+	if !strings.Contains(screen(t, m), "q quit") {
+		t.Errorf("the key hint is not back after the message cleared")
+	}
+}
+
 func TestTooSmallAndResize(t *testing.T) {
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 60, 20)
 	s.waitFor("at least 80")
-	s.tm.Send(resize(120, 40))
+	s.resizeTo(120, 40)
 	s.waitFor("Certificate of incorporation")
 	m := s.quit()
 	if m.width != 120 || m.height != 40 {
@@ -287,5 +309,39 @@ func TestRefreshErrorClearsWhenTheServerRecovers(t *testing.T) {
 	m := s.quit()
 	if m.note != "" {
 		t.Errorf("the status line still says %q after a good refresh", m.note)
+	}
+}
+
+// A move goes through the same path as `dealctl status`: a row older
+// than the server's copy is read again, and a request already where the
+// user moves it is success, not an error.
+func TestMoveToWhereItAlreadyIsIsSuccess(t *testing.T) {
+	ts := newTestServer(t)
+	s := start(t, ts.options(t, "alice", "Falcon"), 100, 30)
+	s.waitFor("Board minutes")
+	s.keys("j")
+	s.waitFor("▸ 1.2")
+	other := ts.options(t, "bob", "Falcon")
+	rows, err := other.Client.Requests(context.Background(), other.Deal.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Number == "1.2" {
+			if _, err := other.Client.UpdateRequest(context.Background(), other.Deal.ID, r.ID, api.DealRequestUpdate{Status: api.Some(api.StatusComplete)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s.keys("s")
+	s.waitFor("Move 1.2 from open to")
+	s.keys("2") // complete, as the row on screen still offers it
+	s.waitFor("1.2 is already complete: nothing to move")
+	m := s.quit()
+	if m.noteErr {
+		t.Errorf("a move to where the request already is was reported as an error: %q", m.note)
+	}
+	if r := m.current(); r.Status != api.StatusComplete {
+		t.Errorf("the row was not brought up to date: %s", r.Status)
 	}
 }

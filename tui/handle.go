@@ -4,32 +4,37 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // handleKey routes a key to the open form, picker or help first: keys a
 // form takes as text must not also act on the list.
-func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
-	// Keys typed faster than the program reads them (or sent by tmux)
-	// arrive as one message of several runes; outside text fields each
-	// rune is its own command.
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && m.mode != modeSearch && m.mode != modeAnswer {
+	// Keys typed faster than the program reads them can arrive as one
+	// message of several characters; outside text fields each character
+	// is its own command.
+	if runes := []rune(msg.Text); len(runes) > 1 && m.mode != modeSearch && m.mode != modeAnswer {
 		var cmds []tea.Cmd
-		for _, r := range msg.Runes {
-			cmds = append(cmds, m.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		for _, r := range runes {
+			cmds = append(cmds, m.handleKey(tea.KeyPressMsg{Code: r, Text: string(r), Mod: msg.Mod}))
 		}
 		return tea.Batch(cmds...)
 	}
+	// Whatever the status line said was about the last action.
+	if m.mode != modeAnswer || m.answer == nil || !m.answer.sending {
+		m.clearNote()
+	}
 	switch m.mode {
 	case modeHelp:
-		m.mode = modeBrowse
+		m.setMode(modeBrowse)
 		return nil
 	case modeSearch:
 		return m.searchKey(msg)
@@ -41,28 +46,46 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return m.browseKey(msg)
 }
 
-func (m *Model) browseKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) browseKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	f := m.list.filter
 	switch {
 	case key.Matches(msg, k.quit):
 		return tea.Quit
 	case key.Matches(msg, k.help):
-		m.mode = modeHelp
+		m.setMode(modeHelp)
 	case key.Matches(msg, k.pane):
 		m.togglePane()
 	case key.Matches(msg, k.back):
 		m.back()
 	case key.Matches(msg, k.search):
-		m.mode = modeSearch
+		m.setMode(modeSearch)
 		return m.search.Focus()
 	case key.Matches(msg, k.filter):
-		m.list = m.list.withFilter(nextFilter(m.list.filter), m.search.Value())
-		m.afterFilter()
+		f.status = nextFilter(f.status)
+		m.setFilter(f)
+	case key.Matches(msg, k.mine):
+		f.mine = !f.mine
+		m.setFilter(f)
+	case key.Matches(msg, k.overdue):
+		f.overdue = !f.overdue
+		m.setFilter(f)
+	case key.Matches(msg, k.priority):
+		f.priority = cycle(f.priority, api.Priorities)
+		m.setFilter(f)
+	case key.Matches(msg, k.category):
+		f.category = cycle(f.category, api.RequestCategories)
+		m.setFilter(f)
+	case key.Matches(msg, k.order):
+		f.order = f.order.next()
+		m.setFilter(f)
 	case key.Matches(msg, k.refresh):
 		if m.deal != nil && !m.loading {
 			m.refreshing = true
 			m.say("Refreshing…")
-			return m.refresh(true)
+			// The thread on screen is read again too: a message can come
+			// without the list changing (an internal note, say).
+			return tea.Batch(m.refresh(true), m.rereadShownConversation())
 		}
 	case key.Matches(msg, k.deal):
 		m.say("Listing deals…")
@@ -91,24 +114,36 @@ func (m *Model) togglePane() {
 	}
 }
 
-// back undoes one thing: the detail focus, then a search, then a filter.
+// back undoes one thing: the detail focus, then a search, then the
+// filters (the sort order stays: it hides nothing).
 func (m *Model) back() {
 	switch {
 	case m.focus == paneDetail:
 		m.focus = paneList
 	case m.search.Value() != "":
 		m.search.SetValue("")
-		m.list = m.list.withFilter(m.list.filter, "")
-		m.afterFilter()
-	case m.list.filter != "":
-		m.list = m.list.withFilter("", "")
-		m.afterFilter()
-	default:
-		m.note = ""
+		m.setFilter(m.list.filter)
+	case m.list.filter.active():
+		m.setFilter(filter{order: m.list.filter.order})
 	}
 }
 
-func (m *Model) moveCursor(msg tea.KeyMsg) {
+// rereadShownConversation reads the open thread of the row under the
+// cursor again, keeping the reader where they are (at the end if they
+// were at the end).
+func (m *Model) rereadShownConversation() tea.Cmd {
+	r := m.current()
+	if r == nil {
+		return nil
+	}
+	c, ok := m.convo[r.ID]
+	if !ok || c.loading {
+		return nil
+	}
+	return m.fetchMessages(r.ID, m.scrollAfterReread())
+}
+
+func (m *Model) moveCursor(msg tea.KeyPressMsg) {
 	k, h := m.keys, m.layout().listH
 	switch {
 	case key.Matches(msg, k.up):
@@ -130,7 +165,7 @@ func (m *Model) moveCursor(msg tea.KeyMsg) {
 	m.syncDetail(false)
 }
 
-func (m *Model) scrollDetail(msg tea.KeyMsg) {
+func (m *Model) scrollDetail(msg tea.KeyPressMsg) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.up):
@@ -162,33 +197,37 @@ func (m *Model) clampCursor() {
 	m.offset = max(0, min(m.offset, n-h))
 }
 
-// afterFilter keeps the cursor on the same request when it is still
-// shown, else on the first request shown.
+// afterFilter puts the cursor on the row whose number is the search
+// exactly, else keeps it on the same request when that is still shown,
+// else on the first request shown.
 func (m *Model) afterFilter() {
-	m.placeCursor(m.detailFor)
-	m.skipHeading()
+	if pos := m.list.exactNumber(); pos >= 0 {
+		m.cursor = pos
+		m.clampCursor()
+	} else {
+		m.placeCursor(m.detailFor)
+		m.skipHeading()
+	}
 	m.syncDetail(false)
 }
 
 // searchKey edits the search; the list narrows as the user types.
-func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "enter":
-		m.mode = modeBrowse
+		m.setMode(modeBrowse)
 		m.search.Blur()
 		return nil
 	case "esc":
-		m.mode = modeBrowse
+		m.setMode(modeBrowse)
 		m.search.Blur()
 		m.search.SetValue("")
-		m.list = m.list.withFilter(m.list.filter, "")
-		m.afterFilter()
+		m.setFilter(m.list.filter)
 		return nil
 	}
 	var cmd tea.Cmd
 	m.search, cmd = m.search.Update(msg)
-	m.list = m.list.withFilter(m.list.filter, m.search.Value())
-	m.afterFilter()
+	m.setFilter(m.list.filter)
 	return cmd
 }
 
@@ -209,7 +248,7 @@ func (m *Model) openConversation() tea.Cmd {
 	}
 	m.convo[r.ID] = &conversation{loading: true}
 	m.syncDetail(true)
-	return m.fetchMessages(r.ID)
+	return m.fetchMessages(r.ID, scrollHeading)
 }
 
 // startMove offers the moves the server says the caller may make, and no
@@ -229,11 +268,12 @@ func (m *Model) startMove() {
 	row := *r
 	items := make([]pickItem, len(row.AllowedStatuses))
 	for i, s := range row.AllowedStatuses {
-		items[i] = pickItem{label: string(s), value: s}
+		items[i] = pickItem{label: termsafe.Line(string(s)), value: s}
 	}
-	m.openPicker(fmt.Sprintf("Move %s from %s to", row.Number, row.Status), items, func(v any) tea.Cmd {
+	number := termsafe.Line(row.Number)
+	m.openPicker(fmt.Sprintf("Move %s from %s to", number, termsafe.Line(string(row.Status))), items, func(v any) tea.Cmd {
 		to := v.(api.RequestStatus)
-		m.say("Moving %s to %s…", row.Number, to)
+		m.say("Moving %s to %s…", number, to)
 		return m.move(row, to)
 	})
 }
@@ -260,24 +300,25 @@ func (m *Model) startDownload() tea.Cmd {
 		m.fail(fmt.Errorf("%s has no file ready to download", orDash(r.Number)))
 		return nil
 	case 1:
-		m.say("Downloading %s…", output.FileName(files[0]))
+		m.say("Downloading %s…", termsafe.Line(output.FileName(files[0])))
 		return m.download(row, files[0])
 	}
 	items := make([]pickItem, len(files))
 	for i, f := range files {
-		items[i] = pickItem{label: output.FileLine(f), value: f}
+		items[i] = pickItem{label: termsafe.Line(output.FileLine(f)), value: f}
 	}
-	m.openPicker("Download from "+row.Number, items, func(v any) tea.Cmd {
+	m.openPicker("Download from "+termsafe.Line(row.Number), items, func(v any) tea.Cmd {
 		f := v.(api.File)
-		m.say("Downloading %s…", output.FileName(f))
+		m.say("Downloading %s…", termsafe.Line(output.FileName(f)))
 		return m.download(row, f)
 	})
 	return nil
 }
 
+// orDash is s made safe for the terminal, or "-" when it is blank.
 func orDash(s string) string {
 	if strings.TrimSpace(s) == "" {
 		return "-"
 	}
-	return s
+	return termsafe.Line(s)
 }

@@ -1,13 +1,15 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
+	"charm.land/bubbles/v2/key"
 )
 
 // keyMap is every key the program answers to, with its help line.
 type keyMap struct {
 	up, down, pgUp, pgDown, top, bottom key.Binding
 	search, filter, pane, open, answer  key.Binding
+	mine, overdue, priority, category   key.Binding
+	order                               key.Binding
 	status, download, deal, refresh     key.Binding
 	help, quit, back                    key.Binding
 
@@ -24,11 +26,16 @@ func newKeyMap() keyMap {
 		up:       b("↑ k", "up", "up", "k"),
 		down:     b("↓ j", "down", "down", "j"),
 		pgUp:     b("pgup ^b", "page up", "pgup", "ctrl+b"),
-		pgDown:   b("pgdn ^f", "page down", "pgdown", "ctrl+f", " "),
+		pgDown:   b("pgdn ^f", "page down", "pgdown", "ctrl+f", "space"),
 		top:      b("g home", "first row", "g", "home"),
 		bottom:   b("G end", "last row", "G", "end"),
-		search:   b("/", "search number, title, body", "/"),
-		filter:   b("f", "status filter: all→open→…", "f"),
+		search:   b("/", "search; /1.1 jumps to 1.1", "/"),
+		filter:   b("f", "status: all→open→…", "f"),
+		mine:     b("m", "mine: assigned to me", "m"),
+		overdue:  b("!", "overdue only", "!"),
+		priority: b("p", "priority: all→low→…", "p"),
+		category: b("c", "category: all→…", "c"),
+		order:    b("o", "sort: list→due→…", "o"),
 		pane:     b("tab", "list ⇄ detail pane", "tab", "shift+tab"),
 		open:     b("enter", "read the conversation", "enter"),
 		answer:   b("a", "answer the request", "a"),
@@ -38,7 +45,7 @@ func newKeyMap() keyMap {
 		refresh:  b("r", "refresh now", "r"),
 		help:     b("?", "this help", "?"),
 		quit:     b("q ^c", "quit", "q", "ctrl+c"),
-		back:     b("esc", "back, clear search/filter", "esc"),
+		back:     b("esc", "back, clear search/filters", "esc"),
 		send:     b("^s", "send", "ctrl+s"),
 		partial:  b("^p M-p", "toggle partial", "ctrl+p", "alt+p"),
 		kind:     b("^k M-k", "cycle the kind", "ctrl+k", "alt+k"),
@@ -46,19 +53,22 @@ func newKeyMap() keyMap {
 	}
 }
 
-// helpSections are the help screen's groups, in order.
-func (k keyMap) helpSections() []struct {
+// helpSection is one group of the help screen.
+type helpSection struct {
 	title string
 	keys  []key.Binding
-} {
-	return []struct {
-		title string
-		keys  []key.Binding
-	}{
+}
+
+// helpSections are the help screen's groups, in order; the first
+// helpLeft of them make the left column.
+func (k keyMap) helpSections() []helpSection {
+	return []helpSection{
 		{"Move", []key.Binding{k.up, k.down, k.pgUp, k.pgDown, k.top, k.bottom, k.pane}},
-		{"Find", []key.Binding{k.search, k.filter, k.back}},
+		{"Find", []key.Binding{k.search, k.filter, k.mine, k.overdue, k.priority, k.category, k.order, k.back}},
 		{"Act", []key.Binding{k.open, k.answer, k.status, k.download, k.deal, k.refresh}},
 		{"Answer form", []key.Binding{k.send, k.partial, k.kind, k.internal}},
 		{"", []key.Binding{k.help, k.quit}},
 	}
 }
+
+const helpLeft = 2

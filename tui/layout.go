@@ -26,15 +26,22 @@ func (m *Model) layout() layout {
 	return layout{listW: m.width, listH: listH, detailW: m.width, detailH: body - 2 - listH}
 }
 
-// resize fits the panes to the terminal after a size or mode change.
+// resize fits the panes to the terminal after a size or mode change. A
+// reader at the end of the detail pane stays at the end: that is where
+// the newest message is.
 func (m *Model) resize() {
+	atEnd := m.detail.AtBottom() && m.detail.TotalLineCount() > 0
 	l := m.layout()
-	m.detail.Width, m.detail.Height = l.detailW, l.detailH
+	m.detail.SetWidth(l.detailW)
+	m.detail.SetHeight(l.detailH)
 	if m.answer != nil {
 		m.answer.text.SetWidth(l.detailW)
 		m.answer.text.SetHeight(max(1, l.detailH-1))
 	}
-	m.search.Width = max(10, m.width-4)
+	m.search.SetWidth(max(10, m.width-4))
 	m.clampCursor()
 	m.syncDetail(true)
+	if atEnd {
+		m.detail.GotoBottom()
+	}
 }

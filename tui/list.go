@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // listView draws the rows in the window [offset, offset+h): the work is
@@ -65,7 +66,7 @@ func (m *Model) rowView(r *api.DealRequest, c columns, selected bool) string {
 		gutter = "▸ "
 	}
 	if r.Kind == api.KindSection {
-		head := ansi.Truncate(r.Number+"  "+r.Title, c.w-gutterW-2, "…")
+		head := ansi.Truncate(termsafe.Line(r.Number+"  "+r.Title), c.w-gutterW-2, "…")
 		line := gutter + head + " " + strings.Repeat("─", max(0, c.w-gutterW-ansi.StringWidth(head)-1))
 		if selected {
 			return m.st.cursor.Render(line)
@@ -94,10 +95,10 @@ func (m *Model) rowView(r *api.DealRequest, c columns, selected bool) string {
 	b.WriteByte(' ')
 	due := " "
 	if r.DueDate != nil {
-		due += *r.DueDate
+		due += termsafe.Line(*r.DueDate)
 	}
 	if m.overdue(r) {
-		due = "!" + *r.DueDate
+		due = "!" + termsafe.Line(*r.DueDate)
 		if !selected {
 			due = m.st.overdue.Render(due)
 		}
@@ -110,10 +111,12 @@ func (m *Model) rowView(r *api.DealRequest, c columns, selected bool) string {
 	return padRight(line, c.w)
 }
 
-// cell is s cut or padded to exactly w cells.
+// cell is server text s, made safe for the terminal, on one line, cut or
+// padded to exactly w cells.
 func cell(s string, w int) string {
 	if strings.ContainsAny(s, "\n\r\t") {
 		s = strings.Join(strings.Fields(s), " ")
 	}
+	s = termsafe.Line(s)
 	return padRight(ansi.Truncate(s, w, "…"), w)
 }

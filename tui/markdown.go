@@ -9,6 +9,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/termsafe"
 	"github.com/dealctl/dealctl/internal/thirdparty/glamour"
 )
 
@@ -26,7 +27,12 @@ func newMarkdown(color bool) *markdown {
 	return &markdown{color: color, byW: map[int]*glamour.TermRenderer{}}
 }
 
+// render is text, which came from the server, as Markdown for a terminal.
+// The text is made safe before glamour sees it, and glamour's output is
+// checked again: Markdown character references (&#27;) decode to the very
+// characters the first pass took out.
 func (md *markdown) render(text string, w int) string {
+	text = termsafe.Text(text)
 	md.mu.Lock()
 	defer md.mu.Unlock()
 	r, ok := md.byW[w]
@@ -43,32 +49,58 @@ func (md *markdown) render(text string, w int) string {
 		return ansi.Wrap(text, w, "")
 	}
 	// The pane has its own spacing.
-	return output.TrimRendered(out)
+	return output.TerminalSafe(output.TrimRendered(out), md.color)
 }
 
+// internalBar runs down the left of an internal note, so that a private
+// note never reads as something the other side can see, with or without
+// colour.
+const internalBar = "┃ "
+
 // conversation renders messages oldest first: a header line per message
-// (author, time, kind and flags), its text, its files.
+// (author, time, kind and flags), its text, its files. Internal notes are
+// marked: a tag in the header and a bar down every line.
 func (md *markdown) conversation(msgs []api.Message, w int, st styles) string {
 	var b strings.Builder
 	for i, m := range msgs {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(ansi.Wrap(st.bold.Render(author(m.Author))+" "+st.dim.Render(posted(m.PostedAt)+" ("+strings.Join(output.MessageTags(m), ", ")+")"), w, "") + "\n")
+		internal := m.Internal || m.Kind == api.MessageInternalNote
+		tw := w
+		if internal {
+			tw = max(10, w-ansi.StringWidth(internalBar))
+		}
+		var msg strings.Builder
+		head := st.bold.Render(termsafe.Line(author(m.Author))) + " " + st.dim.Render(posted(m.PostedAt)+" ("+termsafe.Line(strings.Join(output.MessageTags(m), ", "))+")")
+		if internal {
+			head = st.internalTag.Render(" INTERNAL NOTE ") + " " + head
+		}
+		msg.WriteString(ansi.Wrap(head, tw, "") + "\n")
 		text := strings.TrimRight(m.Text, "\n")
 		if text != "" {
 			if m.Format == api.FormatMarkdown {
-				text = md.render(text, w)
+				text = md.render(text, tw)
 			} else {
-				text = ansi.Wrap(text, w, "")
+				text = ansi.Wrap(termsafe.Text(text), tw, "")
 			}
-			b.WriteString(text + "\n")
+			msg.WriteString(text + "\n")
 		}
 		for _, f := range m.Files {
-			b.WriteString(ansi.Wrap("  "+output.FileLine(f), w, "") + "\n")
+			msg.WriteString(ansi.Wrap("  "+termsafe.Line(output.FileLine(f)), tw, "") + "\n")
 		}
+		out := strings.TrimRight(msg.String(), "\n")
+		if internal {
+			out = barred(out, st.internal.Render(internalBar))
+		}
+		b.WriteString(out + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// barred puts bar before every line of s.
+func barred(s, bar string) string {
+	return bar + strings.ReplaceAll(s, "\n", "\n"+bar)
 }
 
 func author(a *api.Author) string {

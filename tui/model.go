@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/bubbles/textinput"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 type pane int
@@ -78,10 +79,10 @@ func New(ctx context.Context, o Options) *Model {
 	if o.Describe == nil {
 		o.Describe = func(err error) string { return err.Error() }
 	}
-	setColorProfile(o.Color)
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "number, title or body"
+	plainInputs(o.Color, &ti, nil)
 	m := &Model{
 		o:      o,
 		ctx:    ctx,
@@ -93,7 +94,7 @@ func New(ctx context.Context, o Options) *Model {
 		convo:  map[string]*conversation{},
 		md:     newMarkdown(o.Color),
 		search: ti,
-		detail: viewport.New(MinWidth, 8),
+		detail: viewport.New(viewport.WithWidth(MinWidth), viewport.WithHeight(8)),
 	}
 	if o.Deal != nil {
 		m.setDeal(*o.Deal)
@@ -126,13 +127,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
 		return m, nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case tea.PasteMsg:
+		// Pasted text goes to the open field; a paste into the search
+		// narrows the list as typing does.
+		cmd := m.updateInputs(msg)
+		if m.mode == modeSearch {
+			m.setFilter(m.list.filter)
+		}
+		return m, cmd
 	case dealLoadedMsg:
 		return m, m.onDealLoaded(msg)
 	case refreshedMsg:
-		m.onRefreshed(msg)
-		return m, nil
+		return m, m.onRefreshed(msg)
 	case tickMsg:
 		// The next tick is scheduled now, not when the refresh returns, so
 		// a slow server cannot stretch the period; a refresh still in
@@ -153,9 +161,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case downloadedMsg:
 		if msg.err != nil {
-			m.fail(fmt.Errorf("download of %s: %s", msg.name, m.o.Describe(msg.err)))
+			m.failf("download of "+msg.name, msg.err)
 		} else {
-			m.say("Saved %s to %s", msg.name, msg.path)
+			m.say("Saved %s to %s", msg.name, termsafe.Line(msg.path))
 		}
 		return m, nil
 	case dealsMsg:
@@ -185,11 +193,30 @@ func (m *Model) say(format string, a ...any) {
 // fail shows err in the status bar: the program never stops on an error
 // from the server; the user reads it and carries on.
 func (m *Model) fail(err error) {
-	m.note, m.noteErr, m.staleErr = err.Error(), true, false
+	m.note, m.noteErr, m.staleErr = termsafe.Line(err.Error()), true, false
 }
 
+// failf shows err after prefix. The description can carry the server's
+// own words, so it is made safe for the terminal like any server text.
 func (m *Model) failf(prefix string, err error) {
-	m.note, m.noteErr, m.staleErr = prefix+": "+m.o.Describe(err), true, false
+	m.note, m.noteErr, m.staleErr = prefix+": "+termsafe.Line(m.o.Describe(err)), true, false
+}
+
+// clearNote forgets the last thing that happened: a key press is the
+// next action, and an old message would read as its result.
+func (m *Model) clearNote() {
+	m.note, m.noteErr, m.staleErr = "", false, false
+}
+
+// setMode changes the mode and fits the panes to it: the answer form
+// takes more of the screen than the list, and a detail pane left at the
+// form's height would hide the end of the thread.
+func (m *Model) setMode(md mode) {
+	if m.mode == md {
+		return
+	}
+	m.mode = md
+	m.resize()
 }
 
 func (m *Model) onDealLoaded(msg dealLoadedMsg) tea.Cmd {
@@ -198,7 +225,7 @@ func (m *Model) onDealLoaded(msg dealLoadedMsg) tea.Cmd {
 	}
 	m.loading = false
 	if msg.err != nil {
-		m.failf("loading "+msg.deal.Codename, msg.err)
+		m.failf("loading "+termsafe.Line(msg.deal.Codename), msg.err)
 		return nil
 	}
 	m.setDeal(msg.deal)
@@ -217,13 +244,13 @@ func (m *Model) onDealLoaded(msg dealLoadedMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) onRefreshed(msg refreshedMsg) {
+func (m *Model) onRefreshed(msg refreshedMsg) tea.Cmd {
 	if m.deal == nil || msg.dealID != m.deal.ID {
-		return
+		return nil
 	}
 	m.refreshing = false
 	if msg.err == nil && m.staleErr {
-		m.note, m.noteErr, m.staleErr = "", false, false
+		m.clearNote()
 	}
 	switch {
 	case msg.err != nil:
@@ -233,21 +260,67 @@ func (m *Model) onRefreshed(msg refreshedMsg) {
 		m.etag = msg.etag
 		keep := m.currentID()
 		m.setRows(msg.rows, keep)
-		// Conversations may have grown: read them again when opened.
-		m.convo = map[string]*conversation{}
-		m.syncDetail(true)
 		if msg.manual {
 			m.say("Refreshed: %d requests", len(m.list.all))
 		}
+		// Conversations may have grown: the one on screen is read again
+		// (it stays shown meanwhile), the others when next opened.
+		return m.rereadConversation()
 	case msg.manual:
 		m.say("Up to date")
 	}
+	return nil
+}
+
+// rereadConversation drops every conversation read so far and reads the
+// one on screen again, so a message posted since shows. A reader at the
+// end of the thread stays at the end, where the new message is.
+func (m *Model) rereadConversation() tea.Cmd {
+	r := m.current()
+	shown, open := (*conversation)(nil), false
+	if r != nil {
+		shown, open = m.convo[r.ID]
+	}
+	m.convo = map[string]*conversation{}
+	if !open || shown.loading {
+		m.syncDetail(true)
+		return nil
+	}
+	// The old thread stays until the new one comes, so nothing jumps.
+	m.convo[r.ID] = shown
+	m.syncDetail(true)
+	return m.fetchMessages(r.ID, m.scrollAfterReread())
+}
+
+// scrollAfterReread keeps a reader who was at the end of the detail pane
+// at the end; any other position is kept as it is.
+func (m *Model) scrollAfterReread() scrollTo {
+	if m.detail.AtBottom() {
+		return scrollBottom
+	}
+	return scrollKeep
+}
+
+// filterWith is f completed with who the caller is and what day it is in
+// the deal's zone, which mine and overdue compare against.
+func (m *Model) filterWith(f filter) filter {
+	f.me, f.today = "", m.today()
+	if m.seat != nil {
+		f.me = m.seat.ParticipantID
+	}
+	return f
+}
+
+// setFilter narrows the list to f and the search.
+func (m *Model) setFilter(f filter) {
+	m.list = m.list.withFilter(m.filterWith(f), m.search.Value())
+	m.afterFilter()
 }
 
 // setRows replaces the list, keeping the filter and, when it is still
 // shown, the row under the cursor.
 func (m *Model) setRows(rows []api.DealRequest, keepID string) {
-	m.list = newRowList(rows).withFilter(m.list.filter, m.search.Value())
+	m.list = newRowList(rows).withFilter(m.filterWith(m.list.filter), m.search.Value())
 	m.placeCursor(keepID)
 }
 
@@ -307,18 +380,48 @@ func (m *Model) onPosted(msg postedMsg) tea.Cmd {
 		if m.answer != nil {
 			m.answer.sending = false
 		}
-		m.failf("answer on "+msg.number, msg.err)
+		m.failf(fmt.Sprintf("%s on %s", postedWhat(msg.kind, msg.internal), msg.number), msg.err)
 		return nil
 	}
-	m.answer, m.mode = nil, modeBrowse
+	m.answer = nil
+	m.setMode(modeBrowse)
 	delete(m.convo, msg.request.ID)
 	m.replaceRow(msg.request)
-	m.say("Answer posted on %s; it is now %s", msg.number, msg.request.Status)
+	m.say("%s", postedNote(msg))
 	// The etag no longer matches: the next refresh reads the list anew.
-	if m.focus == paneDetail {
-		return m.openConversation()
+	// The thread is read again and shown at its end, where the new
+	// message is.
+	if m.currentID() != msg.request.ID {
+		return nil
 	}
-	return nil
+	m.focus = paneDetail
+	m.convo[msg.request.ID] = &conversation{loading: true}
+	m.syncDetail(true)
+	return m.fetchMessages(msg.request.ID, scrollBottom)
+}
+
+// postedWhat names what was posted, as the user chose it in the form.
+func postedWhat(kind api.MessageKind, internal bool) string {
+	switch {
+	case kind == api.MessageInternalNote || internal:
+		return "Internal note"
+	case kind == api.MessageQuestion:
+		return "Question"
+	case kind == api.MessageReference:
+		return "Reference"
+	}
+	return "Answer"
+}
+
+// postedNote says exactly what a post did: what was posted, and whether
+// the status moved (a response can move it; notes, questions and
+// references never do).
+func postedNote(msg postedMsg) string {
+	what := postedWhat(msg.kind, msg.internal)
+	if msg.request.Status == msg.before {
+		return fmt.Sprintf("%s posted on %s; status unchanged (%s)", what, msg.number, msg.before)
+	}
+	return fmt.Sprintf("%s posted on %s; status %s → %s", what, msg.number, msg.before, msg.request.Status)
 }
 
 func (m *Model) onMoved(msg movedMsg) {
@@ -330,6 +433,10 @@ func (m *Model) onMoved(msg movedMsg) {
 		return
 	}
 	m.replaceRow(msg.request)
+	if !msg.changed {
+		m.say("%s is already %s: nothing to move", msg.number, msg.request.Status)
+		return
+	}
 	m.say("%s moved from %s to %s", msg.number, msg.from, msg.request.Status)
 }
 
@@ -343,10 +450,15 @@ func (m *Model) onMessages(msg messagesMsg) {
 		m.syncDetail(true)
 		return
 	}
-	c := &conversation{msgs: msg.msgs}
-	m.convo[msg.requestID] = c
-	if msg.requestID == m.currentID() {
-		m.syncDetail(true)
+	m.convo[msg.requestID] = &conversation{msgs: msg.msgs}
+	if msg.requestID != m.currentID() {
+		return
+	}
+	m.syncDetail(true)
+	switch msg.scroll {
+	case scrollBottom:
+		m.detail.GotoBottom()
+	case scrollHeading:
 		m.scrollToConversation()
 	}
 }
@@ -362,7 +474,7 @@ func (m *Model) onDeals(msg dealsMsg) {
 	}
 	items := make([]pickItem, len(msg.deals))
 	for i, d := range msg.deals {
-		label := d.Codename + " — " + d.Name
+		label := termsafe.Line(d.Codename + " — " + d.Name)
 		if d.Archived {
 			label += " (archived)"
 		}
@@ -375,7 +487,7 @@ func (m *Model) onDeals(msg dealsMsg) {
 		m.list, m.etag, m.cursor, m.offset = rowList{}, "", 0, 0
 		m.search.SetValue("")
 		m.detailFor = ""
-		m.say("Opening %s…", d.Codename)
+		m.say("Opening %s…", termsafe.Line(d.Codename))
 		return m.loadDeal(d, nil)
 	})
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -25,16 +25,17 @@ type pickItem struct {
 
 func (m *Model) openPicker(title string, items []pickItem, choose func(v any) tea.Cmd) {
 	m.picker = &picker{title: title, items: items, choose: choose}
-	m.mode = modePick
+	m.setMode(modePick)
 }
 
 // key moves the picker's cursor; enter or the item's digit chooses.
-func (p *picker) key(m *Model, msg tea.KeyMsg) tea.Cmd {
+func (p *picker) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	s := msg.String()
 	switch {
 	case s == "esc" || key.Matches(msg, k.quit):
-		m.picker, m.mode = nil, modeBrowse
+		m.picker = nil
+		m.setMode(modeBrowse)
 		return nil
 	case s == "enter":
 		return p.pick(m, p.cursor)
@@ -55,7 +56,8 @@ func (p *picker) key(m *Model, msg tea.KeyMsg) tea.Cmd {
 }
 
 func (p *picker) pick(m *Model, i int) tea.Cmd {
-	m.picker, m.mode = nil, modeBrowse
+	m.picker = nil
+	m.setMode(modeBrowse)
 	return p.choose(p.items[i].value)
 }
 

@@ -36,12 +36,12 @@ func TestRowListFilter(t *testing.T) {
 		{"", "no such thing", ""},
 	}
 	for _, c := range cases {
-		got := numbersShown(l.withFilter(c.status, c.query))
+		got := numbersShown(l.withFilter(filter{status: c.status}, c.query))
 		if got != c.want {
 			t.Errorf("filter %q search %q: shows %q, want %q", c.status, c.query, got, c.want)
 		}
 	}
-	if got := numbersShown(l.withFilter(api.StatusPartial, "")); strings.Count(got, " ")+1 != 3+39 {
+	if got := numbersShown(l.withFilter(filter{status: api.StatusPartial}, "")); strings.Count(got, " ")+1 != 3+39 {
 		t.Errorf("partial filter shows %d rows, want 3 headings and 39 requests: %s", strings.Count(got, " ")+1, got)
 	}
 }

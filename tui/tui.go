@@ -10,7 +10,8 @@ import (
 	"io"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
@@ -50,9 +51,18 @@ const (
 )
 
 // Run runs the program on in and out until the user quits or ctx ends.
+// It is the only place dealctl talks to the terminal as a terminal (raw
+// mode, the alternate screen): no package does at init, so every other
+// command runs without waiting on it.
 func Run(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
 	m := New(ctx, o)
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out)}
+	if !o.Color {
+		// NO_COLOR, --no-color, a dumb terminal: no colour from bubbles'
+		// own styles either.
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	p := tea.NewProgram(m, opts...)
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()

@@ -4,18 +4,26 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
-// View composes the screen from parts kept ready by Update. Only the
+// View is the screen, full-screen (the alternate screen, left on quit).
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.screen())
+	v.AltScreen = true
+	return v
+}
+
+// screen composes the screen from parts kept ready by Update. Only the
 // rows in the window are drawn, so its cost does not grow with the list.
-func (m *Model) View() string {
+func (m *Model) screen() string {
 	if m.width < MinWidth || m.height < MinHeight {
-		return fmt.Sprintf("dealctl tui needs a terminal of at least %d×%d; this one is %d×%d.\nEnlarge it, or press q to quit.",
-			MinWidth, MinHeight, m.width, m.height)
+		return m.tooSmall()
 	}
 	l := m.layout()
 	var body string
@@ -64,15 +72,33 @@ func (m *Model) countAll() int {
 	return n
 }
 
+// tooSmall is the note shown on a terminal below the minimum size, cut to
+// fit the terminal it is shown on: the longest wording that fits.
+func (m *Model) tooSmall() string {
+	w, h := max(1, m.width), max(1, m.height)
+	for _, note := range []string{
+		fmt.Sprintf("dealctl tui needs a terminal of at least %d×%d; this one is %d×%d. Enlarge it, or press q to quit.", MinWidth, MinHeight, m.width, m.height),
+		fmt.Sprintf("Needs %d×%d, this is %d×%d. Enlarge it, or q quits.", MinWidth, MinHeight, m.width, m.height),
+		fmt.Sprintf("Needs %d×%d. q quits.", MinWidth, MinHeight),
+		"Too small. q quits.",
+	} {
+		lines := strings.Split(ansi.Wrap(note, w, ""), "\n")
+		if len(lines) <= h {
+			return fitBlock(strings.Join(lines, "\n"), w, h)
+		}
+	}
+	return fitBlock("q quits", w, h)
+}
+
 func (m *Model) detailTitle() string {
 	switch m.mode {
 	case modeAnswer:
-		return "Answer " + m.answer.row.Number + "  " + m.answer.row.Title
+		return termsafe.Line("Answer " + m.answer.row.Number + "  " + m.answer.row.Title)
 	case modePick:
 		return "Choose"
 	}
 	if r := m.current(); r != nil {
-		return r.Number + "  " + r.Title
+		return termsafe.Line(r.Number + "  " + r.Title)
 	}
 	return "Detail"
 }
@@ -118,20 +144,19 @@ func padRight(s string, w int) string {
 func (m *Model) statusBar() string {
 	parts := []string{"no deal"}
 	if m.deal != nil {
-		parts[0] = m.deal.Codename
+		parts[0] = termsafe.Line(m.deal.Codename)
 	}
 	counts := make([]string, len(api.RequestStatuses))
 	for i, s := range api.RequestStatuses {
 		counts[i] = fmt.Sprintf("%s %d", s, m.list.counts[s])
 	}
 	parts = append(parts, strings.Join(counts, " · "))
-	filter := "all"
-	if m.list.filter != "" {
-		filter = string(m.list.filter)
+	parts = append(parts, "filter: "+m.list.filter.describe())
+	if o := m.list.filter.order; o != orderList {
+		parts = append(parts, "sort: "+o.String())
 	}
-	parts = append(parts, "filter: "+filter)
 	if q := m.search.Value(); q != "" && m.mode != modeSearch {
-		parts = append(parts, "search: "+q)
+		parts = append(parts, "search: "+termsafe.Line(q))
 	}
 	if rem, lim, ok := m.o.Rate.Budget(); ok {
 		parts = append(parts, fmt.Sprintf("rate %d/%d", rem, lim))
@@ -157,9 +182,22 @@ func (m *Model) messageLine() string {
 	case m.mode == modeHelp:
 		s = "any key closes the help"
 	default:
-		s = m.st.dim.Render("j/k move · / search · f filter · tab pane · enter talk · a answer · s status · d download · D deal · r refresh · ? help · q quit")
+		s = m.st.dim.Render(m.keyHint())
 	}
 	return ansi.Truncate(s, m.width, "…")
+}
+
+// keyHint is the main keys in the width, always ending with help and
+// quit: keys are dropped from the middle, never "q quit".
+func (m *Model) keyHint() string {
+	const tail = "? help · q quit"
+	keys := []string{"j/k move", "/ search", "f m ! p c filter", "o sort", "tab pane", "enter talk", "a answer", "s status", "d download", "D deal", "r refresh"}
+	for n := len(keys); n > 0; n-- {
+		if s := strings.Join(keys[:n], " · ") + " · " + tail; ansi.StringWidth(s) <= m.width {
+			return s
+		}
+	}
+	return tail
 }
 
 // helpView lists the keys in two columns, which fit 80×24.
@@ -180,5 +218,5 @@ func (m *Model) helpView(w, h int) string {
 		return fitBlock(strings.TrimRight(b.String(), "\n"), colW, h-2)
 	}
 	title := m.st.bold.Render("dealctl tui — keys") + "\n\n"
-	return fitBlock(title+lipgloss.JoinHorizontal(lipgloss.Top, column(0, 2), column(2, len(secs))), w, h)
+	return fitBlock(title+lipgloss.JoinHorizontal(lipgloss.Top, column(0, helpLeft), column(helpLeft, len(secs))), w, h)
 }

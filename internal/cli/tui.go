@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -36,9 +37,15 @@ conversation), and a status bar with counts, the filter and the rate budget.
 The list is read again every 30 s, cheaply (If-None-Match).
 
 Keys: arrows or j/k, PgUp/PgDn, g/G move; / searches number, title and
-body; f cycles the status filter; tab switches panes; enter reads the
-conversation; a answers (ctrl+s sends); s moves the status; d downloads a
-file; D switches deal; r refreshes; ? lists every key; q quits.
+body (an exact number jumps to it); f cycles the status filter, m shows
+mine, ! overdue, p cycles priority, c category, o the sort order; tab
+switches panes; enter reads the conversation; a answers (ctrl+s sends);
+s moves the status; d downloads a file; D switches deal; r refreshes;
+? lists every key; q quits.
+
+Files saved with d go to --download-dir, by default your Downloads folder
+($XDG_DOWNLOAD_DIR, else ~/Downloads, made if missing); the status line
+shows the full path of each file saved.
 
 It needs a terminal; scripts use 'dealctl requests ls' instead.`,
 		Args: cobra.NoArgs,
@@ -49,7 +56,7 @@ It needs a terminal; scripts use 'dealctl requests ls' instead.`,
 			return tuiRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.DownloadDir, "download-dir", ".", "directory d saves files into")
+	cmd.Flags().StringVar(&opts.DownloadDir, "download-dir", "", "directory d saves files into (default $XDG_DOWNLOAD_DIR or ~/Downloads)")
 	_ = cmd.MarkFlagDirname("download-dir")
 	return cmd
 }
@@ -62,9 +69,11 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 	if !o.IO.CanPrompt() {
 		return usageErrorf("dealctl tui needs a terminal on stdin and stdout: in scripts use 'dealctl requests ls' (with --json for programs)")
 	}
-	if fi, err := os.Stat(o.DownloadDir); err != nil || !fi.IsDir() {
-		return usageErrorf("--download-dir %s: not a directory", o.DownloadDir)
+	dir, err := downloadDir(o.DownloadDir)
+	if err != nil {
+		return err
 	}
+	o.DownloadDir = dir
 	c, err := o.Client()
 	if err != nil {
 		return err
@@ -74,6 +83,35 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 		return err
 	}
 	return tui.Run(ctx, opts, o.IO.In, o.IO.Out)
+}
+
+// downloadDir is where d saves files, as an absolute path, so that the
+// status line can say exactly where a file went. A folder the user named
+// must exist; the default, the user's Downloads folder, is made if
+// missing (a fresh account or container has none).
+func downloadDir(flag string) (string, error) {
+	dir := flag
+	if dir == "" {
+		dir = os.Getenv("XDG_DOWNLOAD_DIR")
+		if dir == "" {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return "", usageErrorf("no home folder for the default --download-dir (%v): name a folder with --download-dir", err)
+			}
+			dir = filepath.Join(home, "Downloads")
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", fmt.Errorf("making the download folder: %w (name another with --download-dir)", err)
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usageErrorf("--download-dir %s: %v", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", usageErrorf("--download-dir %s: not a directory", dir)
+	}
+	return abs, nil
 }
 
 // tuiOptions resolves the chosen deal and sets the program up around c.
@@ -123,6 +161,11 @@ func tuiDownloader(c *client.Client, dir string) func(context.Context, api.Deal,
 		}
 		if err != nil {
 			return "", err
+		}
+		// The status line shows this: the full path, wherever the
+		// program was started.
+		if abs, err := filepath.Abs(d.Path); err == nil {
+			return abs, nil
 		}
 		return d.Path, nil
 	}

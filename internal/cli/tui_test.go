@@ -79,3 +79,31 @@ func TestDealByIDReadOnce(t *testing.T) {
 		t.Errorf("the TUI read the deal %d times, want once:\n%s", n, debug.String())
 	}
 }
+
+// d saves into a documented folder: the one named, or the user's
+// Downloads folder ($XDG_DOWNLOAD_DIR, else ~/Downloads, made if missing),
+// always as a full path for the status line.
+func TestTUIDownloadDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DOWNLOAD_DIR", "")
+	got, err := downloadDir("")
+	if want := filepath.Join(home, "Downloads"); err != nil || got != want {
+		t.Fatalf("default download dir = %q, %v; want %q", got, err, want)
+	}
+	if fi, err := os.Stat(got); err != nil || !fi.IsDir() {
+		t.Errorf("the default download folder was not made: %v", err)
+	}
+	xdg := filepath.Join(home, "dl")
+	t.Setenv("XDG_DOWNLOAD_DIR", xdg)
+	if got, err := downloadDir(""); err != nil || got != xdg {
+		t.Errorf("with XDG_DOWNLOAD_DIR: %q, %v; want %q", got, err, xdg)
+	}
+	t.Chdir(home)
+	if got, err := downloadDir("dl"); err != nil || got != xdg {
+		t.Errorf("a relative --download-dir should come back absolute: %q, %v", got, err)
+	}
+	if _, err := downloadDir(filepath.Join(home, "missing")); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("a named folder that does not exist: err = %v", err)
+	}
+}

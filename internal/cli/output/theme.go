@@ -3,8 +3,7 @@ package output
 import (
 	"io"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"charm.land/lipgloss/v2"
 )
 
 // Theme colours text for a terminal; with colour off every method returns
@@ -14,24 +13,21 @@ type Theme struct {
 	bold, dim, red, green, yellow, cyan lipgloss.Style
 }
 
-// NewTheme returns a theme writing to w, coloured only when color is true.
-// The profile is fixed here rather than detected by lipgloss, so that
-// NO_COLOR, --no-color and pipes are decided in one place (iostreams).
-func NewTheme(w io.Writer, color bool) *Theme {
-	r := lipgloss.NewRenderer(w)
-	if color {
-		r.SetColorProfile(termenv.ANSI256)
-	} else {
-		r.SetColorProfile(termenv.Ascii)
-	}
+// NewTheme returns a theme for w, coloured only when color is true. The
+// decision is made here rather than by lipgloss, so that NO_COLOR,
+// --no-color and pipes are decided in one place (iostreams). The colours
+// are the 16 basic ANSI ones, which every colour terminal has, so nothing
+// needs to ask the terminal what it supports (lipgloss v2 never does on
+// its own). w is kept in the signature for the callers.
+func NewTheme(_ io.Writer, color bool) *Theme {
 	return &Theme{
 		on:     color,
-		bold:   r.NewStyle().Bold(true),
-		dim:    r.NewStyle().Faint(true),
-		red:    r.NewStyle().Foreground(lipgloss.Color("1")),
-		green:  r.NewStyle().Foreground(lipgloss.Color("2")),
-		yellow: r.NewStyle().Foreground(lipgloss.Color("3")),
-		cyan:   r.NewStyle().Foreground(lipgloss.Color("6")),
+		bold:   lipgloss.NewStyle().Bold(true),
+		dim:    lipgloss.NewStyle().Faint(true),
+		red:    lipgloss.NewStyle().Foreground(lipgloss.Red),
+		green:  lipgloss.NewStyle().Foreground(lipgloss.Green),
+		yellow: lipgloss.NewStyle().Foreground(lipgloss.Yellow),
+		cyan:   lipgloss.NewStyle().Foreground(lipgloss.Cyan),
 	}
 }
 

@@ -55,6 +55,11 @@ func TestCodeBlocksRenderWithoutHighlighting(t *testing.T) {
 					t.Errorf("output lacks %q:\n%s", want, plain)
 				}
 			}
+			// No OSC 8 hyperlink in any style: a link's target is shown,
+			// never hidden in a sequence the terminal acts on.
+			if strings.Contains(out, "\x1b]") {
+				t.Errorf("output has an OSC sequence:\n%q", out)
+			}
 			if style == "notty" && plain != out {
 				t.Errorf("notty output has escape sequences:\n%q", out)
 			}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/charmbracelet/x/ansi"
+	"charm.land/lipgloss/v2"
 )
 
 // BlockElement provides a render buffer for children of a block element.
@@ -23,8 +23,8 @@ func (e *BlockElement) Render(w io.Writer, ctx RenderContext) error {
 	bs := ctx.blockStack
 	bs.Push(*e)
 
-	renderText(w, ctx.options.ColorProfile, bs.Parent().Style.StylePrimitive, e.Style.BlockPrefix)
-	renderText(bs.Current().Block, ctx.options.ColorProfile, bs.Current().Style.StylePrimitive, e.Style.Prefix)
+	_, _ = renderText(w, bs.Parent().Style.StylePrimitive, e.Style.BlockPrefix)
+	_, _ = renderText(bs.Current().Block, bs.Current().Style.StylePrimitive, e.Style.Prefix)
 	return nil
 }
 
@@ -33,13 +33,14 @@ func (e *BlockElement) Finish(w io.Writer, ctx RenderContext) error {
 	bs := ctx.blockStack
 
 	if e.Margin { //nolint: nestif
-		s := ansi.Wordwrap(
+		s := lipgloss.Wrap(
 			bs.Current().Block.String(),
-			int(bs.Width(ctx)), //nolint: gosec
+			int(bs.Width(ctx)),
 			" ,.;-+|",
 		)
 
 		mw := NewMarginWriter(ctx, w, bs.Current().Style)
+		defer mw.Close() //nolint:errcheck
 		if _, err := io.WriteString(mw, s); err != nil {
 			return fmt.Errorf("glamour: error writing to writer: %w", err)
 		}
@@ -56,8 +57,8 @@ func (e *BlockElement) Finish(w io.Writer, ctx RenderContext) error {
 		}
 	}
 
-	renderText(w, ctx.options.ColorProfile, bs.Current().Style.StylePrimitive, e.Style.Suffix)
-	renderText(w, ctx.options.ColorProfile, bs.Parent().Style.StylePrimitive, e.Style.BlockSuffix)
+	_, _ = renderText(w, bs.Current().Style.StylePrimitive, e.Style.Suffix)
+	_, _ = renderText(w, bs.Parent().Style.StylePrimitive, e.Style.BlockSuffix)
 
 	bs.Current().Block.Reset()
 	bs.Pop()

@@ -2,8 +2,6 @@ package ansi
 
 import (
 	"io"
-
-	"github.com/muesli/reflow/indent"
 )
 
 // A CodeBlockElement is used to render code blocks.
@@ -31,10 +29,10 @@ func (e *CodeBlockElement) Render(w io.Writer, ctx RenderContext) error {
 	if rules.Margin != nil {
 		margin = *rules.Margin
 	}
-
-	iw := indent.NewWriterPipe(w, indentation+margin, func(_ io.Writer) {
-		renderText(w, ctx.options.ColorProfile, bs.Current().Style.StylePrimitive, " ")
+	iw := NewIndentWriter(w, int(indentation+margin), func(_ io.Writer) {
+		_, _ = renderText(w, bs.Current().Style.StylePrimitive, " ")
 	})
+	defer iw.Close() //nolint:errcheck
 
 	// fallback rendering
 	el := &BaseElement{

@@ -138,7 +138,7 @@ func (tr *ANSIRenderer) NewElement(node ast.Node, source []byte) Element {
 		if node.Parent().(*ast.List).IsOrdered() {
 			e = l
 			if node.Parent().(*ast.List).Start != 1 {
-				e += uint(node.Parent().(*ast.List).Start) - 1 //nolint: gosec
+				e += uint(node.Parent().(*ast.List).Start) - 1
 			}
 		}
 
@@ -293,10 +293,12 @@ func (tr *ANSIRenderer) NewElement(node ast.Node, source []byte) Element {
 				SkipHref: true,
 			}
 		} else {
+			isEmail := n.AutoLinkType == ast.AutoLinkEmail
 			renderer = &LinkElement{
 				Children: children,
 				URL:      u,
-				SkipText: n.AutoLinkType != ast.AutoLinkEmail,
+				SkipText: !isEmail, // For non-email links, skip text (show only href)
+				SkipHref: isEmail,  // For email links, skip href (hide mailto: URL)
 			}
 		}
 		return Element{Renderer: renderer}

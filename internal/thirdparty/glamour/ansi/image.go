@@ -16,14 +16,18 @@ type ImageElement struct {
 
 // Render renders an ImageElement.
 func (e *ImageElement) Render(w io.Writer, ctx RenderContext) error {
+	// Make OSC 8 hyperlink token.
+	hyperlink, resetHyperlink, _ := makeHyperlink(e.URL)
+
 	style := ctx.options.Styles.ImageText
 	if e.TextOnly {
 		style.Format = strings.TrimSuffix(style.Format, " →")
 	}
 
 	if len(e.Text) > 0 {
+		token := hyperlink + e.Text + resetHyperlink
 		el := &BaseElement{
-			Token: e.Text,
+			Token: token,
 			Style: style,
 		}
 		err := el.Render(w, ctx)
@@ -37,8 +41,9 @@ func (e *ImageElement) Render(w io.Writer, ctx RenderContext) error {
 	}
 
 	if len(e.URL) > 0 {
+		token := hyperlink + resolveRelativeURL(e.BaseURL, e.URL) + resetHyperlink
 		el := &BaseElement{
-			Token:  resolveRelativeURL(e.BaseURL, e.URL),
+			Token:  token,
 			Prefix: " ",
 			Style:  ctx.options.Styles.Image,
 		}

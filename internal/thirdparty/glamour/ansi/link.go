@@ -14,10 +14,16 @@ type LinkElement struct {
 	Children []ElementRenderer
 	SkipText bool
 	SkipHref bool
+
+	hyperlink, resetHyperlink string
+	validURL                  bool
 }
 
 // Render renders a LinkElement.
 func (e *LinkElement) Render(w io.Writer, ctx RenderContext) error {
+	// Make OSC 8 hyperlink token.
+	e.hyperlink, e.resetHyperlink, e.validURL = makeHyperlink(e.URL)
+
 	if !e.SkipText {
 		if err := e.renderTextPart(w, ctx); err != nil {
 			return err
@@ -33,18 +39,25 @@ func (e *LinkElement) Render(w io.Writer, ctx RenderContext) error {
 
 func (e *LinkElement) renderTextPart(w io.Writer, ctx RenderContext) error {
 	for _, child := range e.Children {
-		if r, ok := child.(StyleOverriderElementRenderer); ok {
+		if r, ok := child.(StyleOverriderElementRenderer); ok { //nolint:nestif
+			var b bytes.Buffer
 			st := ctx.options.Styles.LinkText
-			if err := r.StyleOverrideRender(w, ctx, st); err != nil {
+			if err := r.StyleOverrideRender(&b, ctx, st); err != nil {
 				return fmt.Errorf("glamour: error rendering with style: %w", err)
+			}
+
+			token := e.hyperlink + b.String() + e.resetHyperlink
+			if _, err := io.WriteString(w, token); err != nil {
+				return fmt.Errorf("glamour: error writing hyperlink: %w", err)
 			}
 		} else {
 			var b bytes.Buffer
 			if err := child.Render(&b, ctx); err != nil {
 				return fmt.Errorf("glamour: error rendering: %w", err)
 			}
+			token := e.hyperlink + b.String() + e.resetHyperlink
 			el := &BaseElement{
-				Token: b.String(),
+				Token: token,
 				Style: ctx.options.Styles.LinkText,
 			}
 			if err := el.Render(w, ctx); err != nil {
@@ -61,10 +74,10 @@ func (e *LinkElement) renderHrefPart(w io.Writer, ctx RenderContext) error {
 		prefix = " "
 	}
 
-	u, err := url.Parse(e.URL)
-	if err == nil && "#"+u.Fragment != e.URL { // if the URL only consists of an anchor, ignore it
+	if e.validURL {
+		token := e.hyperlink + resolveRelativeURL(e.BaseURL, e.URL) + e.resetHyperlink
 		el := &BaseElement{
-			Token:  resolveRelativeURL(e.BaseURL, e.URL),
+			Token:  token,
 			Prefix: prefix,
 			Style:  ctx.options.Styles.Link,
 		}
@@ -73,4 +86,15 @@ func (e *LinkElement) renderHrefPart(w io.Writer, ctx RenderContext) error {
 		}
 	}
 	return nil
+}
+
+// makeHyperlink takes a URL and returns an OSC 8 hyperlink token.
+func makeHyperlink(link string) (string, string, bool) {
+	// dealctl fork: no OSC 8 hyperlink is written (see ../README.md). The
+	// text rendered comes from the other side of a deal; a link's target
+	// is shown as text after it, never hidden in an escape sequence the
+	// reader's terminal acts on. Upstream's validity check is kept.
+	u, err := url.Parse(link)
+	validURL := err == nil && "#"+u.Fragment != link // if the URL only consists of an anchor, ignore it
+	return "", "", validURL
 }

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/muesli/reflow/wordwrap"
+	"charm.land/lipgloss/v2"
 )
 
 // A ParagraphElement is used to render individual paragraphs.
@@ -28,8 +28,8 @@ func (e *ParagraphElement) Render(w io.Writer, ctx RenderContext) error {
 	}
 	bs.Push(be)
 
-	renderText(w, ctx.options.ColorProfile, bs.Parent().Style.StylePrimitive, rules.BlockPrefix)
-	renderText(bs.Current().Block, ctx.options.ColorProfile, bs.Current().Style.StylePrimitive, rules.Prefix)
+	_, _ = renderText(w, bs.Parent().Style.StylePrimitive, rules.BlockPrefix)
+	_, _ = renderText(bs.Current().Block, bs.Current().Style.StylePrimitive, rules.Prefix)
 	return nil
 }
 
@@ -39,23 +39,23 @@ func (e *ParagraphElement) Finish(w io.Writer, ctx RenderContext) error {
 	rules := bs.Current().Style
 
 	mw := NewMarginWriter(ctx, w, rules)
+	defer mw.Close() //nolint:errcheck
 	if len(strings.TrimSpace(bs.Current().Block.String())) > 0 {
-		flow := wordwrap.NewWriter(int(bs.Width(ctx))) //nolint: gosec
-		flow.KeepNewlines = ctx.options.PreserveNewLines
-		_, _ = flow.Write(bs.Current().Block.Bytes())
-		if err := flow.Close(); err != nil {
-			return fmt.Errorf("glamour: error closing flow: %w", err)
+		blk := bs.Current().Block.String()
+		if !ctx.options.PreserveNewLines {
+			blk = strings.ReplaceAll(blk, "\n", " ")
 		}
+		flow := lipgloss.Wrap(blk, int(bs.Width(ctx)), "")
 
-		_, err := mw.Write(flow.Bytes())
+		_, err := io.WriteString(mw, flow)
 		if err != nil {
-			return err
+			return fmt.Errorf("glamour: error writing to writer: %w", err)
 		}
 		_, _ = io.WriteString(mw, "\n")
 	}
 
-	renderText(w, ctx.options.ColorProfile, bs.Current().Style.StylePrimitive, rules.Suffix)
-	renderText(w, ctx.options.ColorProfile, bs.Parent().Style.StylePrimitive, rules.BlockSuffix)
+	_, _ = renderText(w, bs.Current().Style.StylePrimitive, rules.Suffix)
+	_, _ = renderText(w, bs.Parent().Style.StylePrimitive, rules.BlockSuffix)
 
 	bs.Current().Block.Reset()
 	bs.Pop()

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/muesli/termenv"
 	east "github.com/yuin/goldmark-emoji/ast"
 	"github.com/yuin/goldmark/ast"
 	astext "github.com/yuin/goldmark/extension/ast"
@@ -21,7 +20,6 @@ type Options struct {
 	TableWrap        *bool
 	InlineTableLinks bool
 	PreserveNewLines bool
-	ColorProfile     termenv.Profile
 	Styles           StyleConfig
 	ChromaFormatter  string
 }

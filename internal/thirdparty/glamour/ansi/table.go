@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
-	"github.com/muesli/reflow/indent"
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
 	astext "github.com/yuin/goldmark/extension/ast"
 )
 
@@ -49,15 +48,16 @@ func (e *TableElement) Render(w io.Writer, ctx RenderContext) error {
 		margin = *rules.Margin
 	}
 
-	iw := indent.NewWriterPipe(w, indentation+margin, func(_ io.Writer) {
-		renderText(w, ctx.options.ColorProfile, bs.Current().Style.StylePrimitive, " ")
+	iw := NewIndentWriter(w, int(indentation+margin), func(_ io.Writer) {
+		_, _ = renderText(w, bs.Current().Style.StylePrimitive, " ")
 	})
+	defer iw.Close() //nolint:errcheck
 
 	style := bs.With(rules.StylePrimitive)
 
-	renderText(iw, ctx.options.ColorProfile, bs.Current().Style.StylePrimitive, rules.BlockPrefix)
-	renderText(iw, ctx.options.ColorProfile, style, rules.Prefix)
-	width := int(ctx.blockStack.Width(ctx)) //nolint: gosec
+	_, _ = renderText(iw, bs.Current().Style.StylePrimitive, rules.BlockPrefix)
+	_, _ = renderText(iw, style, rules.Prefix)
+	width := int(ctx.blockStack.Width(ctx))
 
 	wrap := true
 	if ctx.options.TableWrap != nil {
@@ -73,6 +73,12 @@ func (e *TableElement) Render(w io.Writer, ctx RenderContext) error {
 }
 
 func (e *TableElement) setStyles(ctx RenderContext) {
+	docRules := ctx.options.Styles.Document
+	if docRules.BackgroundColor != nil {
+		baseStyle := lipgloss.NewStyle().Background(lipgloss.Color(*docRules.BackgroundColor))
+		ctx.table.lipgloss.BaseStyle(baseStyle)
+	}
+
 	ctx.table.lipgloss = ctx.table.lipgloss.StyleFunc(func(_, col int) lipgloss.Style {
 		st := lipgloss.NewStyle().Inline(false)
 		// Default Styles
@@ -80,7 +86,7 @@ func (e *TableElement) setStyles(ctx RenderContext) {
 
 		// Override with custom styles
 		if m := ctx.options.Styles.Table.Margin; m != nil {
-			st = st.Padding(0, int(*m)) //nolint: gosec
+			st = st.Padding(0, int(*m))
 		}
 		switch e.table.Alignments[col] {
 		case astext.AlignLeft:
@@ -135,11 +141,12 @@ func (e *TableElement) Finish(_ io.Writer, ctx RenderContext) error {
 		return fmt.Errorf("glamour: error writing to buffer: %w", err)
 	}
 
-	renderText(ow, ctx.options.ColorProfile, ctx.blockStack.With(rules.StylePrimitive), rules.Suffix)
-	renderText(ow, ctx.options.ColorProfile, ctx.blockStack.Current().Style.StylePrimitive, rules.BlockSuffix)
+	_, _ = renderText(ow, ctx.blockStack.With(rules.StylePrimitive), rules.Suffix)
+	_, _ = renderText(ow, ctx.blockStack.Current().Style.StylePrimitive, rules.BlockSuffix)
 
 	e.printTableLinks(ctx)
 
+	ctx.table.lipgloss = nil
 	return nil
 }
 

@@ -38,7 +38,7 @@ func (e *TableElement) printTableLinks(ctx RenderContext) {
 	}
 
 	w := ctx.blockStack.Current().Block
-	termWidth := int(ctx.blockStack.Width(ctx)) //nolint: gosec
+	termWidth := int(ctx.blockStack.Width(ctx))
 
 	renderLinkText := func(link tableLink, position, padding int) string {
 		token := strings.Repeat(" ", padding)
@@ -60,23 +60,22 @@ func (e *TableElement) printTableLinks(ctx RenderContext) {
 	}
 
 	renderLinkHref := func(link tableLink, linkText string) {
+		hyperlink, resetHyperlink, _ := makeHyperlink(link.href)
+
 		style := ctx.options.Styles.Link
 		if link.linkType == linkTypeImage {
 			style = ctx.options.Styles.Image
 		}
 
-		// XXX(@andreynering): Once #411 is merged, use the hyperlink
-		// protocol to make the link work for the full URL even if we
-		// show it truncated.
 		linkMaxWidth := max(termWidth-xansi.StringWidth(linkText)-1, 0)
-		token := xansi.Truncate(link.href, linkMaxWidth, "…")
+		token := hyperlink + xansi.Truncate(link.href, linkMaxWidth, "…") + resetHyperlink
 
 		el := &BaseElement{Token: token, Style: style}
 		_ = el.Render(w, ctx)
 	}
 
 	renderString := func(str string) {
-		renderText(w, ctx.options.ColorProfile, ctx.blockStack.Current().Style.StylePrimitive, str)
+		_, _ = renderText(w, ctx.blockStack.Current().Style.StylePrimitive, str)
 	}
 
 	paddingFor := func(total, position int) int {

@@ -9,12 +9,22 @@ const (
 	defaultListIndent      = 2
 	defaultListLevelIndent = 4
 	defaultMargin          = 2
+
+	defaultHeadingPrefixH2    = "## "
+	defaultHeadingPrefixH3    = "### "
+	defaultHeadingPrefixH4    = "#### "
+	defaultHeadingPrefixH5    = "##### "
+	defaultHeadingPrefixH6    = "###### "
+	defaultTaskTickedPrefix   = "[✓] "
+	defaultTaskUntickedPrefix = "[ ] "
+	defaultImageFormat        = "Image: {{.text}} →"
+	defaultHorizontalRule     = "\n--------\n"
+	defaultArrowBlockPrefix   = "\n🠶 "
 )
 
 // Default styles.
 const (
 	AsciiStyle      = "ascii" //nolint: revive
-	AutoStyle       = "auto"
 	DarkStyle       = "dark"
 	DraculaStyle    = "dracula"
 	TokyoNightStyle = "tokyo-night"
@@ -59,27 +69,27 @@ var (
 		},
 		H2: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "## ",
+				Prefix: defaultHeadingPrefixH2,
 			},
 		},
 		H3: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "### ",
+				Prefix: defaultHeadingPrefixH3,
 			},
 		},
 		H4: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "#### ",
+				Prefix: defaultHeadingPrefixH4,
 			},
 		},
 		H5: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "##### ",
+				Prefix: defaultHeadingPrefixH5,
 			},
 		},
 		H6: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "###### ",
+				Prefix: defaultHeadingPrefixH6,
 			},
 		},
 		Strikethrough: ansi.StylePrimitive{
@@ -95,7 +105,7 @@ var (
 			BlockSuffix: "**",
 		},
 		HorizontalRule: ansi.StylePrimitive{
-			Format: "\n--------\n",
+			Format: defaultHorizontalRule,
 		},
 		Item: ansi.StylePrimitive{
 			BlockPrefix: "• ",
@@ -105,10 +115,10 @@ var (
 		},
 		Task: ansi.StyleTask{
 			Ticked:   "[x] ",
-			Unticked: "[ ] ",
+			Unticked: defaultTaskUntickedPrefix,
 		},
 		ImageText: ansi.StylePrimitive{
-			Format: "Image: {{.text}} →",
+			Format: defaultImageFormat,
 		},
 		Code: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
@@ -167,27 +177,27 @@ var (
 		},
 		H2: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "## ",
+				Prefix: defaultHeadingPrefixH2,
 			},
 		},
 		H3: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "### ",
+				Prefix: defaultHeadingPrefixH3,
 			},
 		},
 		H4: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "#### ",
+				Prefix: defaultHeadingPrefixH4,
 			},
 		},
 		H5: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "##### ",
+				Prefix: defaultHeadingPrefixH5,
 			},
 		},
 		H6: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "###### ",
+				Prefix: defaultHeadingPrefixH6,
 				Color:  stringPtr("35"),
 				Bold:   boolPtr(false),
 			},
@@ -203,7 +213,7 @@ var (
 		},
 		HorizontalRule: ansi.StylePrimitive{
 			Color:  stringPtr("240"),
-			Format: "\n--------\n",
+			Format: defaultHorizontalRule,
 		},
 		Item: ansi.StylePrimitive{
 			BlockPrefix: "• ",
@@ -213,8 +223,8 @@ var (
 		},
 		Task: ansi.StyleTask{
 			StylePrimitive: ansi.StylePrimitive{},
-			Ticked:         "[✓] ",
-			Unticked:       "[ ] ",
+			Ticked:         defaultTaskTickedPrefix,
+			Unticked:       defaultTaskUntickedPrefix,
 		},
 		Link: ansi.StylePrimitive{
 			Color:     stringPtr("30"),
@@ -230,12 +240,12 @@ var (
 		},
 		ImageText: ansi.StylePrimitive{
 			Color:  stringPtr("243"),
-			Format: "Image: {{.text}} →",
+			Format: defaultImageFormat,
 		},
 		Code: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix:          " ",
-				Suffix:          " ",
+				Prefix:          "\u00a0", // Use non-breaking space to prevent hard breaks
+				Suffix:          "\u00a0", // Use non-breaking space to prevent hard breaks
 				Color:           stringPtr("203"),
 				BackgroundColor: stringPtr("236"),
 			},
@@ -337,7 +347,7 @@ var (
 			},
 		},
 		DefinitionDescription: ansi.StylePrimitive{
-			BlockPrefix: "\n🠶 ",
+			BlockPrefix: defaultArrowBlockPrefix,
 		},
 	}
 
@@ -377,27 +387,27 @@ var (
 		},
 		H2: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "## ",
+				Prefix: defaultHeadingPrefixH2,
 			},
 		},
 		H3: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "### ",
+				Prefix: defaultHeadingPrefixH3,
 			},
 		},
 		H4: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "#### ",
+				Prefix: defaultHeadingPrefixH4,
 			},
 		},
 		H5: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "##### ",
+				Prefix: defaultHeadingPrefixH5,
 			},
 		},
 		H6: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix: "###### ",
+				Prefix: defaultHeadingPrefixH6,
 				Bold:   boolPtr(false),
 			},
 		},
@@ -412,7 +422,7 @@ var (
 		},
 		HorizontalRule: ansi.StylePrimitive{
 			Color:  stringPtr("249"),
-			Format: "\n--------\n",
+			Format: defaultHorizontalRule,
 		},
 		Item: ansi.StylePrimitive{
 			BlockPrefix: "• ",
@@ -422,8 +432,8 @@ var (
 		},
 		Task: ansi.StyleTask{
 			StylePrimitive: ansi.StylePrimitive{},
-			Ticked:         "[✓] ",
-			Unticked:       "[ ] ",
+			Ticked:         defaultTaskTickedPrefix,
+			Unticked:       defaultTaskUntickedPrefix,
 		},
 		Link: ansi.StylePrimitive{
 			Color:     stringPtr("36"),
@@ -439,12 +449,12 @@ var (
 		},
 		ImageText: ansi.StylePrimitive{
 			Color:  stringPtr("243"),
-			Format: "Image: {{.text}} →",
+			Format: defaultImageFormat,
 		},
 		Code: ansi.StyleBlock{
 			StylePrimitive: ansi.StylePrimitive{
-				Prefix:          " ",
-				Suffix:          " ",
+				Prefix:          "\u00a0", // Use non-breaking space to prevent hard breaks
+				Suffix:          "\u00a0", // Use non-breaking space to prevent hard breaks
 				Color:           stringPtr("203"),
 				BackgroundColor: stringPtr("254"),
 			},
@@ -546,7 +556,7 @@ var (
 			},
 		},
 		DefinitionDescription: ansi.StylePrimitive{
-			BlockPrefix: "\n🠶 ",
+			BlockPrefix: defaultArrowBlockPrefix,
 		},
 	}
 
@@ -623,8 +633,8 @@ var (
 			BlockPrefix: ". ",
 		},
 		Task: ansi.StyleTask{
-			Ticked:   "[✓] ",
-			Unticked: "[ ] ",
+			Ticked:   defaultTaskTickedPrefix,
+			Unticked: defaultTaskUntickedPrefix,
 		},
 		Link: ansi.StylePrimitive{
 			Color:     stringPtr("99"),
@@ -643,15 +653,15 @@ var (
 			StylePrimitive: ansi.StylePrimitive{
 				Color:           stringPtr("212"),
 				BackgroundColor: stringPtr("236"),
-				Prefix:          " ",
-				Suffix:          " ",
+				Prefix:          "\u00a0", // Use non-breaking space to prevent hard breaks
+				Suffix:          "\u00a0", // Use non-breaking space to prevent hard breaks
 			},
 		},
 		Table:          ansi.StyleTable{},
 		DefinitionList: ansi.StyleBlock{},
 		DefinitionTerm: ansi.StylePrimitive{},
 		DefinitionDescription: ansi.StylePrimitive{
-			BlockPrefix: "\n🠶 ",
+			BlockPrefix: defaultArrowBlockPrefix,
 		},
 		HTMLBlock: ansi.StyleBlock{},
 		HTMLSpan:  ansi.StyleBlock{},
