@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -22,6 +21,9 @@ import (
 type call struct {
 	key  store.APIKey
 	user store.User
+	// fresh: the call writes, so it reads keys and seats afresh rather
+	// than trusting the access caches.
+	fresh bool
 }
 
 // handlerFunc is an API handler; a returned error is written as an
@@ -72,24 +74,22 @@ func (s *Server) authenticate(r *http.Request) (*call, error) {
 	if keys.Validate(secret) != nil {
 		return nil, errUnauthenticated
 	}
-	k, err := s.store.APIKeyByPrefix(r.Context(), keys.Prefix(secret))
+	fresh := !readsOnly(r)
+	h, err := s.keyByPrefix(r.Context(), keys.Prefix(secret), fresh)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errUnauthenticated
 	}
 	if err != nil {
 		return nil, err
 	}
+	k := h.key
 	if !keys.Matches(secret, k.Hash) {
 		return nil, errUnauthenticated
 	}
 	if k.RevokedAt != nil || !s.now().Before(k.ExpiresAt) {
 		return nil, errUnauthenticated
 	}
-	u, err := s.store.User(r.Context(), k.UserID)
-	if err != nil {
-		return nil, fmt.Errorf("key %s has no user: %w", k.Prefix, err)
-	}
-	return &call{key: k, user: u}, nil
+	return &call{key: k, user: h.user, fresh: fresh}, nil
 }
 
 // allow spends a call; when the budget is spent it answers 429 with
@@ -123,6 +123,7 @@ type dealCall struct {
 	*call
 	deal    store.Deal
 	parties []store.Party
+	people  []store.Person // everyone on the deal; shared, read only
 	seat    store.Person
 	caller  domain.Caller
 }
@@ -142,25 +143,28 @@ func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCa
 	if c.key.DealIDs != nil && !slices.Contains(c.key.DealIDs, dealID) {
 		return nil, errNotFound
 	}
-	seat, err := s.store.Seat(ctx, dealID, c.user.ID)
+	members, err := s.dealMembersOf(ctx, dealID, c.fresh)
+	if err != nil {
+		return nil, err
+	}
+	seat, ok := members.seat(c.user.ID)
+	if !ok {
+		return nil, errNotFound
+	}
+	// The deal row is read by every call: its version decides a 304 and
+	// its archived flag what may be done.
+	deal, err := s.store.Deal(ctx, dealID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	deal, err := s.store.Deal(ctx, dealID)
-	if err != nil {
-		return nil, err
-	}
 	if !domain.DealVisible(deal.Archived, seat.IsProjectAdmin) {
 		return nil, errNotFound
 	}
-	parties, err := s.store.Parties(ctx, dealID)
-	if err != nil {
-		return nil, err
-	}
-	return &dealCall{call: c, deal: deal, parties: parties, seat: seat, caller: callerOf(c.key, deal, parties, seat)}, nil
+	return &dealCall{call: c, deal: deal, parties: members.parties, people: members.people, seat: seat,
+		caller: callerOf(c.key, deal, members.parties, seat)}, nil
 }
 
 func callerOf(k store.APIKey, deal store.Deal, parties []store.Party, seat store.Person) domain.Caller {

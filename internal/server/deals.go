@@ -10,7 +10,7 @@ import (
 )
 
 func (s *Server) getMe(w http.ResponseWriter, r *http.Request, c *call) error {
-	org, err := s.store.Organization(r.Context(), c.user.OrganizationID)
+	org, err := s.organization(r.Context(), c.user.OrganizationID)
 	if err != nil {
 		return err
 	}
@@ -71,12 +71,8 @@ func (s *Server) listPeople(w http.ResponseWriter, r *http.Request, c *call) err
 	if err != nil {
 		return err
 	}
-	people, err := s.store.People(r.Context(), dc.deal.ID)
-	if err != nil {
-		return err
-	}
-	out := make([]api.Person, 0, len(people))
-	for _, p := range people {
+	out := make([]api.Person, 0, len(dc.people))
+	for _, p := range dc.people {
 		out = append(out, apiPerson(p))
 	}
 	writeJSON(w, http.StatusOK, out)

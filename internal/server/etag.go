@@ -45,22 +45,28 @@ func notModified(w http.ResponseWriter, r *http.Request, etag string) bool {
 }
 
 // bodyCache keeps encoded list bodies by ETag, up to a byte budget, so a
-// list that has not changed is served like a static file.
+// list that has not changed is served like a static file. It keeps one
+// body per slot (a deal, a view class and a filter): a new version's body
+// replaces the last one's, which no call will ask for again (an old ETag
+// is never computed again), so memory follows the number of lists in
+// use, not the number of writes.
 type bodyCache struct {
 	mu      sync.Mutex
 	budget  int
 	used    int
 	order   *list.List // front: most recently used
 	entries map[string]*list.Element
+	slots   map[string]*list.Element // by slot: its latest body
 }
 
 type cached struct {
 	key  string
+	slot string
 	body []byte
 }
 
 func newBodyCache(budget int) *bodyCache {
-	return &bodyCache{budget: budget, order: list.New(), entries: map[string]*list.Element{}}
+	return &bodyCache{budget: budget, order: list.New(), entries: map[string]*list.Element{}, slots: map[string]*list.Element{}}
 }
 
 func (c *bodyCache) get(key string) ([]byte, bool) {
@@ -73,7 +79,8 @@ func (c *bodyCache) get(key string) ([]byte, bool) {
 	return nil, false
 }
 
-func (c *bodyCache) put(key string, body []byte) {
+// put keeps body under key as slot's latest, dropping the slot's last.
+func (c *bodyCache) put(slot, key string, body []byte) {
 	if len(body) > c.budget/4 {
 		return
 	}
@@ -82,15 +89,33 @@ func (c *bodyCache) put(key string, body []byte) {
 	if _, ok := c.entries[key]; ok {
 		return
 	}
-	c.entries[key] = c.order.PushFront(&cached{key: key, body: body})
+	if old, ok := c.slots[slot]; ok {
+		c.remove(old)
+	}
+	e := c.order.PushFront(&cached{key: key, slot: slot, body: body})
+	c.entries[key] = e
+	c.slots[slot] = e
 	c.used += len(body)
 	for c.used > c.budget {
-		e := c.order.Back()
-		v := e.Value.(*cached)
-		c.order.Remove(e)
-		delete(c.entries, v.key)
-		c.used -= len(v.body)
+		c.remove(c.order.Back())
 	}
+}
+
+func (c *bodyCache) remove(e *list.Element) {
+	v := e.Value.(*cached)
+	c.order.Remove(e)
+	delete(c.entries, v.key)
+	if c.slots[v.slot] == e {
+		delete(c.slots, v.slot)
+	}
+	c.used -= len(v.body)
+}
+
+// len is how many bodies are kept.
+func (c *bodyCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries)
 }
 
 // versionFor is the deal version a caller's ETags are built on. The

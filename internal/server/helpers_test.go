@@ -53,6 +53,7 @@ func (c *clock) Advance(d time.Duration) {
 // env is one seeded server: a real SQLite file in a temporary folder, a
 // real HTTP server on loopback, and the ids the world file resolved.
 type env struct {
+	dsn   string // the database, for a second instance
 	st    *sqlstore.DB
 	srv   *server.Server
 	ts    *httptest.Server
@@ -70,7 +71,8 @@ func newEnv(t testing.TB, opts ...func(*server.Config)) *env {
 func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *env {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlstore.Open(ctx, testDatabase(t))
+	dsn := testDatabase(t)
+	st, err := sqlstore.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +121,7 @@ func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *e
 	ts.Config.Handler = srv
 	ts.Start()
 	t.Cleanup(ts.Close)
-	return &env{st: st, srv: srv, ts: ts, ids: ids, clock: clk, v: openapitest.New(t)}
+	return &env{dsn: dsn, st: st, srv: srv, ts: ts, ids: ids, clock: clk, v: openapitest.New(t)}
 }
 
 // countingStore counts some of the store's reads, for tests that bound

@@ -113,12 +113,9 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 			return slices.Contains(dc.caller.AllowedStatuses(row.Kind, from), to)
 		}
 	}
-	// One read of the deal's people serves the notifications and the
+	// The deal's people, read once, serve the notifications and the
 	// author shown in the answer.
-	people, err := s.store.People(ctx, dc.deal.ID)
-	if err != nil {
-		return err
-	}
+	people := dc.people // read afresh for a write, by reachDeal
 	if !internal {
 		post.Notify = func(stored store.Message) []store.Notification {
 			return notificationsFor(people, dc, row, stored, now)

@@ -26,12 +26,9 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	if err := decodeBody(r, &in); err != nil {
 		return err
 	}
-	// One read of the deal's people serves the assignee check and the
+	// The deal's people, read once, serve the assignee check and the
 	// answer.
-	people, err := s.store.People(ctx, dc.deal.ID)
-	if err != nil {
-		return err
-	}
+	people := dc.people // read afresh for a write, by reachDeal
 	var errs fieldErrors
 	errs.title(in.Title, true)
 	errs.text("body", in.Body, api.MaxBodyLen)
@@ -144,12 +141,9 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	case in.Status.Set && !dc.caller.MayTransition():
 		return api.NewError(api.CodeForbidden, api.ReasonCannotTransition)
 	}
-	// One read of the deal's people serves the assignee check and the
+	// The deal's people, read once, serve the assignee check and the
 	// answer.
-	people, err := s.store.People(ctx, dc.deal.ID)
-	if err != nil {
-		return err
-	}
+	people := dc.people // read afresh for a write, by reachDeal
 	var errs fieldErrors
 	errs.title(in.Title, false)
 	errs.text("body", in.Body, api.MaxBodyLen)

@@ -48,7 +48,7 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
-	s.lists.put(etag, body)
+	s.lists.put(dc.deal.ID+"|"+viewClass(dc)+"|"+filter.key(), etag, body)
 	writeBody(w, http.StatusOK, body)
 	return nil
 }

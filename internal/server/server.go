@@ -34,6 +34,10 @@ type Config struct {
 	// ListCacheBytes bounds the cache of encoded list bodies (0: 64 MiB;
 	// negative: no cache, for benchmarks of the uncached path).
 	ListCacheBytes int
+	// AccessCacheTTL is how long reads trust what this instance read of
+	// keys, users, seats and parties (0: DefaultAccessCacheTTL; negative:
+	// no cache; at most 5 s).
+	AccessCacheTTL time.Duration
 	// Posted, when set, is called after a message queued notifications,
 	// to wake the notification worker.
 	Posted func()
@@ -51,6 +55,7 @@ type Server struct {
 	posted    func()
 	signer    *linkSigner
 	lists     *bodyCache
+	access    accessCaches
 	mux       *http.ServeMux
 	patterns  []string // every "METHOD /path" routed, for Routes
 	schema    *schemaWatch
@@ -68,6 +73,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		linkTTL:   cfg.LinkTTL,
 		posted:    cfg.Posted,
 		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),
+		access:    newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL)),
 	}
 	if s.rateLimit <= 0 {
 		s.rateLimit = api.DefaultRateLimit

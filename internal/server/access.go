@@ -1,0 +1,130 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// DefaultAccessCacheTTL is how long an instance trusts what it read of
+// keys, users, organizations, parties and people for a read: a revoked
+// key, a person taken off a deal or a changed access is refused by every
+// instance's reads within this bound, and by writes at once (a write reads
+// them again). docs/server.md, "What a call reads", says why.
+const DefaultAccessCacheTTL = 2 * time.Second
+
+// accessCacheEntries bounds each access cache; keys and deals in use at
+// once on one server are far fewer.
+const accessCacheEntries = 10_000
+
+// keyHolder is a key as read with the user it belongs to.
+type keyHolder struct {
+	key  store.APIKey
+	user store.User
+}
+
+// dealMembers is who is on a deal: its parties and people.
+type dealMembers struct {
+	parties []store.Party
+	people  []store.Person
+}
+
+// seat finds the user's person on the deal.
+func (m dealMembers) seat(userID string) (store.Person, bool) {
+	for _, p := range m.people {
+		if p.UserID == userID {
+			return p, true
+		}
+	}
+	return store.Person{}, false
+}
+
+// accessCaches hold, per instance, the rows every call needs and which
+// change rarely. The deal row itself (its version, its archived flag) is
+// never cached: a 304 is decided on the version read by that very call.
+type accessCaches struct {
+	keys    *ttlCache[string, keyHolder]          // by key prefix
+	orgs    *ttlCache[string, store.Organization] // by id
+	members *ttlCache[string, dealMembers]        // by deal id
+}
+
+func newAccessCaches(ttl time.Duration) accessCaches {
+	return accessCaches{
+		keys:    newTTLCache[string, keyHolder](ttl, accessCacheEntries),
+		orgs:    newTTLCache[string, store.Organization](ttl, accessCacheEntries),
+		members: newTTLCache[string, dealMembers](ttl, accessCacheEntries),
+	}
+}
+
+func accessCacheTTL(configured time.Duration) time.Duration {
+	switch {
+	case configured == 0:
+		return DefaultAccessCacheTTL
+	case configured < 0:
+		return 0
+	}
+	return min(configured, 5*time.Second)
+}
+
+// readsOnly tells a call that changes nothing; the others read access
+// rows afresh.
+func readsOnly(r *http.Request) bool {
+	return r.Method == http.MethodGet || r.Method == http.MethodHead
+}
+
+// keyByPrefix reads a key and its user, from the cache unless fresh.
+func (s *Server) keyByPrefix(ctx context.Context, prefix string, fresh bool) (keyHolder, error) {
+	if !fresh {
+		if h, ok := s.access.keys.get(prefix); ok {
+			return h, nil
+		}
+	}
+	k, err := s.store.APIKeyByPrefix(ctx, prefix)
+	if err != nil {
+		return keyHolder{}, err
+	}
+	u, err := s.store.User(ctx, k.UserID)
+	if err != nil {
+		return keyHolder{}, fmt.Errorf("key %s has no user: %w", k.Prefix, err)
+	}
+	h := keyHolder{key: k, user: u}
+	s.access.keys.put(prefix, h)
+	return h, nil
+}
+
+// dealMembersOf reads a deal's parties and people, from the cache unless
+// fresh. A deal that does not exist has none.
+func (s *Server) dealMembersOf(ctx context.Context, dealID string, fresh bool) (dealMembers, error) {
+	if !fresh {
+		if m, ok := s.access.members.get(dealID); ok {
+			return m, nil
+		}
+	}
+	people, err := s.store.People(ctx, dealID)
+	if err != nil {
+		return dealMembers{}, err
+	}
+	parties, err := s.store.Parties(ctx, dealID)
+	if err != nil {
+		return dealMembers{}, err
+	}
+	m := dealMembers{parties: parties, people: people}
+	s.access.members.put(dealID, m)
+	return m, nil
+}
+
+// organization reads an organization through the cache.
+func (s *Server) organization(ctx context.Context, id string) (store.Organization, error) {
+	if o, ok := s.access.orgs.get(id); ok {
+		return o, nil
+	}
+	o, err := s.store.Organization(ctx, id)
+	if err != nil {
+		return o, err
+	}
+	s.access.orgs.put(id, o)
+	return o, nil
+}
