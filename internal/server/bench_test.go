@@ -245,3 +245,18 @@ func reportPeakRSS(b *testing.B) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// BenchmarkRequest200 reads one request after another, unconditionally.
+func BenchmarkRequest200(b *testing.B) {
+	ts, dealID, requests := bigDeal(b, 0)
+	c := ts.Client()
+	i := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if status, _, _ := get(b, c, ts.URL+"/api/v1/deals/"+dealID+"/requests/"+requests[i%len(requests)]); status != http.StatusOK {
+			b.Fatalf("answered %d", status)
+		}
+		i++
+	}
+}

@@ -38,6 +38,8 @@ type DB struct {
 	write *sql.DB
 	// read serves reads; on PostgreSQL it is the same pool as write.
 	read *sql.DB
+	// reads runs the API's reads on read, as prepared statements.
+	reads *preparedReads
 	// idemPurge paces the purge of expired idempotency answers.
 	idemPurge idempotencyPurge
 	// migrated is what Open's migration run applied.
@@ -216,7 +218,7 @@ func openSQLite(path string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	read.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	return &DB{dialect: SQLite, write: write, read: read}, nil
+	return &DB{dialect: SQLite, write: write, read: read, reads: newPreparedReads(read, true)}, nil
 }
 
 func openPostgres(dsn string) (*DB, error) {
@@ -226,7 +228,7 @@ func openPostgres(dsn string) (*DB, error) {
 	}
 	pool.SetMaxOpenConns(max(8, runtime.NumCPU()*4))
 	pool.SetMaxIdleConns(max(8, runtime.NumCPU()*4))
-	return &DB{dialect: Postgres, write: pool, read: pool}, nil
+	return &DB{dialect: Postgres, write: pool, read: pool, reads: newPreparedReads(pool, false)}, nil
 }
 
 // Dialect is "sqlite" or "postgres".
@@ -242,6 +244,7 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes the pools.
 func (db *DB) Close() error {
+	db.reads.Close()
 	err := db.write.Close()
 	if db.read != db.write {
 		if e := db.read.Close(); err == nil {

@@ -38,7 +38,7 @@ func collect[T any](ctx context.Context, q queryer, scan func(scanner) (T, error
 
 // APIKeyByPrefix finds a key by the first characters of its secret.
 func (db *DB) APIKeyByPrefix(ctx context.Context, prefix string) (store.APIKey, error) {
-	k, err := scanKey(db.read.QueryRowContext(ctx, db.q("SELECT "+keyCols+" FROM api_keys WHERE prefix = ?"), prefix))
+	k, err := scanKey(db.reads.QueryRowContext(ctx, db.q("SELECT "+keyCols+" FROM api_keys WHERE prefix = ?"), prefix))
 	return k, notFound(err)
 }
 
@@ -46,7 +46,7 @@ func (db *DB) APIKeyByPrefix(ctx context.Context, prefix string) (store.APIKey, 
 func (db *DB) User(ctx context.Context, id string) (store.User, error) {
 	var u store.User
 	var name, email sql.NullString
-	err := db.read.QueryRowContext(ctx, db.q("SELECT id, organization_id, name, email FROM users WHERE id = ?"), id).
+	err := db.reads.QueryRowContext(ctx, db.q("SELECT id, organization_id, name, email FROM users WHERE id = ?"), id).
 		Scan(&u.ID, &u.OrganizationID, &name, &email)
 	u.Name, u.Email = strPtr(name), strPtr(email)
 	return u, notFound(err)
@@ -55,14 +55,14 @@ func (db *DB) User(ctx context.Context, id string) (store.User, error) {
 // Organization reads an organization.
 func (db *DB) Organization(ctx context.Context, id string) (store.Organization, error) {
 	var o store.Organization
-	err := db.read.QueryRowContext(ctx, db.q("SELECT id, name FROM organizations WHERE id = ?"), id).Scan(&o.ID, &o.Name)
+	err := db.reads.QueryRowContext(ctx, db.q("SELECT id, name FROM organizations WHERE id = ?"), id).Scan(&o.ID, &o.Name)
 	return o, notFound(err)
 }
 
 // UserDeals lists the deals the user has a seat on, with the seat's
 // project-admin flag, which decides whether an archived deal is listed.
 func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.UserDeal, error) {
-	deals, err := collect(ctx, db.read, scanUserDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version,
+	deals, err := collect(ctx, db.reads, scanUserDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version,
 		p.is_project_admin FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ?`), userID)
 	// Sorted here, not by ORDER BY: PostgreSQL orders text by the
 	// database's locale, SQLite by bytes, and both must list alike.
@@ -77,7 +77,7 @@ func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.UserDeal, e
 
 // Deal reads a deal.
 func (db *DB) Deal(ctx context.Context, id string) (store.Deal, error) {
-	d, err := scanDeal(db.read.QueryRowContext(ctx, db.q("SELECT "+dealCols+" FROM deals WHERE id = ?"), id))
+	d, err := scanDeal(db.reads.QueryRowContext(ctx, db.q("SELECT "+dealCols+" FROM deals WHERE id = ?"), id))
 	return d, notFound(err)
 }
 
@@ -91,12 +91,12 @@ func (db *DB) Parties(ctx context.Context, dealIDs ...string) ([]store.Party, er
 		args[i] = id
 	}
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(dealIDs)), ", ")
-	return collect(ctx, db.read, scanParty, db.q("SELECT "+partyCols+" FROM parties WHERE deal_id IN ("+marks+") ORDER BY deal_id, position, id"), args...)
+	return collect(ctx, db.reads, scanParty, db.q("SELECT "+partyCols+" FROM parties WHERE deal_id IN ("+marks+") ORDER BY deal_id, position, id"), args...)
 }
 
 // Seat finds the user's person on a deal.
 func (db *DB) Seat(ctx context.Context, dealID, userID string) (store.Person, error) {
-	p, err := scanPerson(db.read.QueryRowContext(ctx, db.q("SELECT "+personCols+" FROM people p JOIN users u ON u.id = p.user_id WHERE p.deal_id = ? AND p.user_id = ?"), dealID, userID))
+	p, err := scanPerson(db.reads.QueryRowContext(ctx, db.q("SELECT "+personCols+" FROM people p JOIN users u ON u.id = p.user_id WHERE p.deal_id = ? AND p.user_id = ?"), dealID, userID))
 	return p, notFound(err)
 }
 
@@ -107,7 +107,7 @@ func (db *DB) People(ctx context.Context, dealID string) ([]store.Person, error)
 		store.Person
 		position int
 	}
-	rows, err := collect(ctx, db.read, func(s scanner) (ranked, error) {
+	rows, err := collect(ctx, db.reads, func(s scanner) (ranked, error) {
 		var r ranked
 		var name, email sql.NullString
 		err := s.Scan(&r.ID, &r.DealID, &r.UserID, &r.PartyID, &r.Access, &r.Role, &r.IsProjectAdmin, &r.Joined, &name, &email, &r.position)
@@ -145,12 +145,12 @@ func (db *DB) People(ctx context.Context, dealID string) ([]store.Person, error)
 
 // Requests lists a deal's rows; the caller puts them in list order.
 func (db *DB) Requests(ctx context.Context, dealID string) ([]store.Request, error) {
-	return collect(ctx, db.read, scanRequest, db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ?"), dealID)
+	return collect(ctx, db.reads, scanRequest, db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ?"), dealID)
 }
 
 // Request reads one row of a deal.
 func (db *DB) Request(ctx context.Context, dealID, id string) (store.Request, error) {
-	return getRequest(ctx, db, db.read, dealID, id)
+	return getRequest(ctx, db, db.reads, dealID, id)
 }
 
 func getRequest(ctx context.Context, db *DB, q queryer, dealID, id string) (store.Request, error) {
@@ -161,26 +161,26 @@ func getRequest(ctx context.Context, db *DB, q queryer, dealID, id string) (stor
 // Messages lists messages oldest first (ids are time-ordered UUIDv7, the
 // tie-breaker for messages posted in the same microsecond).
 func (db *DB) Messages(ctx context.Context, dealID, requestID string) ([]store.Message, error) {
-	return collect(ctx, db.read, scanMessage, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND request_id = ? ORDER BY posted_at, id"), dealID, requestID)
+	return collect(ctx, db.reads, scanMessage, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND request_id = ? ORDER BY posted_at, id"), dealID, requestID)
 }
 
 // Message reads one message of a deal.
 func (db *DB) Message(ctx context.Context, dealID, id string) (store.Message, error) {
-	m, err := scanMessage(db.read.QueryRowContext(ctx, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND id = ?"), dealID, id))
+	m, err := scanMessage(db.reads.QueryRowContext(ctx, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND id = ?"), dealID, id))
 	return m, notFound(err)
 }
 
 // Files lists files and links by message and position.
 func (db *DB) Files(ctx context.Context, dealID, requestID string) ([]store.File, error) {
 	if requestID == "" {
-		return collect(ctx, db.read, scanFile, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? ORDER BY message_id, position"), dealID)
+		return collect(ctx, db.reads, scanFile, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? ORDER BY message_id, position"), dealID)
 	}
-	return collect(ctx, db.read, scanFile, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? AND request_id = ? ORDER BY message_id, position"), dealID, requestID)
+	return collect(ctx, db.reads, scanFile, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? AND request_id = ? ORDER BY message_id, position"), dealID, requestID)
 }
 
 // File reads one file version of a deal.
 func (db *DB) File(ctx context.Context, dealID, versionID string) (store.File, error) {
-	f, err := scanFile(db.read.QueryRowContext(ctx, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? AND version_id = ?"), dealID, versionID))
+	f, err := scanFile(db.reads.QueryRowContext(ctx, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? AND version_id = ?"), dealID, versionID))
 	return f, notFound(err)
 }
 
@@ -188,7 +188,7 @@ func (db *DB) File(ctx context.Context, dealID, versionID string) (store.File, e
 // file holds one chunk in memory, not the file.
 func (db *DB) OpenBlob(ctx context.Context, sha string) (io.ReadCloser, int64, error) {
 	var size int64
-	err := db.read.QueryRowContext(ctx, db.q("SELECT size FROM blobs WHERE sha256 = ?"), sha).Scan(&size)
+	err := db.reads.QueryRowContext(ctx, db.q("SELECT size FROM blobs WHERE sha256 = ?"), sha).Scan(&size)
 	if err != nil {
 		return nil, 0, notFound(err)
 	}
@@ -216,7 +216,7 @@ func (b *blobReader) Read(p []byte) (int, error) {
 		}
 		n := min(int64(blobChunk), b.size-b.off)
 		var chunk []byte
-		err := b.db.read.QueryRowContext(b.ctx, b.db.q("SELECT SUBSTR(data, ?, ?) FROM blobs WHERE sha256 = ?"), b.off+1, n, b.sha).Scan(&chunk)
+		err := b.db.reads.QueryRowContext(b.ctx, b.db.q("SELECT SUBSTR(data, ?, ?) FROM blobs WHERE sha256 = ?"), b.off+1, n, b.sha).Scan(&chunk)
 		if err != nil {
 			return 0, err
 		}
@@ -236,7 +236,7 @@ func (b *blobReader) Close() error { return nil }
 // racing to create it agree on whichever insert landed first.
 func (db *DB) Setting(ctx context.Context, name string, create func() (string, error)) (string, error) {
 	var v string
-	err := db.read.QueryRowContext(ctx, db.q("SELECT value FROM settings WHERE name = ?"), name).Scan(&v)
+	err := db.reads.QueryRowContext(ctx, db.q("SELECT value FROM settings WHERE name = ?"), name).Scan(&v)
 	if err == nil {
 		return v, nil
 	}

@@ -27,7 +27,7 @@ func (db *DB) LatestAnswers(ctx context.Context, dealID, requestID, viewerParty 
 		args = append(args, requestID)
 	}
 	query += ") latest WHERE rn = 1"
-	return collect(ctx, db.read, scanMessage, db.q(query), args...)
+	return collect(ctx, db.reads, scanMessage, db.q(query), args...)
 }
 
 // VisibleFiles lists files on messages the viewer may see.
@@ -40,5 +40,5 @@ func (db *DB) VisibleFiles(ctx context.Context, dealID, requestID, viewerParty s
 		args = append(args, requestID)
 	}
 	query += " ORDER BY m.posted_at, m.id, f.position"
-	return collect(ctx, db.read, scanFile, db.q(query), args...)
+	return collect(ctx, db.reads, scanFile, db.q(query), args...)
 }
