@@ -6,8 +6,8 @@
 # PostgreSQL processes' on that machine) divided by the calls, with 8
 # keep-alive clients on a 2,200-row deal.
 #
-#   scripts/bench-cost.sh              # 3 s a case, about a minute in all
-#   DEALCTL_COST_SECONDS=10 scripts/bench-cost.sh
+#   scripts/bench-cost.sh              # 3 rounds of 1 s a case, about 2 minutes
+#   DEALCTL_COST_SECONDS=3 scripts/bench-cost.sh   # 3 s a round
 #
 # PostgreSQL comes from internal/pgtest (DEALCTL_TEST_PG, or a throwaway
 # server from the installed binaries); without one that half is skipped
