@@ -65,10 +65,3 @@ func (c *ttlCache[K, V]) put(k K, v V) {
 	}
 	c.entries[k] = ttlEntry[V]{value: v, expires: now.Add(c.ttl)}
 }
-
-// drop forgets k, so that the next get reads it again.
-func (c *ttlCache[K, V]) drop(k K) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.entries, k)
-}
