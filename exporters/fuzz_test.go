@@ -18,7 +18,7 @@ func FuzzParseRow(f *testing.F) {
 			m.Index[fl], m.Headers[fl] = i, fl.Header()
 		}
 		cells := []string{number, kind, title, body, status, prio, cat, req, due, assignee}
-		row, _, empty := ParseRow(cells, m, 7, d1904)
+		row, _, empty := ParseRow(cells, m, 7, CellRules{Date1904: d1904})
 		if !empty && row.Line != 7 {
 			t.Fatalf("line = %d", row.Line)
 		}

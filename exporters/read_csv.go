@@ -10,27 +10,31 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/text/encoding/unicode"
-
 	"github.com/dealctl/dealctl/internal/csvsafe"
 )
 
-func readCSVFile(path string) (*Sheet, error) {
+func readCSVFile(path string, o ReadOptions) (*Sheet, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ReadCSV(filepath.Base(path), data)
+	return ReadCSVWith(filepath.Base(path), data, o)
 }
 
-// ReadCSV reads delimited text: UTF-8 with or without a byte-order mark
-// (Excel's "CSV UTF-8" writes one), or UTF-16 with one (Excel's "Unicode
-// text"); the delimiter is whichever of , ; tab | splits the rows most
-// consistently, since Excel in many European locales writes ";".
+// ReadCSV reads delimited text with the default options.
 func ReadCSV(name string, data []byte) (*Sheet, error) {
-	data, err := decodeText(data)
+	return ReadCSVWith(name, data, ReadOptions{})
+}
+
+// ReadCSVWith reads delimited text: UTF-8 with or without a byte-order
+// mark (Excel's "CSV UTF-8" writes one), UTF-16 (Excel's "Unicode text"),
+// Windows-1252 (LibreOffice's and Excel's plain "CSV") or what
+// o.Encoding names; the delimiter is whichever of , ; tab | splits the
+// rows most consistently, since Excel in many European locales writes ";".
+func ReadCSVWith(name string, data []byte, o ReadOptions) (*Sheet, error) {
+	data, note, err := decodeText(name, data, o.Encoding)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	delim := sniffDelimiter(data)
 	grid, err := readDelimited(data, delim, -1)
@@ -45,7 +49,11 @@ func ReadCSV(name string, data []byte) (*Sheet, error) {
 	restoreGuardedCells(grid)
 	// Serial-number due dates in a csv come from a 1900-system workbook:
 	// the 1904 system survives only inside xlsx files.
-	return parseGrid(name, "", grid, false)
+	s, err := parseGrid(name, "", grid, gridLayout{}, o, false)
+	if s != nil && note != "" {
+		s.Notes = append([]string{note}, s.Notes...)
+	}
+	return s, err
 }
 
 // restoreGuardedCells drops the apostrophe that WriteCSV (and other
@@ -57,21 +65,6 @@ func restoreGuardedCells(grid [][]string) {
 			rec[i] = csvsafe.Restore(c)
 		}
 	}
-}
-
-func decodeText(data []byte) ([]byte, error) {
-	switch {
-	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
-		return data[3:], nil
-	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}), bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
-		dec := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewDecoder()
-		out, err := dec.Bytes(data)
-		if err != nil {
-			return nil, fmt.Errorf("not readable as UTF-16 text: %w", err)
-		}
-		return out, nil
-	}
-	return data, nil
 }
 
 // readDelimited parses up to limit records (all when negative), leniently:

@@ -116,7 +116,7 @@ func TestHeaderBelowTitleRowsAndSynonyms(t *testing.T) {
 
 func TestRowProblemsAreAllReported(t *testing.T) {
 	data := "Number,Title,Priority,Due,Status,Kind\n" +
-		"1,,urgentish,31/02/2026,finished,chapter\n" +
+		"1,,urgentish,2026-02-31,finished,chapter\n" +
 		"2,Fine,high,03/04/2026,open,request\n" +
 		"2,Duplicate,,,,\n" +
 		"3,Parent request,,,,request\n3.1,Child,,,,\n"
@@ -131,7 +131,7 @@ func TestRowProblemsAreAllReported(t *testing.T) {
 	wantParts := []string{
 		"row 2, Title: the title is empty",
 		"row 2, Priority: unknown priority \"urgentish\"",
-		"row 2, Due: \"31/02/2026\" is not a date",
+		"row 2, Due: \"2026-02-31\" is not a date",
 		"row 2, Status: unknown status \"finished\"",
 		"row 2, Kind: unknown kind \"chapter\"",
 		"row 3, Due: \"03/04/2026\" could be day/month or month/day",

@@ -33,21 +33,67 @@ func readXLSX(path string, o ReadOptions) (*Sheet, error) {
 	}
 	defer rows.Close()
 	var grid [][]string
+	lay := gridLayout{hiddenRows: map[int]bool{}}
+	width := 0
 	for rows.Next() {
 		cols, err := rows.Columns()
 		if err != nil {
 			return nil, err
 		}
+		if rows.GetRowOpts().Hidden {
+			lay.hiddenRows[len(grid)] = true
+		}
 		grid = append(grid, cols)
+		width = max(width, len(cols))
 	}
 	if err := rows.Error(); err != nil {
 		return nil, err
 	}
-	sheet, err := parseGrid(filepath.Base(path), name, grid, date1904)
+	if err := readLayout(f, name, width, &lay); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	sheet, err := parseGrid(filepath.Base(path), name, grid, lay, o, date1904)
 	if err != nil && o.Sheet == "" && len(f.GetSheetList()) > 1 {
 		return nil, fmt.Errorf("%w; the workbook also has %s: choose one with --sheet", err, strings.Join(quoteAll(f.GetSheetList()[1:]), ", "))
 	}
 	return sheet, err
+}
+
+// readLayout reads what the cells' text does not say: hidden columns,
+// merged ranges, and (asked only for the few rows that need it) whether a
+// cell holds a number rather than text.
+func readLayout(f *excelize.File, sheet string, width int, lay *gridLayout) error {
+	lay.hiddenCols = map[int]bool{}
+	for j := 0; j < width; j++ {
+		letter, err := excelize.ColumnNumberToName(j + 1)
+		if err != nil {
+			return err
+		}
+		if visible, err := f.GetColVisible(sheet, letter); err == nil && !visible {
+			lay.hiddenCols[j] = true
+		}
+	}
+	merges, err := f.GetMergeCells(sheet)
+	if err != nil {
+		return err
+	}
+	for _, mc := range merges {
+		left, top, err1 := excelize.CellNameToCoordinates(mc.GetStartAxis())
+		right, bottom, err2 := excelize.CellNameToCoordinates(mc.GetEndAxis())
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		lay.merges = append(lay.merges, cellRange{top: top - 1, left: left - 1, bottom: bottom - 1, right: right - 1})
+	}
+	lay.numericCell = func(row, col int) bool {
+		axis, err := excelize.CoordinatesToCellName(col+1, row+1)
+		if err != nil {
+			return false
+		}
+		t, err := f.GetCellType(sheet, axis)
+		return err == nil && (t == excelize.CellTypeNumber || t == excelize.CellTypeUnset)
+	}
+	return nil
 }
 
 // pickSheet returns the sheet named (case-insensitively), or the first

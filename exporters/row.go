@@ -1,6 +1,7 @@
 package exporters
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -46,6 +47,9 @@ type Problem struct {
 	Column  string `json:"column,omitempty"` // the header as written in the sheet
 	Field   Field  `json:"field,omitempty"`
 	Message string `json:"message"`
+	// Rows lists every row a problem covers when it stands for several
+	// (one unknown value on many rows is one problem); Line is the first.
+	Rows []int `json:"rows,omitempty"`
 }
 
 func (p Problem) String() string {
@@ -59,6 +63,19 @@ func (p Problem) String() string {
 type Mapping struct {
 	Index   map[Field]int    // 0-based column of each field found
 	Headers map[Field]string // the header text as written
+	// TitleFromBody: the sheet has no title column, and its Description
+	// (body) column is read as the titles.
+	TitleFromBody bool
+}
+
+// CellRules are what reading a row's cells depends on beyond the cells.
+type CellRules struct {
+	Date1904 bool     // the workbook counts serial days from 1904
+	Map      ValueMap // --map
+	dates    dateColumn
+	// collect gathers unknown values and undecided dates over the whole
+	// sheet, so that each is reported once; nil reports them per row.
+	collect *valueProblems
 }
 
 // Has reports whether the sheet has a column for f.
@@ -75,15 +92,32 @@ func (m Mapping) cell(cells []string, f Field) string {
 // ParseRow reads one data row. It never fails as a whole: every problem is
 // returned, so that the user sees them all at once. empty is true for a
 // row with nothing in any mapped column, which is skipped.
-func ParseRow(cells []string, m Mapping, line int, date1904 bool) (row Row, problems []Problem, empty bool) {
+func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, problems []Problem, empty bool) {
 	row.Line = line
-	get := func(f Field) string { return strings.TrimSpace(m.cell(cells, f)) }
+	raw := func(f Field) string { return strings.TrimSpace(m.cell(cells, f)) }
+	// get reads a cell as --map rewrites it.
+	get := func(f Field) string {
+		v := raw(f)
+		if to, ok := rules.Map.lookup(f, v); ok && v != "" {
+			return to
+		}
+		return v
+	}
 	bad := func(f Field, format string, a ...any) {
 		problems = append(problems, Problem{Line: line, Column: m.Headers[f], Field: f, Message: fmt.Sprintf(format, a...)})
 	}
+	// unknown reports a value the field does not take: once per sheet
+	// when a collector gathers them, else on this row.
+	unknown := func(f Field, cell, msg string) {
+		if rules.collect != nil {
+			rules.collect.unknown(f, m.Headers[f], cell, line)
+			return
+		}
+		bad(f, "%s", msg)
+	}
 	empty = true
 	for f := range m.Index {
-		if get(f) != "" {
+		if raw(f) != "" {
 			empty = false
 			break
 		}
@@ -94,38 +128,54 @@ func ParseRow(cells []string, m Mapping, line int, date1904 bool) (row Row, prob
 
 	row.Number = cleanNumber(get(FieldNumber))
 	row.Title = OneLine(get(FieldTitle))
-	row.Body = Text(m.cell(cells, FieldBody))
+	if m.TitleFromBody {
+		row.Title, row.Body = titleFromDescription(m.cell(cells, FieldTitle))
+	} else {
+		row.Body = Text(m.cell(cells, FieldBody))
+	}
+	if row.Title == "" && row.Number != "" {
+		// A heading typed or merged into the number cell: "7.
+		// ENVIRONMENTAL", or "CORPORATE MATTERS" with no number.
+		row.Number, row.Title = splitHeadingCell(row.Number)
+	}
 	row.Requester = OneLine(get(FieldRequester))
 	row.Assignee = get(FieldAssignee)
 
-	if f, msg := readIdentity(&row, get, date1904); msg != "" {
+	if f, msg := readIdentity(&row, get, rules.Date1904); msg != "" {
 		bad(f, "%s", msg)
 	}
 	var msg string
 	if v := get(FieldKind); v != "" {
 		if row.Kind, msg = parseEnum(v, "kind", kindWords, api.RequestKinds); msg != "" {
-			bad(FieldKind, "%s", msg)
+			unknown(FieldKind, v, msg)
 		}
 		row.kindGiven = msg == ""
 	}
 	if v := get(FieldPriority); v != "" {
 		if row.Priority, msg = parseEnum(v, "priority", priorityWords, api.Priorities); msg != "" {
-			bad(FieldPriority, "%s", msg)
+			unknown(FieldPriority, v, msg)
 		}
 	}
 	if v := get(FieldCategory); v != "" {
 		if row.Category, msg = parseEnum(v, "category", categoryWords, api.RequestCategories); msg != "" {
-			bad(FieldCategory, "%s", msg)
+			unknown(FieldCategory, v, msg)
 		}
 	}
 	if v := get(FieldStatus); v != "" {
 		if row.Status, msg = parseEnum(v, "status", statusWords, api.RequestStatuses); msg != "" {
-			bad(FieldStatus, "%s", msg)
+			unknown(FieldStatus, v, msg)
 		}
 	}
 	if v := get(FieldDueDate); v != "" {
-		d, err := parseDate(v, date1904)
-		if err != nil {
+		d, err := parseDate(v, rules.Date1904, rules.dates)
+		var amb *ambiguousDate
+		switch {
+		case err == nil:
+		case errors.As(err, &amb) && rules.collect != nil:
+			rules.collect.ambiguous(m.Headers[FieldDueDate], v, line)
+		case rules.collect != nil && !rules.dates.fromFlag:
+			rules.collect.unknown(FieldDueDate, m.Headers[FieldDueDate], v, line)
+		default:
 			bad(FieldDueDate, "%v", err)
 		}
 		row.DueDate = d

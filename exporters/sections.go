@@ -2,6 +2,7 @@ package exporters
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -25,11 +26,15 @@ func ParentNumber(n string) string {
 // when other rows' numbers sit under its number, or, in a numbered sheet,
 // when it is an unnumbered row with nothing but a title (a heading row).
 // An unnumbered heading takes the number its numbered rows sit under.
-func inferSections(s *Sheet) []Problem {
+//
+// numberTyped reports whether a row's number cell is stored as a number
+// (a workbook knows; a csv does not), for the duplicate it causes.
+func inferSections(s *Sheet, numberTyped func(line int) bool) []Problem {
 	var problems []Problem
 	rows := s.Rows
 	byNumber := map[string]int{}
 	numbered := 0
+	prev := ""
 	for i := range rows {
 		n := rows[i].Number
 		if n == "" {
@@ -38,10 +43,13 @@ func inferSections(s *Sheet) []Problem {
 		numbered++
 		if j, dup := byNumber[n]; dup {
 			problems = append(problems, Problem{Line: rows[i].Line, Column: s.Columns.Headers[FieldNumber], Field: FieldNumber,
-				Message: fmt.Sprintf("number %s is also on row %d: numbers must be unique", n, rows[j].Line)})
+				Message: fmt.Sprintf("number %s is also on row %d: numbers must be unique", n, rows[j].Line) +
+					droppedZeroHint(n, prev, s.Columns.Headers[FieldNumber], numberTyped(rows[i].Line))})
+			prev = n
 			continue
 		}
 		byNumber[n] = i
+		prev = n
 	}
 	hasChildren := map[string]bool{}
 	for n := range byNumber {
@@ -105,6 +113,45 @@ func inferSections(s *Sheet) []Problem {
 		}
 	}
 	return problems
+}
+
+// droppedZeroHint explains the duplicate Excel makes of 7.10: typed into
+// a cell formatted as a number, it is stored as 7.1. typed says the cell
+// holds a number (a workbook tells); a csv only shows it when the row
+// follows 7.9. "" when neither points to it.
+func droppedZeroHint(n, prev, column string, typed bool) string {
+	i := strings.LastIndex(n, ".")
+	if i <= 0 {
+		return ""
+	}
+	parent, last := n[:i], n[i+1:]
+	k, err := strconv.Atoi(last)
+	if err != nil || !isDigits(parent) || strings.HasSuffix(last, "0") {
+		return ""
+	}
+	meant := n + "0"
+	follows := prev == fmt.Sprintf("%s.%d", parent, k*10-1)
+	switch {
+	case typed && follows:
+		return fmt.Sprintf(". This cell holds the number %s, and the row follows %s: it is probably %s, typed into a cell formatted as a number, which drops the trailing zero. "+
+			"Format the %s column as Text, type %s again (or type '%s), and import again", n, prev, meant, column, meant, meant)
+	case typed:
+		return fmt.Sprintf(". This cell holds the number %s, not text: if it is %s, a cell formatted as a number dropped the trailing zero. "+
+			"Format the %s column as Text, type %s again (or type '%s), and import again", n, meant, column, meant, meant)
+	case follows:
+		return fmt.Sprintf(". The row follows %s, so it is probably %s, saved from a cell formatted as a number, which drops the trailing zero: "+
+			"format the %s column as Text in the spreadsheet, type %s again and save the file again", prev, meant, column, meant)
+	}
+	return ""
+}
+
+func isDigits(s string) bool {
+	for _, part := range strings.Split(s, ".") {
+		if part == "" || strings.Trim(part, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // isHeadingOnly reports whether a row carries a title and nothing else.

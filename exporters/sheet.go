@@ -15,6 +15,11 @@ type Sheet struct {
 	Ignored    []string  `json:"ignored_columns"` // headers of columns dealctl does not use
 	Rows       []Row     `json:"rows"`
 	Problems   []Problem `json:"problems"`
+	// Notes say how the sheet was read where dealctl had to decide: the
+	// encoding of a csv that is not UTF-8, the day/month order taken
+	// from a date column, hidden rows and columns left out, a
+	// Description column read as the titles.
+	Notes []string `json:"notes"`
 }
 
 // Has reports whether the sheet has a column for f.
@@ -24,23 +29,42 @@ func (s *Sheet) Has(f Field) bool { return s.Columns.Has(f) }
 // for: far enough for a title block, near enough not to mistake data.
 const headerScanRows = 30
 
+// HeaderError is a sheet in which no row names the columns import needs.
+type HeaderError struct{ Reason string }
+
+func (e *HeaderError) Error() string { return e.Reason }
+
 // findHeader picks the header row: the first of the top rows that names
-// the most known fields, at least two of them, one being the title.
-func findHeader(grid [][]string) (line int, m Mapping, ignored []string, err error) {
+// the most known fields, at least two of them, one being the title (or a
+// Description column standing in for it).
+func findHeader(grid [][]string, skip func(int) bool) (line int, m Mapping, ignored []string, err error) {
 	best, bestScore := -1, 0
+	untitled, untitledScore := -1, 0 // the best row that lacks a title column
 	for i := 0; i < len(grid) && i < headerScanRows; i++ {
+		if skip(i) {
+			continue
+		}
 		seen := map[Field]bool{}
 		for _, c := range grid[i] {
 			if f, ok := FieldFor(c); ok {
 				seen[f] = true
 			}
 		}
-		if seen[FieldTitle] && len(seen) >= 2 && len(seen) > bestScore {
+		switch titled := seen[FieldTitle] || seen[FieldBody]; {
+		case len(seen) < 2:
+		case titled && len(seen) > bestScore:
 			best, bestScore = i, len(seen)
+		case !titled && len(seen) > untitledScore:
+			untitled, untitledScore = i, len(seen)
 		}
 	}
+	if best < 0 && untitled >= 0 {
+		return 0, m, nil, &HeaderError{Reason: fmt.Sprintf("row %d names columns (%s) but none of them holds the titles: "+
+			"name the title column Title, Request or Item description (a Description column alone also serves)",
+			untitled+1, strings.Join(knownHeaders(grid[untitled]), ", "))}
+	}
 	if best < 0 {
-		return 0, m, nil, fmt.Errorf("no header row found in the first %d rows: one row must name the columns, with a title column (Title, Request or Item description) and at least one other (Number, Due date, ...)", headerScanRows)
+		return 0, m, nil, &HeaderError{Reason: fmt.Sprintf("no header row found in the first %d rows: one row must name the columns, with a title column (Title, Request or Item description) and at least one other (Number, Due date, ...)", headerScanRows)}
 	}
 	m = Mapping{Index: map[Field]int{}, Headers: map[Field]string{}}
 	ignored = []string{}
@@ -59,27 +83,99 @@ func findHeader(grid [][]string) (line int, m Mapping, ignored []string, err err
 			ignored = append(ignored, h)
 		}
 	}
+	if !m.Has(FieldTitle) {
+		// The Description column is the sheet's only text: its titles.
+		m.Index[FieldTitle], m.Headers[FieldTitle] = m.Index[FieldBody], m.Headers[FieldBody]
+		delete(m.Index, FieldBody)
+		delete(m.Headers, FieldBody)
+		m.TitleFromBody = true
+	}
 	return best + 1, m, ignored, nil
 }
 
+func knownHeaders(row []string) []string {
+	var out []string
+	for _, c := range row {
+		if _, ok := FieldFor(c); ok {
+			out = append(out, strings.TrimSpace(c))
+		}
+	}
+	return out
+}
+
 // parseGrid turns a sheet's cells into rows: header, data rows, sections.
-func parseGrid(file, name string, grid [][]string, date1904 bool) (*Sheet, error) {
-	line, m, ignored, err := findHeader(grid)
+// lay carries what only a workbook knows (hidden rows and columns, merged
+// cells, number-typed cells); a csv has none of it.
+func parseGrid(file, name string, grid [][]string, lay gridLayout, o ReadOptions, date1904 bool) (*Sheet, error) {
+	notes := []string{}
+	hiddenTop := lay.blankHiddenColumns(grid)
+	line, m, ignored, err := findHeader(grid, lay.hiddenRow)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where(file, name), err)
 	}
+	if note := lay.hiddenColumnsNote(hiddenTop, line); note != "" {
+		notes = append(notes, note)
+	}
+	if m.TitleFromBody {
+		notes = append(notes, fmt.Sprintf("the sheet has no title column: the %q column is read as the titles", m.Headers[FieldTitle]))
+	}
+	if note := lay.hiddenRowsNote(grid, line); note != "" {
+		notes = append(notes, note)
+	}
+	lay.applyMerges(grid, line, m)
+
 	s := &Sheet{File: file, Name: name, HeaderLine: line, Columns: m, Ignored: ignored, Rows: []Row{}, Problems: []Problem{}}
+	dateCol := -1
+	if i, ok := m.Index[FieldDueDate]; ok {
+		dateCol = i
+	}
+	rules := CellRules{Date1904: date1904, Map: o.Map, collect: newValueProblems(),
+		dates: inferDateColumn(grid, dateCol, line, lay.hiddenRow, o.DateOrder)}
 	for i := line; i < len(grid); i++ {
-		row, problems, empty := ParseRow(grid[i], m, i+1, date1904)
+		if lay.hiddenRow(i) {
+			continue
+		}
+		row, problems, empty := ParseRow(grid[i], m, i+1, rules)
 		if empty {
 			continue
 		}
 		s.Rows = append(s.Rows, row)
 		s.Problems = append(s.Problems, problems...)
 	}
-	s.Problems = append(s.Problems, inferSections(s)...)
+	s.Problems = append(s.Problems, rules.collect.problems(rules.dates)...)
+	if note := dateOrderNote(m.Headers[FieldDueDate], rules.dates, s.Rows, grid, dateCol); note != "" {
+		notes = append(notes, note)
+	}
+	numberTyped := func(line int) bool {
+		j, ok := m.Index[FieldNumber]
+		return ok && lay.numericCell != nil && lay.numericCell(line-1, j)
+	}
+	s.Problems = append(s.Problems, inferSections(s, numberTyped)...)
 	sort.SliceStable(s.Problems, func(i, j int) bool { return s.Problems[i].Line < s.Problems[j].Line })
+	s.Notes = notes
 	return s, nil
+}
+
+// dateOrderNote says which order the date column was read in, when it
+// decided a cell that could have been read either way.
+func dateOrderNote(header string, dates dateColumn, rows []Row, grid [][]string, col int) string {
+	if dates.order == DateOrderInfer || dates.fromFlag || col < 0 {
+		return ""
+	}
+	for _, r := range rows {
+		cells := grid[r.Line-1]
+		if col >= len(cells) {
+			continue
+		}
+		if a, b, ok := slashedDayMonth(strings.TrimSpace(cells[col])); ok && a <= 12 && b <= 12 && a != b {
+			why := dates.dayFirstAt
+			if dates.order == MonthFirst {
+				why = dates.monthFirstAt
+			}
+			return fmt.Sprintf("%s: dates read as %s, as %s can only be read that way (--date-order says otherwise)", header, dates.order.describe(), why)
+		}
+	}
+	return ""
 }
 
 func where(file, name string) string {

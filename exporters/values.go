@@ -23,9 +23,13 @@ var (
 		"section": api.KindSection, "heading": api.KindSection, "header": api.KindSection, "group": api.KindSection,
 	}
 	priorityWords = map[string]api.Priority{
-		"low": api.PriorityLow, "l": api.PriorityLow, "p3": api.PriorityLow, "minor": api.PriorityLow,
-		"medium": api.PriorityMedium, "med": api.PriorityMedium, "m": api.PriorityMedium, "normal": api.PriorityMedium, "p2": api.PriorityMedium,
-		"high": api.PriorityHigh, "h": api.PriorityHigh, "p1": api.PriorityHigh, "urgent": api.PriorityHigh, "critical": api.PriorityHigh,
+		"low": api.PriorityLow, "l": api.PriorityLow, "p3": api.PriorityLow, "minor": api.PriorityLow, "3": api.PriorityLow,
+		"lowest": api.PriorityLow, "very_low": api.PriorityLow,
+		"medium": api.PriorityMedium, "med": api.PriorityMedium, "m": api.PriorityMedium, "normal": api.PriorityMedium,
+		"p2": api.PriorityMedium, "2": api.PriorityMedium, "moderate": api.PriorityMedium,
+		"high": api.PriorityHigh, "h": api.PriorityHigh, "p1": api.PriorityHigh, "urgent": api.PriorityHigh,
+		"critical": api.PriorityHigh, "1": api.PriorityHigh, "p0": api.PriorityHigh, "highest": api.PriorityHigh,
+		"very_high": api.PriorityHigh, "top": api.PriorityHigh, "key": api.PriorityHigh,
 	}
 	categoryWords = map[string]api.RequestCategory{
 		"business": api.CategoryBusiness, "commercial": api.CategoryBusiness, "operations": api.CategoryBusiness,
@@ -36,7 +40,12 @@ var (
 		"technology": api.CategoryTechnology, "tech": api.CategoryTechnology, "it": api.CategoryTechnology,
 		"information_technology": api.CategoryTechnology,
 		"human_resources":        api.CategoryHumanResources, "hr": api.CategoryHumanResources, "people": api.CategoryHumanResources,
-		"employment": api.CategoryHumanResources,
+		"employment": api.CategoryHumanResources, "employees": api.CategoryHumanResources, "personnel": api.CategoryHumanResources,
+		"ip": api.CategoryLegal, "intellectual_property": api.CategoryLegal, "litigation": api.CategoryLegal,
+		"contracts": api.CategoryLegal, "financial_due_diligence": api.CategoryAccounting, "fdd": api.CategoryAccounting,
+		"legal_due_diligence": api.CategoryLegal, "ldd": api.CategoryLegal, "tax_due_diligence": api.CategoryTax,
+		"commercial_due_diligence": api.CategoryBusiness, "cdd": api.CategoryBusiness,
+		"it_due_diligence": api.CategoryTechnology, "cyber": api.CategoryTechnology, "cybersecurity": api.CategoryTechnology,
 	}
 	statusWords = map[string]api.RequestStatus{
 		"open": api.StatusOpen, "new": api.StatusOpen, "not_started": api.StatusOpen, "outstanding": api.StatusOpen,
@@ -45,17 +54,39 @@ var (
 		"partially_provided": api.StatusPartial, "partly": api.StatusPartial, "wip": api.StatusPartial,
 		"complete": api.StatusComplete, "completed": api.StatusComplete, "done": api.StatusComplete,
 		"closed": api.StatusComplete, "provided": api.StatusComplete, "answered": api.StatusComplete,
+		"received": api.StatusComplete, "uploaded": api.StatusComplete, "fully_provided": api.StatusComplete,
+		"requested": api.StatusOpen, "not_yet_provided": api.StatusOpen, "not_provided": api.StatusOpen,
+		"awaiting": api.StatusOpen, "open_item": api.StatusOpen,
+		"partially_received": api.StatusPartial, "partly_provided": api.StatusPartial, "ongoing": api.StatusPartial,
+		"started": api.StatusPartial, "in_process": api.StatusPartial, "partially_uploaded": api.StatusPartial,
 	}
 )
 
 // parseEnum reads a cell holding one of an enumeration's values, or a
 // word for one (words): the value, or a problem that names the choices.
+// A cell of several known words that agree ("1 - High", "Open / pending")
+// reads as the value they agree on; one unknown word ("Not complete")
+// makes the whole cell unknown, never a guess from its other words.
 func parseEnum[T ~string](cell, what string, words map[string]T, all []T) (T, string) {
-	v, ok := words[normalizeValue(cell)]
-	if !ok {
-		return v, fmt.Sprintf("unknown %s %q: use %s", what, cell, choices(all))
+	key := normalizeValue(cell)
+	if v, ok := words[key]; ok {
+		return v, ""
 	}
-	return v, ""
+	var agreed T
+	parts := strings.Split(key, "_")
+	for _, w := range parts {
+		v, ok := words[w]
+		if !ok || (agreed != "" && v != agreed) {
+			agreed = ""
+			break
+		}
+		agreed = v
+	}
+	if agreed != "" && len(parts) > 1 {
+		return agreed, ""
+	}
+	var zero T
+	return zero, fmt.Sprintf("unknown %s %q: use %s", what, cell, choices(all))
 }
 
 // choices lists an enumeration's API values for an error message.
