@@ -94,3 +94,14 @@ func FieldFor(header string) (Field, bool) {
 	f, ok := synonyms[normalizeHeader(header)]
 	return f, ok
 }
+
+// printable makes text from a sheet safe to print in a message: control
+// characters (an escape sequence in a header cell) become "�".
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}

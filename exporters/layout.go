@@ -127,17 +127,23 @@ func rowRanges(rows []int) string {
 var fillDown = map[Field]bool{FieldKind: true, FieldStatus: true, FieldPriority: true, FieldCategory: true,
 	FieldRequester: true, FieldDueDate: true, FieldAssignee: true}
 
-// applyMerges puts merged cells' text where the row is read from. Only the
-// first cell of a merge holds its text, so: a cell merged down a column
-// of one of the fillDown fields gives its value to every row of it; a
-// heading merged across the row, starting in whatever column (often an
-// unused first column), moves to the number cell when the merge covers
-// it (where "7. ENVIRONMENTAL" splits into number and title), else to the
-// title cell.
-func (l gridLayout) applyMerges(grid [][]string, headerLine int, m Mapping) {
+// placeHeadings puts headings and merged cells' text where the row is
+// read from. Only the first cell of a merge holds its text, so a cell
+// merged down a column of one of the fillDown fields gives its value to
+// every row of it. A heading is a merge that covers the title column, or
+// a row's only text, numbered or in capitals, in a column that holds no
+// field or holds the body (a banner typed or merged across the row,
+// starting in whatever column; a csv keeps only that first cell): it moves to the number cell, where
+// "7. ENVIRONMENTAL" splits into number and title, when that is empty and
+// the text starts with a number; else to the title cell.
+func (l gridLayout) placeHeadings(grid [][]string, headerLine int, m Mapping) {
 	fields := map[int]Field{}
 	for f, j := range m.Index {
 		fields[j] = f
+	}
+	title, hasTitle := m.Index[FieldTitle]
+	if !hasTitle {
+		return
 	}
 	for _, r := range l.merges {
 		if r.top < headerLine || r.top >= len(grid) || r.left >= len(grid[r.top]) {
@@ -153,37 +159,66 @@ func (l gridLayout) applyMerges(grid [][]string, headerLine int, m Mapping) {
 			}
 			continue
 		}
-		if r.right == r.left {
+		if r.left < title && title <= r.right && fields[r.left] != FieldNumber {
+			moveHeading(grid, r.top, r.left, m)
+		}
+	}
+	for i := headerLine; i < len(grid); i++ {
+		if l.hiddenRows[i] {
 			continue
 		}
-		title, hasTitle := m.Index[FieldTitle]
-		number, hasNumber := m.Index[FieldNumber]
-		coversTitle := hasTitle && r.left < title && title <= r.right
-		if !coversTitle && !onlyText(grid[r.top], r.left) {
+		col, ok := loneCell(grid[i])
+		if !ok || col == title {
 			continue
 		}
-		to := title
-		if hasNumber && r.left <= number && number <= r.right {
-			to = number
-		} else if !hasTitle {
-			continue
+		if f, mapped := fields[col]; (!mapped || f == FieldBody) && looksLikeHeading(grid[i][col]) {
+			moveHeading(grid, i, col, m)
 		}
-		if to == r.left || strings.TrimSpace(cellAt(grid[r.top], to)) != "" {
-			continue
-		}
-		setCell(grid, r.top, to, text)
-		grid[r.top][r.left] = ""
 	}
 }
 
-// onlyText reports whether the row holds nothing but the cell at col.
-func onlyText(cells []string, col int) bool {
-	for j, c := range cells {
-		if j != col && strings.TrimSpace(c) != "" {
-			return false
+// looksLikeHeading tells a heading from other lone text (a footnote, a
+// remark in the Details column): numbered ("9 – INSURANCE") or in
+// capitals ("HEALTH AND SAFETY"). A merged cell needs no such sign.
+func looksLikeHeading(text string) bool {
+	text = OneLine(text)
+	if n, _ := splitHeadingCell(text); n != "" {
+		return true
+	}
+	return strings.ToUpper(text) == text && strings.ToLower(text) != text
+}
+
+// moveHeading moves the heading text at grid[i][from] to the row's number
+// cell (when it is empty and the text starts with a number) or its title
+// cell.
+func moveHeading(grid [][]string, i, from int, m Mapping) {
+	text := grid[i][from]
+	to := m.Index[FieldTitle]
+	if n, ok := m.Index[FieldNumber]; ok && strings.TrimSpace(cellAt(grid[i], n)) == "" {
+		if number, _ := splitHeadingCell(text); number != "" {
+			to = n
 		}
 	}
-	return true
+	if to == from || strings.TrimSpace(cellAt(grid[i], to)) != "" {
+		return
+	}
+	setCell(grid, i, to, text)
+	grid[i][from] = ""
+}
+
+// loneCell returns the column of a row's only non-blank cell.
+func loneCell(cells []string) (int, bool) {
+	col := -1
+	for j, c := range cells {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		if col >= 0 {
+			return 0, false
+		}
+		col = j
+	}
+	return col, col >= 0
 }
 
 func cellAt(cells []string, j int) string {

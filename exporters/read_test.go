@@ -23,6 +23,14 @@ func TestTemplatesGolden(t *testing.T) {
 		{"bank-1904.xlsx", "DD Requests"},
 		{"libreoffice-tracker.xlsx", ""},
 		{"advisor-semicolon.csv", ""},
+		{"advisor-libreoffice-1252.csv", ""},
+		{"advisor-unicode-text.txt", ""},
+		{"description-only.xlsx", ""},
+		{"hidden-column-row.xlsx", ""},
+		{"merged-headings.xlsx", ""},
+		{"merged-headings-libreoffice.csv", ""},
+		{"excel-number-7.10.xlsx", ""},
+		{"unknown-values.csv", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -69,7 +69,7 @@ func findHeader(grid [][]string, skip func(int) bool) (line int, m Mapping, igno
 	m = Mapping{Index: map[Field]int{}, Headers: map[Field]string{}}
 	ignored = []string{}
 	for j, c := range grid[best] {
-		h := strings.TrimSpace(c)
+		h := printable(OneLine(c))
 		if h == "" {
 			continue
 		}
@@ -97,7 +97,7 @@ func knownHeaders(row []string) []string {
 	var out []string
 	for _, c := range row {
 		if _, ok := FieldFor(c); ok {
-			out = append(out, strings.TrimSpace(c))
+			out = append(out, printable(OneLine(c)))
 		}
 	}
 	return out
@@ -122,7 +122,7 @@ func parseGrid(file, name string, grid [][]string, lay gridLayout, o ReadOptions
 	if note := lay.hiddenRowsNote(grid, line); note != "" {
 		notes = append(notes, note)
 	}
-	lay.applyMerges(grid, line, m)
+	lay.placeHeadings(grid, line, m)
 
 	s := &Sheet{File: file, Name: name, HeaderLine: line, Columns: m, Ignored: ignored, Rows: []Row{}, Problems: []Problem{}}
 	dateCol := -1
@@ -172,7 +172,7 @@ func dateOrderNote(header string, dates dateColumn, rows []Row, grid [][]string,
 			if dates.order == MonthFirst {
 				why = dates.monthFirstAt
 			}
-			return fmt.Sprintf("%s: dates read as %s, as %s can only be read that way (--date-order says otherwise)", header, dates.order.describe(), why)
+			return fmt.Sprintf("%s: dates read as %s, as %s can only be read that way (--date-order dmy|mdy overrides it)", header, dates.order.describe(), why)
 		}
 	}
 	return ""

@@ -28,6 +28,9 @@ type ImportOptions struct {
 	ClearBlanks bool
 	Retitle     bool
 	Under       string
+	Encoding    string   // --encoding
+	DateOrder   string   // --date-order
+	Maps        []string // --map FIELD:TEXT=VALUE
 }
 
 // NewCmdImport is `dealctl import`.
@@ -56,6 +59,12 @@ a sheet that is not an export, a blank cell keeps the deal's value
 
 The header row may sit below title rows; columns are found by name or a
 common synonym (No., Ref, Request, Details, Workstream, Due, Deadline, ...).
+Hidden rows and columns are not read. A csv that is not UTF-8 is read as
+Windows-1252 (LibreOffice's and Excel's default) with a note, or as
+--encoding says. Slashed dates take the day/month order their column
+shows (12/13/2026 is month/day) or --date-order's. A team's own words for
+values are mapped with --map (--map category:Regulatory=legal); every
+unknown value is listed once.
 Every row is checked before anything is written: if any row is bad, each
 problem is reported with its sheet row number and nothing is written
 (exit 6); a dry run exits as the run would (6, or 5 with conflicts).
@@ -66,7 +75,9 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 		Example: `  dealctl import buyer-list.xlsx --dry-run
   dealctl import buyer-list.xlsx --sheet "DD Requests"
   dealctl import bank-workbook.xlsx --sheet Financial --under 2 --dry-run
-  dealctl import export.csv --apply-status -o json`,
+  dealctl import export.csv --apply-status -o json
+  dealctl import tracker.csv --date-order mdy --map category:Regulatory=legal --map status:N/A=
+  dealctl import advisor-list.csv --encoding macintosh --dry-run`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
@@ -84,14 +95,15 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 	fl.BoolVar(&opts.Overwrite, "overwrite", false, "take the sheet's values on rows changed on the deal since the export")
 	fl.BoolVar(&opts.ClearBlanks, "clear-blanks", false, "let blank cells of a sheet that is not an export clear the deal's values")
 	fl.BoolVar(&opts.Retitle, "retitle", false, "let a row retitle the deal's row of its number though the titles share nothing")
+	addReadFlags(cmd, opts)
 	return cmd
 }
 
 func importRun(ctx context.Context, o *ImportOptions) error {
 	gctune.ForLongRuns()
-	sheet, err := exporters.ReadFile(o.File, exporters.ReadOptions{Sheet: o.Sheet})
+	sheet, err := o.readSheet()
 	if err != nil {
-		return readError(err)
+		return err
 	}
 	s, err := o.openDeal(ctx)
 	if err != nil {
@@ -187,8 +199,8 @@ func readError(err error) error {
 	if errors.As(err, &me) {
 		return withExit(ExitValidation, fmt.Errorf("%w: nothing was written; fix the file and run again", err))
 	}
-	if strings.Contains(err.Error(), "no header row") {
-		return withExit(ExitValidation, err)
+	if unreadableContent(err) {
+		return withExit(ExitValidation, fmt.Errorf("%w: nothing was written; fix the file and run again", err))
 	}
 	return withExit(ExitUsage, err)
 }
@@ -209,6 +221,9 @@ func reportProblems(e cmdEnv, plan *importplan.Plan) error {
 	lines := map[int]bool{}
 	for _, pr := range plan.Problems {
 		lines[pr.Line] = true
+		for _, l := range pr.Rows {
+			lines[l] = true
+		}
 	}
 	return withExit(ExitValidation, fmt.Errorf("%d %s of %s %s invalid (%d %s): nothing was written; fix the sheet and run again",
 		len(lines), plural(len(lines), "row", "rows"), plan.File, plural(len(lines), "is", "are"),

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/exporters"
+)
+
+// addReadFlags adds the flags that say how to read what people write in
+// a sheet: its encoding, its date order, and its own words for values.
+func addReadFlags(cmd *cobra.Command, o *ImportOptions) {
+	fl := cmd.Flags()
+	fl.StringVar(&o.Encoding, "encoding", "", "the csv file's encoding, e.g. windows-1252, macintosh, utf-16le (default: from its byte-order mark, else UTF-8, else Windows-1252 with a note)")
+	fl.StringVar(&o.DateOrder, "date-order", "", "how to read 03/04/2026: dmy (3 April) or mdy (March 4) (default: from the column's dates that can only be read one way)")
+	fl.StringArrayVar(&o.Maps, "map", nil, "read a value of the sheet as another, `FIELD:TEXT=VALUE` (repeatable): --map category:Regulatory=legal, --map status:N/A= (blank)")
+	_ = cmd.RegisterFlagCompletionFunc("date-order", cobra.FixedCompletions([]string{"dmy\t03/04/2026 is 3 April", "mdy\t03/04/2026 is March 4"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("encoding", cobra.FixedCompletions([]string{"utf-8", "windows-1252", "macintosh", "iso-8859-2", "iso-8859-15", "utf-16le", "utf-16be"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// readOptions checks the read flags before anything is read or called:
+// a mistake in one is a usage error (exit 2).
+func (o *ImportOptions) readOptions() (exporters.ReadOptions, error) {
+	ro := exporters.ReadOptions{Sheet: o.Sheet, Encoding: o.Encoding, Map: exporters.ValueMap{}}
+	if o.Encoding != "" {
+		if err := exporters.CheckEncoding(o.Encoding); err != nil {
+			return ro, usageErrorf("--encoding: %v", err)
+		}
+	}
+	order, err := exporters.ParseDateOrder(o.DateOrder)
+	if err != nil {
+		return ro, usageErrorf("--date-order: %v", err)
+	}
+	ro.DateOrder = order
+	for _, spec := range o.Maps {
+		if err := ro.Map.Add(spec); err != nil {
+			return ro, usageErrorf("%v", err)
+		}
+	}
+	return ro, nil
+}
+
+// readSheet reads the file as the flags say and tells the user how it
+// was read where dealctl had to decide (an encoding, a date order, hidden
+// rows left out).
+func (o *ImportOptions) readSheet() (*exporters.Sheet, error) {
+	ro, err := o.readOptions()
+	if err != nil {
+		return nil, err
+	}
+	sheet, err := exporters.ReadFile(o.File, ro)
+	if err != nil {
+		return nil, readError(err)
+	}
+	for _, n := range sheet.Notes {
+		o.Infof("note: %s", n)
+	}
+	return sheet, nil
+}
+
+// unreadableContent reports a file whose content cannot be read as a
+// list (its bytes are not text in any one encoding, or no row names the
+// columns): invalid input, exit 6, rather than a usage mistake.
+func unreadableContent(err error) bool {
+	var ee *exporters.EncodingError
+	var he *exporters.HeaderError
+	return errors.As(err, &ee) || errors.As(err, &he)
+}
