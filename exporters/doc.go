@@ -1,5 +1,5 @@
 // Package exporters reads request lists from spreadsheets and writes a
-// deal's list back out as xlsx, csv, json or Markdown (contract §5).
+// deal's list back out as xlsx, csv, json or Markdown (docs/spreadsheets.md).
 //
 // Reading is lenient about layout, because buyers' lists arrive in every
 // shape: any sheet, title rows above the header, columns in any order and

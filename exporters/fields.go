@@ -38,9 +38,8 @@ func (f Field) Header() string {
 	}[f]
 }
 
-// synonyms maps normalised header text to a field. The contract (§5) names
-// the first synonyms of each field; the rest are what buyers' templates
-// commonly use. Matching is exact after normalising, so "Item" (a number)
+// synonyms maps normalised header text to a field: the names buyers'
+// templates commonly use (docs/spreadsheets.md lists them). Matching is exact after normalising, so "Item" (a number)
 // and "Item description" (a title) do not collide.
 var synonyms = map[string]Field{}
 

@@ -22,7 +22,7 @@ func ParentNumber(n string) string {
 }
 
 // inferSections decides which rows are sections and which section each
-// row sits under (contract §5): a row is a section when its kind says so,
+// row sits under (docs/spreadsheets.md, "Sections"): a row is a section when its kind says so,
 // when other rows' numbers sit under its number, or, in a numbered sheet,
 // when it is an unnumbered row with nothing but a title (a heading row).
 // An unnumbered heading takes the number its numbered rows sit under.

@@ -94,10 +94,11 @@ func convert(src, filter, out string) error {
 	return os.WriteFile(out, data, 0o644)
 }
 
-// advisorLists: a UK advisor's list with "–", "£" and "é", saved by
-// LibreOffice as csv with its default options (Windows-1252) and as
-// UTF-16 "Unicode text" (tab-separated, with a byte-order mark), the
-// encoding Excel's "Unicode Text" uses too.
+// advisorLists: an advisor's list with "–", "£", "é" and "€", saved by
+// LibreOffice as csv with its default options (Windows-1252; its plain
+// csv export writes the dates in the locale's order, here US, 04/15/2026)
+// and as UTF-16 "Unicode text" (tab-separated, with a byte-order mark, as
+// Excel's "Unicode Text" is), which keeps the cells' day/month style.
 func advisorLists() error {
 	rows := [][]string{
 		{"Project Falcon – commercial and tax requests"},
