@@ -400,3 +400,33 @@ func TestDroppedTrailingZero(t *testing.T) {
 		t.Errorf("a plain duplicate blames Excel: %v", c.Problems)
 	}
 }
+
+// TestTwoTextColumnsWithoutTitle: Description and Details, no title
+// column: the first is the title, the second the body.
+func TestTwoTextColumnsWithoutTitle(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("No.,Description,Details\n1,Articles,Certified copies\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Rows[0]; r.Title != "Articles" || r.Body != "Certified copies" || len(s.Ignored) != 0 {
+		t.Errorf("row %+v, ignored %v", r, s.Ignored)
+	}
+	if !strings.Contains(notesOf(s), `the "Description" column is read as the titles`) {
+		t.Errorf("notes = %q", s.Notes)
+	}
+}
+
+// TestControlCharactersAreProblems: an escape sequence in a cell is
+// reported, never carried into the deal; the header is printed safely.
+func TestControlCharactersAreProblems(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("No.,Title,Body,Evil\x1b[2J\n1,Art\x1b[31micles,\"line\tone\nline two\",x\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Problems) != 1 || s.Problems[0].Field != FieldTitle || !strings.Contains(s.Problems[0].Message, "U+001B") {
+		t.Errorf("problems = %v", s.Problems)
+	}
+	if len(s.Ignored) != 1 || strings.ContainsRune(s.Ignored[0], 0x1b) {
+		t.Errorf("ignored = %q: the header's escape reaches the terminal", s.Ignored)
+	}
+}

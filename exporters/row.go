@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -181,6 +182,12 @@ func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, pr
 		row.DueDate = d
 	}
 
+	for f, v := range map[Field]string{FieldNumber: row.Number, FieldTitle: row.Title, FieldBody: row.Body,
+		FieldRequester: row.Requester, FieldAssignee: row.Assignee} {
+		if r, ok := controlIn(v); ok {
+			bad(f, "the cell holds the control character %U, which no list needs (often left by a copy from a terminal or a PDF): remove it", r)
+		}
+	}
 	switch n := utf8.RuneCountInString(row.Title); {
 	case n == 0:
 		bad(FieldTitle, "the title is empty: every request and section needs one")
@@ -201,6 +208,18 @@ func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, pr
 		bad(FieldNumber, "the number %q has an empty part: use dotted numbers such as 2.3", row.Number)
 	}
 	return row, problems, false
+}
+
+// controlIn finds a control character other than the tab and line
+// breaks a body may hold: text from the other side that could drive a
+// terminal or hide in a title.
+func controlIn(s string) (rune, bool) {
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // cleanNumber tidies a number cell: a trailing "." ("3.") is dropped, and a

@@ -68,6 +68,7 @@ func findHeader(grid [][]string, skip func(int) bool) (line int, m Mapping, igno
 	}
 	m = Mapping{Index: map[Field]int{}, Headers: map[Field]string{}}
 	ignored = []string{}
+	secondBody, secondBodyHeader := -1, ""
 	for j, c := range grid[best] {
 		h := printable(OneLine(c))
 		if h == "" {
@@ -77,6 +78,8 @@ func findHeader(grid [][]string, skip func(int) bool) (line int, m Mapping, igno
 		switch {
 		case ok && !m.Has(f):
 			m.Index[f], m.Headers[f] = j, h
+		case ok && f == FieldBody && secondBody < 0:
+			secondBody, secondBodyHeader = j, h
 		case ok:
 			ignored = append(ignored, fmt.Sprintf("%s (a second %s column)", h, f))
 		case !exportOnly[normalizeHeader(h)]:
@@ -84,13 +87,26 @@ func findHeader(grid [][]string, skip func(int) bool) (line int, m Mapping, igno
 		}
 	}
 	if !m.Has(FieldTitle) {
-		// The Description column is the sheet's only text: its titles.
+		// The Description column is the sheet's text: its titles, and a
+		// second such column (Details) the bodies.
 		m.Index[FieldTitle], m.Headers[FieldTitle] = m.Index[FieldBody], m.Headers[FieldBody]
 		delete(m.Index, FieldBody)
 		delete(m.Headers, FieldBody)
-		m.TitleFromBody = true
+		m.TitleFromBody = secondBody < 0
+		if secondBody >= 0 {
+			m.Index[FieldBody], m.Headers[FieldBody] = secondBody, secondBodyHeader
+		}
+	} else if secondBody >= 0 {
+		ignored = append(ignored, fmt.Sprintf("%s (a second %s column)", secondBodyHeader, FieldBody))
 	}
 	return best + 1, m, ignored, nil
+}
+
+// isTitleHeader reports whether a header names the title itself, not a
+// body column standing in for it.
+func isTitleHeader(h string) bool {
+	f, _ := FieldFor(h)
+	return f == FieldTitle
 }
 
 func knownHeaders(row []string) []string {
@@ -116,7 +132,7 @@ func parseGrid(file, name string, grid [][]string, lay gridLayout, o ReadOptions
 	if note := lay.hiddenColumnsNote(hiddenTop, line); note != "" {
 		notes = append(notes, note)
 	}
-	if m.TitleFromBody {
+	if m.TitleFromBody || !isTitleHeader(m.Headers[FieldTitle]) {
 		notes = append(notes, fmt.Sprintf("the sheet has no title column: the %q column is read as the titles", m.Headers[FieldTitle]))
 	}
 	if note := lay.hiddenRowsNote(grid, line); note != "" {

@@ -134,6 +134,7 @@ func ambiguousMessage(fv *fieldValues, dates dateColumn) string {
 
 // mapArg quotes a value for a --map example when the shell needs it.
 func mapArg(v string) string {
+	v = printable(v)
 	if strings.ContainsAny(v, " \t'\"$`\\!*?;&|<>()[]{}#~") {
 		return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
 	}
