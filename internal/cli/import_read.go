@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // addReadFlags adds the flags that say how to read what people write in
@@ -54,7 +55,7 @@ func (o *ImportOptions) readSheet() (*exporters.Sheet, error) {
 		return nil, readError(err)
 	}
 	for _, n := range sheet.Notes {
-		o.Infof("note: %s", n)
+		o.Infof("note: %s", termsafe.Line(n)) // notes quote the sheet's own text
 	}
 	return sheet, nil
 }
