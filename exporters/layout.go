@@ -26,24 +26,20 @@ func (l gridLayout) hiddenRow(i int) bool { return l.hiddenRows[i] }
 
 // blankHiddenColumns empties the hidden columns, so that a visible
 // column always wins (a hidden "Title (old)" beside the visible
-// "Request"), and returns their top cells, where the header is.
+// "Request"). It returns, for each hidden column that held anything, its
+// cells of the top rows, where the header is.
 func (l gridLayout) blankHiddenColumns(grid [][]string) map[int][]string {
-	if len(l.hiddenCols) == 0 {
-		return nil
-	}
 	top := map[int][]string{}
 	for i, row := range grid {
 		for j := range l.hiddenCols {
 			if j >= len(row) || row[j] == "" {
 				continue
 			}
-			if i < headerScanRows {
-				if top[j] == nil {
-					top[j] = make([]string, headerScanRows)
-				}
-				top[j][i] = row[j]
-			} else if top[j] == nil {
+			if top[j] == nil {
 				top[j] = make([]string, headerScanRows)
+			}
+			if i < headerScanRows {
+				top[j][i] = row[j]
 			}
 			row[j] = ""
 		}

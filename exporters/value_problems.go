@@ -79,44 +79,51 @@ func (fv *fieldValues) unknownProblem(f Field) Problem {
 		all = append(all, rows...)
 		listed[i] = fmt.Sprintf("%q (%s)", v, rowList(rows))
 	}
-	eg := fv.values[0]
-	enum := map[Field][2]string{
-		FieldKind:     {"kind", choices(api.RequestKinds)},
-		FieldStatus:   {"status", choices(api.RequestStatuses)},
-		FieldPriority: {"priority", choices(api.Priorities)},
-		FieldCategory: {"category", choices(api.RequestCategories)},
-	}[f]
-	what, choices := enum[0], enum[1]
-	if f == FieldAssignee {
-		what, choices = "assignee", "the email or name of a person on the deal"
-	}
 	p := Problem{Line: all[0], Column: fv.column, Field: f, Rows: manyRows(all)}
 	if f == FieldDueDate {
-		if len(fv.values) == 1 && len(all) == 1 {
-			p.Message = fmt.Sprintf("%q is not a date: use YYYY-MM-DD", eg)
-			if !strings.ContainsAny(eg, "0123456789") {
-				p.Message += fmt.Sprintf(" (or --map due_date:%s= to leave it blank)", mapArg(eg))
-			}
-			return p
-		}
-		p.Message = fmt.Sprintf("%d different texts are not dates: %s. Write YYYY-MM-DD, or map each text to a date or to blank, e.g. --map due_date:%s=",
-			len(fv.values), strings.Join(listed, ", "), mapArg(eg))
-		if len(fv.values) == 1 {
-			p.Message = fmt.Sprintf("%s is not a date. Write YYYY-MM-DD, or map the text to a date or to blank: --map due_date:%s=", listed[0], mapArg(eg))
-		}
-		return p
-	}
-	if len(fv.values) == 1 && len(all) == 1 {
-		p.Message = fmt.Sprintf("unknown %s %q: use %s, or map it: --map %s:%s=VALUE", what, eg, choices, f, mapArg(eg))
-		return p
-	}
-	p.Message = fmt.Sprintf("%d unknown %s values: %s. Use %s, or map each value once for the whole sheet, e.g. --map %s:%s=VALUE (an empty VALUE reads the cells as blank)",
-		len(fv.values), what, strings.Join(listed, ", "), choices, f, mapArg(eg))
-	if len(fv.values) == 1 {
-		p.Message = fmt.Sprintf("unknown %s %s: use %s, or map it for the whole sheet: --map %s:%s=VALUE (an empty VALUE reads the cells as blank)",
-			what, listed[0], choices, f, mapArg(eg))
+		p.Message = fv.notDatesMessage(listed, len(all))
+	} else {
+		p.Message = fv.unknownValuesMessage(f, listed, len(all))
 	}
 	return p
+}
+
+// enumNames are an enumeration field's name and its values, for messages.
+var enumNames = map[Field][2]string{
+	FieldKind:     {"kind", choices(api.RequestKinds)},
+	FieldStatus:   {"status", choices(api.RequestStatuses)},
+	FieldPriority: {"priority", choices(api.Priorities)},
+	FieldCategory: {"category", choices(api.RequestCategories)},
+}
+
+func (fv *fieldValues) unknownValuesMessage(f Field, listed []string, cells int) string {
+	what, values := enumNames[f][0], enumNames[f][1]
+	eg := fv.values[0]
+	switch {
+	case cells == 1:
+		return fmt.Sprintf("unknown %s %q: use %s, or map it: --map %s:%s=VALUE", what, eg, values, f, mapArg(eg))
+	case len(fv.values) == 1:
+		return fmt.Sprintf("unknown %s %s: use %s, or map it for the whole sheet: --map %s:%s=VALUE (an empty VALUE reads the cells as blank)",
+			what, listed[0], values, f, mapArg(eg))
+	}
+	return fmt.Sprintf("%d unknown %s values: %s. Use %s, or map each value once for the whole sheet, e.g. --map %s:%s=VALUE (an empty VALUE reads the cells as blank)",
+		len(fv.values), what, strings.Join(listed, ", "), values, f, mapArg(eg))
+}
+
+func (fv *fieldValues) notDatesMessage(listed []string, cells int) string {
+	eg := fv.values[0]
+	switch {
+	case cells == 1:
+		msg := fmt.Sprintf("%q is not a date: use YYYY-MM-DD", eg)
+		if !strings.ContainsAny(eg, "0123456789") {
+			msg += fmt.Sprintf(" (or --map due_date:%s= to leave it blank)", mapArg(eg))
+		}
+		return msg
+	case len(fv.values) == 1:
+		return fmt.Sprintf("%s is not a date. Write YYYY-MM-DD, or map the text to a date or to blank: --map due_date:%s=", listed[0], mapArg(eg))
+	}
+	return fmt.Sprintf("%d different texts are not dates: %s. Write YYYY-MM-DD, or map each text to a date or to blank, e.g. --map due_date:%s=",
+		len(fv.values), strings.Join(listed, ", "), mapArg(eg))
 }
 
 func ambiguousMessage(fv *fieldValues, dates dateColumn) string {
