@@ -65,6 +65,7 @@ Windows-1252 (LibreOffice's and Excel's default) with a note, or as
 shows (12/13/2026 is month/day) or --date-order's. A team's own words for
 values are mapped with --map (--map category:Regulatory=legal); every
 unknown value is listed once.
+
 Every row is checked before anything is written: if any row is bad, each
 problem is reported with its sheet row number and nothing is written
 (exit 6); a dry run exits as the run would (6, or 5 with conflicts).

@@ -13,9 +13,9 @@ import (
 // a sheet: its encoding, its date order, and its own words for values.
 func addReadFlags(cmd *cobra.Command, o *ImportOptions) {
 	fl := cmd.Flags()
-	fl.StringVar(&o.Encoding, "encoding", "", "the csv file's encoding, e.g. windows-1252, macintosh, utf-16le (default: from its byte-order mark, else UTF-8, else Windows-1252 with a note)")
-	fl.StringVar(&o.DateOrder, "date-order", "", "how to read 03/04/2026: dmy (3 April) or mdy (March 4) (default: from the column's dates that can only be read one way)")
-	fl.StringArrayVar(&o.Maps, "map", nil, "read a value of the sheet as another, `FIELD:TEXT=VALUE` (repeatable): --map category:Regulatory=legal, --map status:N/A= (blank)")
+	fl.StringVar(&o.Encoding, "encoding", "", "the text file's encoding `NAME`: windows-1252, macintosh, utf-16le, ... (default: its byte-order mark, else UTF-8, else Windows-1252 with a note)")
+	fl.StringVar(&o.DateOrder, "date-order", "", "the `ORDER` of slashed dates: dmy (03/04/2026 is 3 April) or mdy (March 4) (default: what the column's unambiguous dates show)")
+	fl.StringArrayVar(&o.Maps, "map", nil, "`FIELD:TEXT=VALUE` reads TEXT in FIELD's column as VALUE, e.g. category:Regulatory=legal; an empty VALUE is blank (repeatable)")
 	_ = cmd.RegisterFlagCompletionFunc("date-order", cobra.FixedCompletions([]string{"dmy\t03/04/2026 is 3 April", "mdy\t03/04/2026 is March 4"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("encoding", cobra.FixedCompletions([]string{"utf-8", "windows-1252", "macintosh", "iso-8859-2", "iso-8859-15", "utf-16le", "utf-16be"}, cobra.ShellCompDirectiveNoFileComp))
 }
