@@ -175,3 +175,48 @@ func TestImportSheetWithoutTitleColumn(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", r.code, r.err)
 	}
 }
+
+// TestImportSheetLayouts: the Description-only list, the sheet with a
+// hidden column and a filtered-out row, and the counsel's merged headings
+// import as they read, with their notes, and plan no change when run
+// again.
+func TestImportSheetLayouts(t *testing.T) {
+	ls := startLiveServer(t, 0)
+	for _, c := range []struct {
+		file, note string
+		want       map[string]string // number -> title on the deal
+		absent     string            // a number that must not reach the deal
+	}{
+		{"description-only.xlsx", `the "Description" column is read as the titles`,
+			map[string]string{"5": "Contracts", "5.1": "Material customer contracts"}, ""},
+		{"hidden-column-row.xlsx", `hidden columns B ("Request"), D ("Internal") not read`,
+			map[string]string{"6": "People", "6.1": "Employment contracts of the top 20"}, "6.3"},
+		{"merged-headings.xlsx", "",
+			map[string]string{"7": "ENVIRONMENTAL", "8": "HEALTH AND SAFETY", "9": "INSURANCE", "9.1": "Insurance policies"}, ""},
+	} {
+		file := filepath.Join(spreadsheets, c.file)
+		plan, r := planOf(t, ls.URL, file)
+		if r.code != 0 || !plan.Applied {
+			t.Fatalf("%s: exit %d\n%s", c.file, r.code, r.err)
+		}
+		if !strings.Contains(r.err, c.note) {
+			t.Errorf("%s: stderr lacks the note %q:\n%s", c.file, c.note, r.err)
+		}
+		by := rowsByNumber(liveRows(t, ls.URL))
+		for n, title := range c.want {
+			if by[n].Title != title {
+				t.Errorf("%s: %s is %q on the deal, want %q", c.file, n, by[n].Title, title)
+			}
+		}
+		if _, ok := by[c.absent]; c.absent != "" && ok {
+			t.Errorf("%s: the hidden row %s reached the deal", c.file, c.absent)
+		}
+		plan, r = planOf(t, ls.URL, file, "--dry-run")
+		if s := plan.Summary; r.code != 0 || s.Create != 0 || s.Update != 0 {
+			t.Errorf("%s again: exit %d, summary %+v", c.file, r.code, s)
+		}
+	}
+	if by := rowsByNumber(liveRows(t, ls.URL)); by["5"].Kind != api.KindSection || by["7.2"].Category != api.CategoryLegal {
+		t.Errorf("5 is a %s, 7.2 is in %q", by["5"].Kind, by["7.2"].Category)
+	}
+}
