@@ -8,10 +8,10 @@ import (
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
 )
 
-// BenchmarkImportDryRun600 plans the 600-row US tracker against a real
+// BenchmarkImportDryRunUSTracker plans the 600-row US tracker against a real
 // server (read, infer the date order, fetch the list and people, plan,
 // print -o json). Target: ≤ 0.5 s an operation.
-func BenchmarkImportDryRun600(b *testing.B) {
+func BenchmarkImportDryRunUSTracker(b *testing.B) {
 	ls := startLiveServer(b, 1_000_000)
 	home := b.TempDir()
 	for k, v := range map[string]string{
