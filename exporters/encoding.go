@@ -132,6 +132,9 @@ func decodeText(file string, data []byte, want string) (text []byte, note string
 // that are not) or "binary".
 func sniffEncoding(data []byte) string {
 	head := data[:min(len(data), 4096)]
+	if bytes.HasPrefix(data, []byte("PK\x03\x04")) {
+		return "binary"
+	}
 	if nul := bytes.Count(head, []byte{0}); nul > 0 {
 		even, odd := 0, 0
 		for i, b := range head {
@@ -149,8 +152,11 @@ func sniffEncoding(data []byte) string {
 			return "utf-16le"
 		case even*10 >= half*9 && odd*10 < half:
 			return "utf-16be"
+		case nul*10 > len(head):
+			return "binary"
 		}
-		return "binary"
+		// A few stray NULs in text: the rows that hold them are named
+		// when the list is checked.
 	}
 	if utf8.Valid(data) {
 		return "utf-8"

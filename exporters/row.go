@@ -212,10 +212,11 @@ func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, pr
 
 // controlIn finds a control character other than the tab and line
 // breaks a body may hold: text from the other side that could drive a
-// terminal or hide in a title.
+// terminal or hide in a title. NUL is left to the planner, which refuses
+// it in the server's words.
 func controlIn(s string) (rune, bool) {
 	for _, r := range s {
-		if unicode.IsControl(r) && r != '\n' && r != '\t' {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != 0 {
 			return r, true
 		}
 	}

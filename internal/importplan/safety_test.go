@@ -259,7 +259,15 @@ func TestUnnumberedRowsTakeTheDomainsNextNumber(t *testing.T) {
 }
 
 func TestTextTheServerRefusesFailsPlanning(t *testing.T) {
-	plan := mustBuild(t, "Number,Title,Details\n1.3,Share\x00register,\n1.4,Options,caf\xe9\n", falcon(), Options{})
+	// The reader decodes a file that is not UTF-8 (as Windows-1252, or
+	// refuses it), so invalid UTF-8 reaches the planner only in a sheet
+	// built otherwise: the check stays as a last guard.
+	sheet := sheetOf(t, "Number,Title,Details\n1.3,Share\x00register,\n1.4,Options,cafe\n")
+	sheet.Rows[1].Body = "caf\xe9"
+	plan, err := Build(sheet, falcon(), []api.Person{{ID: "p-bob", Email: "bob@acme.example"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := problemsText(plan)
 	for _, want := range []string{"row 2, Title: the title holds a NUL character", "row 3, Details: the text is not valid UTF-8"} {
 		if !strings.Contains(got, want) {
