@@ -90,12 +90,12 @@ func findHeader(grid [][]string, skip func(int) bool) (line int, m Mapping, igno
 		// The Description column is the sheet's text: its titles, and a
 		// second such column (Details) the bodies.
 		m.Index[FieldTitle], m.Headers[FieldTitle] = m.Index[FieldBody], m.Headers[FieldBody]
-		delete(m.Index, FieldBody)
-		delete(m.Headers, FieldBody)
 		m.TitleFromBody = secondBody < 0
 		if secondBody >= 0 {
 			m.Index[FieldBody], m.Headers[FieldBody] = secondBody, secondBodyHeader
 		}
+		// Alone, the column stays the body's too: a description too long
+		// for a title keeps its whole text there.
 	} else if secondBody >= 0 {
 		ignored = append(ignored, fmt.Sprintf("%s (a second %s column)", secondBodyHeader, FieldBody))
 	}

@@ -216,7 +216,13 @@ func TestImportSheetLayouts(t *testing.T) {
 			t.Errorf("%s again: exit %d, summary %+v", c.file, r.code, s)
 		}
 	}
-	if by := rowsByNumber(liveRows(t, ls.URL)); by["5"].Kind != api.KindSection || by["7.2"].Category != api.CategoryLegal {
+	by := rowsByNumber(liveRows(t, ls.URL))
+	if by["5"].Kind != api.KindSection || by["7.2"].Category != api.CategoryLegal {
 		t.Errorf("5 is a %s, 7.2 is in %q", by["5"].Kind, by["7.2"].Category)
+	}
+	// The description too long for a title keeps its whole text as the body.
+	if long := by["5.2"]; !strings.HasSuffix(long.Title, "since 2021.") || !strings.HasPrefix(long.Body, long.Title) ||
+		!strings.HasSuffix(long.Body, "change of control clause.") {
+		t.Errorf("5.2 = %q / %q", long.Title, long.Body)
 	}
 }
