@@ -43,11 +43,14 @@ type Options struct {
 }
 
 // Client calls one server with one key. It is safe for concurrent use.
+// Each call goes through the layers that layers.go stacks.
 type Client struct {
 	base        *url.URL
 	key         string
 	userAgent   string
-	http        *http.Client
+	httpClient  *http.Client      // the caller's, for its timeout and transport
+	transport   http.RoundTripper // under the layers; nil: http.DefaultTransport
+	rt          http.RoundTripper // the layers
 	cache       *Cache
 	maxRetries  int
 	maxRateWait time.Duration
@@ -66,6 +69,7 @@ func New(o Options) (*Client, error) {
 		base:        base,
 		key:         o.Key,
 		userAgent:   o.UserAgent,
+		httpClient:  o.HTTPClient,
 		cache:       o.Cache,
 		maxRetries:  o.MaxRetries,
 		maxRateWait: o.MaxRateWait,
@@ -89,15 +93,11 @@ func New(o Options) (*Client, error) {
 	if c.sleep == nil {
 		c.sleep = Sleep
 	}
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+	if c.httpClient == nil {
+		c.httpClient = &http.Client{Timeout: 30 * time.Second}
 	}
-	// A copy, so that the redirect policy below does not leak into a
-	// client the caller shares with others.
-	cp := *hc
-	cp.CheckRedirect = c.checkRedirect
-	c.http = &cp
+	c.transport = c.httpClient.Transport
+	c.rt = c.layers(c.transport)
 	return c, nil
 }
 
@@ -114,24 +114,6 @@ func ParseBaseURL(s string) (*url.URL, error) {
 	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/api/v1")
 	u.RawQuery, u.Fragment = "", ""
 	return u, nil
-}
-
-// checkRedirect refuses to follow a redirect to another host: the key must
-// never leave the server it was issued for. net/http would drop the header
-// on its own for a foreign domain, but following silently hides a
-// misconfigured server from the user.
-func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= 10 {
-		return errors.New("stopped after 10 redirects")
-	}
-	if !sameOrigin(req.URL, c.base) {
-		return fmt.Errorf("refusing to follow a redirect to %s: the API key is only sent to %s", req.URL.Host, c.base.Host)
-	}
-	return nil
-}
-
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
 }
 
 // apiURL joins an API path such as "/deals" onto {base}/api/v1. A path that
@@ -164,146 +146,62 @@ type Response struct {
 // If-None-Match the caller put in hdr. Other statuses become an *Error, a 429 that
 // outlasts the wait budget a *RateLimitedError. body may be nil.
 func (c *Client) Do(ctx context.Context, method, path string, body []byte, hdr http.Header) (*Response, error) {
-	return c.do(ctx, method, path, body, hdr, nil)
+	return c.do(ctx, method, path, body, hdr, &exchange{})
 }
 
-// do is Do, and GetStream when sm is not nil.
-func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr http.Header, sm *streamMode) (*Response, error) {
+// do is Do with what the call tells the layers (GetStream's stream mode,
+// doUncached's noCache): it builds the request, sends it through the
+// layers, and turns the answer into a Response or an error.
+func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr http.Header, x *exchange) (*Response, error) {
 	u := c.apiURL(path)
-	var cached *cacheEntry
-	if method == http.MethodGet && c.cache != nil {
-		if sm != nil {
-			cached = sm.cachedEntry(c.cache, c.cacheKey(u))
-			defer sm.release()
-		} else {
-			cached = c.cache.get(c.cacheKey(u))
-		}
+	sm := x.stream
+	if sm != nil {
+		sm.key = c.cacheKey(u) + sm.keySuffix()
+		x.receive = sm.receiver(c.cache)
+		defer sm.release()
 	}
-	var rateWaited time.Duration
-	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, method, u, bodyReader(body))
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range hdr {
-			req.Header[k] = v
-		}
-		req.Header.Set("User-Agent", c.userAgent)
-		req.Header.Set("Accept", "application/json")
-		if body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		if c.key != "" {
-			req.Header.Set("Authorization", "Bearer "+c.key)
-		}
-		if cached != nil && req.Header.Get("If-None-Match") == "" {
-			req.Header.Set("If-None-Match", cached.ETag)
-		}
-
-		// Reads are retried after transient failures; so is a POST sent
-		// with an Idempotency-Key to a server that replays them. Other
-		// writes are not: the first may have been applied.
-		retryable := method == http.MethodGet ||
-			(method == http.MethodPost && req.Header.Get("Idempotency-Key") != "" && c.ext.has(ExtIdempotencyKey))
-		start := time.Now()
-		resp, err := c.http.Do(req)
-		if err != nil {
-			c.debugf(req, 0, start, err)
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if retryable && attempt < c.maxRetries && !isRedirectRefusal(err) {
-				if err := c.sleep(ctx, backoff(attempt)); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			return nil, &NetworkError{Method: method, URL: u, Err: err}
-		}
-		var data []byte
-		var stream io.ReadCloser
-		switch {
-		case sm == nil:
-			data, err = io.ReadAll(resp.Body)
-		case resp.StatusCode >= 200 && resp.StatusCode < 300:
-			stream, err = sm.receive(c.cache, resp)
-		default:
-			data, err = io.ReadAll(receiveReader{resp.Body})
-		}
+	req, err := http.NewRequestWithContext(withExchange(ctx, x), method, u, bodyReader(body))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range hdr {
+		req.Header[k] = v
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.rt.RoundTrip(req)
+	for err != nil && sm != nil && sm.diskFailed(err) {
+		// The disk could not keep the answer: ask again, unconditionally,
+		// keeping it in memory. The cache only saves calls.
+		resp, err = c.rt.RoundTrip(req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case x.fromCache && sm != nil:
+		return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Stream: resp.Body, FromCache: true}, nil
+	case resp.StatusCode == http.StatusNotModified && sm != nil:
 		resp.Body.Close()
-		c.debugf(req, resp.StatusCode, start, err)
-		c.ext.learn(resp.StatusCode, resp.Header)
-		if sm != nil && err != nil {
-			var re *receiveError
-			switch {
-			case errors.As(err, &re):
-				err = re.Err // the network failed: retried below, as for Do
-			case sm.diskFailed(err):
-				// Ask again, unconditionally, keeping the answer in memory.
-				cached = nil
-				attempt--
-				continue
-			default:
-				return nil, err // the layout refused the answer
-			}
-		}
-		if err != nil {
-			if retryable && attempt < c.maxRetries {
-				if err := c.sleep(ctx, backoff(attempt)); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			return nil, &NetworkError{Method: method, URL: u, Err: err}
-		}
-
-		switch {
-		case resp.StatusCode == http.StatusNotModified && cached != nil:
-			h := resp.Header
-			if h.Get("ETag") == "" {
-				h = h.Clone()
-				h.Set("ETag", cached.ETag)
-			}
-			if sm == nil {
-				return &Response{StatusCode: http.StatusOK, Header: h, Body: cached.Body, FromCache: true}, nil
-			}
-			return &Response{StatusCode: http.StatusOK, Header: h, Stream: sm.takeHeld(), FromCache: true}, nil
-		case resp.StatusCode == http.StatusNotModified && sm != nil:
-			return nil, &NetworkError{Method: method, URL: u, Err: errors.New("the server answered 304 Not Modified to a request that was not conditional")}
-		case resp.StatusCode == http.StatusNotModified:
-			// The caller sent its own If-None-Match and handles the 304.
-			return &Response{StatusCode: resp.StatusCode, Header: resp.Header}, nil
-		case resp.StatusCode >= 200 && resp.StatusCode < 300:
-			if method == http.MethodGet && c.cache != nil && sm == nil {
-				if etag := resp.Header.Get("ETag"); etag != "" {
-					c.cache.put(c.cacheKey(u), &cacheEntry{ETag: etag, Body: data})
-				}
-			}
-			if sm != nil {
-				return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Stream: stream}, nil
-			}
-			return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data}, nil
-		case resp.StatusCode == http.StatusTooManyRequests:
-			// A 429 means the server did not act, so any method may be
-			// sent again once the bucket has refilled.
-			wait := retryAfter(resp.Header)
-			if rateWaited+wait <= c.maxRateWait && c.maxRateWait > 0 {
-				rateWaited += wait
-				if err := c.sleep(ctx, wait); err != nil {
-					return nil, err
-				}
-				attempt-- // rate waits do not use up the transient-error retries
-				continue
-			}
-			return nil, &RateLimitedError{RetryAfter: wait, Waited: rateWaited, Err: newError(method, u, resp, data)}
-		case resp.StatusCode >= 500 && retryable && attempt < c.maxRetries:
-			if err := c.sleep(ctx, backoff(attempt)); err != nil {
-				return nil, err
-			}
-			continue
-		default:
-			return nil, newError(method, u, resp, data)
-		}
+		return nil, &NetworkError{Method: method, URL: u, Err: errors.New("the server answered 304 Not Modified to a request that was not conditional")}
+	case resp.StatusCode >= 200 && resp.StatusCode < 300 && sm != nil:
+		return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Stream: resp.Body}, nil
+	}
+	data, err := readBody(resp.Body)
+	if err != nil {
+		return nil, &NetworkError{Method: method, URL: u, Err: err}
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotModified:
+		// The caller sent its own If-None-Match and handles the 304.
+		return &Response{StatusCode: resp.StatusCode, Header: resp.Header}, nil
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data, FromCache: x.fromCache}, nil
+	default:
+		return nil, newError(method, u, resp, data)
 	}
 }
 
@@ -344,26 +242,3 @@ func (c *Client) callHdr(ctx context.Context, method, path string, in, out any, 
 	return resp.Header, nil
 }
 
-// debugf writes one line per attempt to Options.Debug: the call, its
-// answer, and the conditional and extension headers sent (never the key).
-func (c *Client) debugf(req *http.Request, status int, start time.Time, err error) {
-	if c.debug == nil {
-		return
-	}
-	var sent []string
-	for _, h := range []string{"If-None-Match", "If-Match", "Idempotency-Key"} {
-		if v := req.Header.Get(h); v != "" {
-			sent = append(sent, h+": "+v)
-		}
-	}
-	line := fmt.Sprintf("api: %s %s", req.Method, req.URL.RequestURI())
-	if len(sent) > 0 {
-		line += " [" + strings.Join(sent, "; ") + "]"
-	}
-	if err != nil {
-		line += fmt.Sprintf(" -> error: %v", err)
-	} else {
-		line += fmt.Sprintf(" -> %d", status)
-	}
-	fmt.Fprintf(c.debug, "%s (%s)\n", line, time.Since(start).Round(100*time.Microsecond))
-}

@@ -19,7 +19,7 @@ func (c *Client) FetchLink(ctx context.Context, link string, w io.Writer) (int64
 	}
 	req.Header.Set("User-Agent", c.userAgent)
 	// No Timeout: large files take long; the context bounds the wait.
-	hc := &http.Client{Transport: c.http.Transport}
+	hc := &http.Client{Transport: c.transport}
 	resp, err := hc.Do(req)
 	if err != nil {
 		return 0, &NetworkError{Method: http.MethodGet, URL: redactLink(link), Err: err}

@@ -231,7 +231,5 @@ func requestPath(dealID, requestID string) string {
 // doUncached is Do without the on-disk cache, for callers that manage
 // their own validators.
 func (c *Client) doUncached(ctx context.Context, method, path string, hdr http.Header) (*Response, error) {
-	cp := *c
-	cp.cache = nil
-	return cp.Do(ctx, method, path, nil, hdr)
+	return c.do(ctx, method, path, nil, hdr, &exchange{noCache: true})
 }

@@ -149,3 +149,17 @@ func writeFileAtomic(path string, parts ...[]byte) {
 		os.Remove(tmp.Name())
 	}
 }
+
+// extensionsLayer learns the server's extensions from every answer.
+type extensionsLayer struct {
+	next http.RoundTripper
+	ext  *extensions
+}
+
+func (t *extensionsLayer) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err == nil {
+		t.ext.learn(resp.StatusCode, resp.Header)
+	}
+	return resp, err
+}

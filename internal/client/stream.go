@@ -36,14 +36,14 @@ func (c *Client) GetStream(ctx context.Context, path string, layout *Layout) (*R
 	if layout != nil && !validLayoutName(layout.Name) {
 		return nil, fmt.Errorf("layout name %q: use lower-case letters, digits and '-'", layout.Name)
 	}
-	return c.do(ctx, http.MethodGet, path, nil, nil, &streamMode{layout: layout})
+	return c.do(ctx, http.MethodGet, path, nil, nil, &exchange{stream: &streamMode{layout: layout}})
 }
 
 func validLayoutName(name string) bool {
 	return name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == ""
 }
 
-// streamMode is what do needs to answer a GetStream.
+// streamMode is what the layers need to answer a GetStream.
 type streamMode struct {
 	layout   *Layout  // nil: the server's bytes
 	key      string   // the cache entry's key
@@ -58,14 +58,23 @@ func (sm *streamMode) form() string {
 	return sm.layout.Name
 }
 
+// keySuffix tells the entry kept in a layout's form from the URL's.
+func (sm *streamMode) keySuffix() string {
+	if sm.layout == nil {
+		return ""
+	}
+	return "." + sm.layout.Name
+}
+
 // cachedEntry opens the entry a conditional read can use, the URL's or,
 // with a layout, the one kept in its form, and holds it open until the
 // answer says whether it is still current: a 304 is then answered with
-// exactly what the ETag sent stood for.
-func (sm *streamMode) cachedEntry(cache *Cache, urlKey string) *cacheEntry {
-	sm.key = urlKey
-	if sm.layout != nil {
-		sm.key += "." + sm.layout.Name
+// exactly what the ETag sent stood for. Once the disk failed, there is
+// none: the read is asked for again unconditionally.
+func (sm *streamMode) cachedEntry(cache *Cache) *cacheEntry {
+	sm.release()
+	if sm.inMemory {
+		return nil
 	}
 	f, e, err := cache.openEntry(sm.key)
 	if err != nil {
@@ -93,6 +102,11 @@ func (sm *streamMode) release() {
 		sm.held.Close()
 		sm.held = nil
 	}
+}
+
+// receiver is the exchange's receive for a GetStream.
+func (sm *streamMode) receiver(cache *Cache) func(*http.Response) (io.ReadCloser, error) {
+	return func(resp *http.Response) (io.ReadCloser, error) { return sm.receive(cache, resp) }
 }
 
 // receive keeps a 2xx answer as it arrives, laid out if a layout was

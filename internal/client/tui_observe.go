@@ -10,13 +10,11 @@ import "net/http"
 // for concurrent use; it must not read the body.
 func (c *Client) WithResponseObserver(observe func(*http.Response)) *Client {
 	cp := *c
-	hc := *c.http
-	base := hc.Transport
+	base := c.transport
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc.Transport = observingTransport{base: base, observe: observe}
-	cp.http = &hc
+	cp.rt = cp.layers(observingTransport{base: base, observe: observe})
 	return &cp
 }
 
