@@ -241,4 +241,3 @@ func (c *Client) callHdr(ctx context.Context, method, path string, in, out any, 
 	}
 	return resp.Header, nil
 }
-

@@ -11,7 +11,7 @@ import (
 // this layer only opens them (streamMode.cachedEntry).
 type cacheLayer struct {
 	next  http.RoundTripper
-	cache *Cache                // nil: no cache, every request passes through
+	cache *Cache                  // nil: no cache, every request passes through
 	keyOf func(url string) string // the entry's key for a URL
 }
 
