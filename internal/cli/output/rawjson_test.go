@@ -147,6 +147,40 @@ func decodeNumbers(data []byte) (any, error) {
 // it, the bulk of `requests ls -o json` (issue 4's target is the whole
 // command within 1.6x of curl: see scripts/bench-client.sh).
 func BenchmarkCopyRawJSON(b *testing.B) {
+	body := benchList(b)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if err := CopyRawJSON(io.Discard, bytes.NewReader(body)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkIndentStdlib does the same with the standard library, as
+// CopyRawJSON's alternative: the whole answer read into memory, then
+// json.Indent. Run with BenchmarkCopyRawJSON to compare them in one run
+// (docs/client.md, "Performance").
+func BenchmarkIndentStdlib(b *testing.B) {
+	body := benchList(b)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		in, err := io.ReadAll(bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := json.Indent(&out, in, "", "  "); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := out.WriteTo(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchList is a 2,200-row list as the server sends it.
+func benchList(b *testing.B) []byte {
+	b.Helper()
 	ts := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	rows := make([]api.DealRequest, 2200)
 	for i := range rows {
@@ -160,12 +194,7 @@ func BenchmarkCopyRawJSON(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(body)))
-	for b.Loop() {
-		if err := CopyRawJSON(io.Discard, bytes.NewReader(body)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return body
 }
 
 // The eight-at-a-time test agrees with the byte table on every byte in
