@@ -14,7 +14,8 @@ func (c *Client) WithResponseObserver(observe func(*http.Response)) *Client {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	cp.rt = cp.layers(observingTransport{base: base, observe: observe})
+	cp.transport = observingTransport{base: base, observe: observe} // FetchLink's too
+	cp.rt = cp.layers(cp.transport)
 	return &cp
 }
 
