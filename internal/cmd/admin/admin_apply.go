@@ -1,4 +1,4 @@
-package cli
+package admin
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/world"
 )
@@ -33,7 +34,7 @@ yet, never at the default location.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if file == "" {
-				return usageErrorf("no world file: pass -f FILE (or -f - for stdin)")
+				return cli.UsageErrorf("no world file: pass -f FILE (or -f - for stdin)")
 			}
 			asJSON, err := o.asJSON(cmd)
 			if err != nil {
@@ -82,7 +83,7 @@ func readWorldFile(stdin io.Reader, file string) ([]byte, string, error) {
 	}
 	data, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, "", withExit(ExitNotFound, fmt.Errorf("world file %s does not exist", file))
+		return nil, "", cli.WithExit(cli.ExitNotFound, fmt.Errorf("world file %s does not exist", file))
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("cannot read the world file: %w", err)
@@ -103,11 +104,11 @@ func worldError(name string, err error) error {
 		if len(lines) > 1 {
 			what = "problems"
 		}
-		return withExit(ExitValidation, fmt.Errorf("%s has %d %s; fix them and apply again:\n%s", name, len(lines), what, strings.Join(lines, "\n")))
+		return cli.WithExit(cli.ExitValidation, fmt.Errorf("%s has %d %s; fix them and apply again:\n%s", name, len(lines), what, strings.Join(lines, "\n")))
 	}
 	var syn *world.SyntaxError
 	if errors.As(err, &syn) {
-		return withExit(ExitValidation, fmt.Errorf("%s: %w", name, err))
+		return cli.WithExit(cli.ExitValidation, fmt.Errorf("%s: %w", name, err))
 	}
 	return fmt.Errorf("applying %s failed, nothing was written: %w", name, err)
 }

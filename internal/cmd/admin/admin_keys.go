@@ -1,4 +1,4 @@
-package cli
+package admin
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/keys"
 	"github.com/dealctl/dealctl/internal/store"
@@ -51,16 +52,16 @@ func newAdminKeysCreateCmd(o *adminOptions) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if user == "" || name == "" || access == "" {
-				return usageErrorf("--user, --name and --access are required")
+				return cli.UsageErrorf("--user, --name and --access are required")
 			}
 			if !api.OneOf(api.KeyAccess(access), api.KeyAccesses) {
-				return usageErrorf("--access %q: choose read or write", access)
+				return cli.UsageErrorf("--access %q: choose read or write", access)
 			}
 			lifetime := world.DefaultKeyLifetime
 			if expiresIn != "" {
 				d, err := world.ParseDuration(expiresIn)
 				if err != nil || d <= 0 {
-					return usageErrorf("--expires-in %q: give a positive duration like 720h or 30d", expiresIn)
+					return cli.UsageErrorf("--expires-in %q: give a positive duration like 720h or 30d", expiresIn)
 				}
 				lifetime = d
 			}
@@ -85,7 +86,7 @@ func newAdminKeysCreateCmd(o *adminOptions) *cobra.Command {
 					return err
 				}
 				if _, err := db.Seat(ctx, d.ID, u.ID); errors.Is(err, store.ErrNotFound) {
-					return usageErrorf("%s is not on deal %s, so a key limited to it would reach nothing", user, d.Codename)
+					return cli.UsageErrorf("%s is not on deal %s, so a key limited to it would reach nothing", user, d.Codename)
 				}
 				if !slices.Contains(k.DealIDs, d.ID) {
 					k.DealIDs = append(k.DealIDs, d.ID)
@@ -224,7 +225,7 @@ func newAdminKeysRevokeCmd(o *adminOptions) *cobra.Command {
 			defer db.Close()
 			err = db.RevokeAPIKey(ctx, args[0], time.Now().UTC())
 			if errors.Is(err, store.ErrNotFound) {
-				return withExit(ExitNotFound, fmt.Errorf("no key with id or prefix %q (see 'dealctl admin keys ls')", args[0]))
+				return cli.WithExit(cli.ExitNotFound, fmt.Errorf("no key with id or prefix %q (see 'dealctl admin keys ls')", args[0]))
 			}
 			if err != nil {
 				return err

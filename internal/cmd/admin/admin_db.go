@@ -1,4 +1,4 @@
-package cli
+package admin
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -23,7 +24,7 @@ func newAdminBackupCmd(o *adminOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
 			if _, err := os.Stat(path); err == nil {
-				return usageErrorf("%s already exists: choose a new file name, or remove it first", path)
+				return cli.UsageErrorf("%s already exists: choose a new file name, or remove it first", path)
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return err
 			}

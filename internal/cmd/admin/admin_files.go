@@ -1,4 +1,4 @@
-package cli
+package admin
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/store"
 )
@@ -41,10 +42,10 @@ once unless --unscanned marks them as still being scanned.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if a.Deal == "" || a.Request == "" {
-				return usageErrorf("--deal and --request are required")
+				return cli.UsageErrorf("--deal and --request are required")
 			}
 			if a.Name != "" && len(args) > 1 {
-				return usageErrorf("--name renames one file; attach %d files one at a time to name them", len(args))
+				return cli.UsageErrorf("--name renames one file; attach %d files one at a time to name them", len(args))
 			}
 			asJSON, err := o.asJSON(cmd)
 			if err != nil {
@@ -102,7 +103,7 @@ func attachTarget(cmd *cobra.Command, st store.Store, d store.Deal, r store.Requ
 	if messageID != "" {
 		m, err := st.Message(ctx, d.ID, messageID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && m.RequestID != r.ID) {
-			return m, withExit(ExitNotFound, fmt.Errorf("request %s has no message %s (list them with 'dealctl messages ls %s')", r.Number, messageID, r.Number))
+			return m, cli.WithExit(cli.ExitNotFound, fmt.Errorf("request %s has no message %s (list them with 'dealctl messages ls %s')", r.Number, messageID, r.Number))
 		}
 		return m, err
 	}
@@ -112,7 +113,7 @@ func attachTarget(cmd *cobra.Command, st store.Store, d store.Deal, r store.Requ
 	}
 	m, ok := newestAnswer(msgs)
 	if !ok {
-		return m, withExit(ExitNotFound, fmt.Errorf("request %s has no answer to attach files to: post one first (dealctl answer %s -m ...) or pass --message ID", r.Number, r.Number))
+		return m, cli.WithExit(cli.ExitNotFound, fmt.Errorf("request %s has no answer to attach files to: post one first (dealctl answer %s -m ...) or pass --message ID", r.Number, r.Number))
 	}
 	return m, nil
 }
@@ -121,13 +122,13 @@ func attachOne(cmd *cobra.Command, st store.Store, m store.Message, path string,
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return store.File{}, withExit(ExitNotFound, fmt.Errorf("file %s does not exist", path))
+		return store.File{}, cli.WithExit(cli.ExitNotFound, fmt.Errorf("file %s does not exist", path))
 	case err != nil:
 		return store.File{}, err
 	case info.IsDir():
-		return store.File{}, usageErrorf("%s is a folder; attach files", path)
+		return store.File{}, cli.UsageErrorf("%s is a folder; attach files", path)
 	case info.Size() > maxAttach:
-		return store.File{}, usageErrorf("%s is %d MiB; files up to %d MiB can be attached", path, info.Size()>>20, maxAttach>>20)
+		return store.File{}, cli.UsageErrorf("%s is %d MiB; files up to %d MiB can be attached", path, info.Size()>>20, maxAttach>>20)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
