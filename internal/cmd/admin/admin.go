@@ -58,18 +58,37 @@ default one and says so.`,
 	return cmd
 }
 
+// runOptions are what every admin subcommand's run function works from
+// besides its own flags: the shared flags, where results and notes go,
+// and whether results are JSON. Each subcommand embeds them in an Options
+// struct of its own, so that its run function can be called, and tested,
+// without cobra.
+type runOptions struct {
+	*adminOptions
+	Out    io.Writer // results
+	ErrOut io.Writer // notes, such as the migrations opening the database applied
+	AsJSON bool
+}
+
+// runOptions are o with the command's streams; AsJSON is left for the
+// subcommands that print JSON to set (asJSON), so that the others keep
+// ignoring -o.
+func (o *adminOptions) runOptions(cmd *cobra.Command) runOptions {
+	return runOptions{adminOptions: o, Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr()}
+}
+
 // open opens the database the flags name and brings its schema up to
 // date. It never creates one: a database that is not there, or has no
 // dealctl schema, is an error (exit 3) saying where it looked.
-func (o *adminOptions) open(cmd *cobra.Command) (*sqlstore.DB, error) {
-	return o.openDB(cmd.Context(), cmd.ErrOrStderr(), false)
+func (o runOptions) open(ctx context.Context) (*sqlstore.DB, error) {
+	return o.openDB(ctx, o.ErrOut, false)
 }
 
 // openOrCreate is open for `admin apply` and `admin migrate`, which
 // create the database when --db or DEALCTL_DB names it — never at the
 // default location, which no one named.
-func (o *adminOptions) openOrCreate(cmd *cobra.Command) (*sqlstore.DB, error) {
-	return o.openDB(cmd.Context(), cmd.ErrOrStderr(), true)
+func (o runOptions) openOrCreate(ctx context.Context) (*sqlstore.DB, error) {
+	return o.openDB(ctx, o.ErrOut, true)
 }
 
 // openDB opens the database; notes (nil: none) hears which migrations

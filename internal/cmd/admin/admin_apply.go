@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,13 @@ import (
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/world"
 )
+
+// adminApplyOptions are what `admin apply` works from.
+type adminApplyOptions struct {
+	runOptions
+	File string    // the world file, or "-" for In
+	In   io.Reader // standard input
+}
 
 func newAdminApplyCmd(o *adminOptions) *cobra.Command {
 	var file string
@@ -36,39 +44,44 @@ yet, never at the default location.`,
 			if file == "" {
 				return cli.UsageErrorf("no world file: pass -f FILE (or -f - for stdin)")
 			}
-			asJSON, err := o.asJSON(cmd)
-			if err != nil {
+			ro := o.runOptions(cmd)
+			var err error
+			if ro.AsJSON, err = o.asJSON(cmd); err != nil {
 				return err
 			}
-			data, baseDir, err := readWorldFile(cmd.InOrStdin(), file)
-			if err != nil {
-				return err
-			}
-			name := file
-			if file == "-" {
-				name = "stdin"
-			}
-			w, err := world.Parse(data)
-			if err != nil {
-				return worldError(name, err)
-			}
-			db, err := o.openOrCreate(cmd)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			res, err := world.Apply(cmd.Context(), db, w, baseDir, time.Now())
-			if err != nil {
-				return worldError(name, err)
-			}
-			if asJSON {
-				return output.WriteJSON(cmd.OutOrStdout(), res)
-			}
-			return res.WriteText(cmd.OutOrStdout())
+			return adminApplyRun(cmd.Context(), &adminApplyOptions{runOptions: ro, File: file, In: cmd.InOrStdin()})
 		},
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "world file, YAML or JSON (- for stdin)")
 	return cmd
+}
+
+func adminApplyRun(ctx context.Context, o *adminApplyOptions) error {
+	data, baseDir, err := readWorldFile(o.In, o.File)
+	if err != nil {
+		return err
+	}
+	name := o.File
+	if o.File == "-" {
+		name = "stdin"
+	}
+	w, err := world.Parse(data)
+	if err != nil {
+		return worldError(name, err)
+	}
+	db, err := o.openOrCreate(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	res, err := world.Apply(ctx, db, w, baseDir, time.Now())
+	if err != nil {
+		return worldError(name, err)
+	}
+	if o.AsJSON {
+		return output.WriteJSON(o.Out, res)
+	}
+	return res.WriteText(o.Out)
 }
 
 // readWorldFile reads the file and says which folder its relative file
