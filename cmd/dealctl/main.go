@@ -8,12 +8,12 @@ import (
 	// database so that minimal hosts (containers, Windows) resolve them.
 	_ "time/tzdata"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmd/root"
 	// Raises the garbage collector's target before the linked libraries
 	// initialise, so that a short command runs without a collection.
 	_ "github.com/dealctl/dealctl/internal/gctune"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:]))
+	os.Exit(root.Main(os.Args[1:]))
 }

@@ -32,12 +32,7 @@ type liveServer struct {
 func startLiveServer(t testing.TB, rateLimit int) *liveServer {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "dealctl.db")
-	admin := testAdminCmd()
-	admin.SetOut(io.Discard)
-	admin.SetArgs([]string{"apply", "-f", filepath.Join("testdata", "world.yaml"), "--db", db})
-	if err := admin.ExecuteContext(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	runAdminProcess(t, "apply", "-f", filepath.Join("testdata", "world.yaml"), "--db", db)
 	store, err := sqlstore.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)

@@ -18,8 +18,16 @@ import (
 	"github.com/dealctl/dealctl/internal/cli/output"
 )
 
-// Main runs dealctl with args and returns the process exit code.
-func Main(args []string) int {
+// CommandBuilder builds a command from the Factory. The root command
+// takes the commands that open the database directly (serve, admin) this
+// way, from the package that wires the binary (internal/cmd/root), so that
+// this package, the client commands, links neither the server nor the
+// database drivers.
+type CommandBuilder func(f *Factory) *cobra.Command
+
+// Main runs dealctl with args, with the commands more builds added to the
+// client commands, and returns the process exit code.
+func Main(args []string, more ...CommandBuilder) int {
 	// The version is asked for by people and by scripts checking an
 	// install; answer before building anything else.
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "version") {
@@ -28,7 +36,7 @@ func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	f := NewFactory(iostreams.System())
-	return Run(ctx, f, args)
+	return Run(ctx, f, args, more...)
 }
 
 // printVersionTo writes the version to out and returns the exit code: a
@@ -44,8 +52,8 @@ func printVersionTo(out, errOut io.Writer) int {
 
 // Run executes args against f and returns the exit code, printing any
 // error to f.IO.ErrOut.
-func Run(ctx context.Context, f *Factory, args []string) int {
-	root := NewCmdRoot(f)
+func Run(ctx context.Context, f *Factory, args []string, more ...CommandBuilder) int {
+	root := NewCmdRoot(f, more...)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
@@ -59,8 +67,9 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	return exitCode(err)
 }
 
-// NewCmdRoot builds the command tree.
-func NewCmdRoot(f *Factory) *cobra.Command {
+// NewCmdRoot builds the command tree: the client commands and those more
+// builds.
+func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 	g := f.Global
 	root := &cobra.Command{
 		Use:           "dealctl",
@@ -110,7 +119,9 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdVersion(f),
 	)
 	root.AddCommand(NewCmdImport(f), NewCmdExport(f), NewCmdTUI(f))
-	root.AddCommand(newServeCmd(), newAdminCmd(f))
+	for _, build := range more {
+		root.AddCommand(build(f))
+	}
 	return root
 }
 

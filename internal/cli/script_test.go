@@ -1,4 +1,4 @@
-package cli
+package cli_test
 
 import (
 	"encoding/json"
@@ -13,21 +13,24 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmd/root"
 )
 
 // TestMain lets scripts run `dealctl` as a command: testscript re-executes
 // this test binary under that name, and the registered function is main.
 func TestMain(m *testing.M) {
-	if os.Getenv(asMainEnv) == "1" {
+	if os.Getenv(cli.AsMainEnv) == "1" {
 		// The terminal tests run this binary as dealctl in tmux.
-		os.Exit(Main(os.Args[1:]))
+		os.Exit(root.Main(os.Args[1:]))
 	}
 	testscript.Main(m, map[string]func(){
-		"dealctl": func() { os.Exit(Main(os.Args[1:])) },
+		"dealctl": func() { os.Exit(root.Main(os.Args[1:])) },
 		// dealctl-exit runs dealctl, then prints "exit N" on stderr and
 		// succeeds, so scripts can assert the exact exit code.
 		"dealctl-exit": func() {
-			code := Main(os.Args[1:])
+			code := root.Main(os.Args[1:])
 			fmt.Fprintf(os.Stderr, "exit %d\n", code)
 			os.Exit(0)
 		},

@@ -186,12 +186,7 @@ func startServerWithBigFile(t *testing.T, size int) string {
 		{"apply", "-f", filepath.Join("testdata", "world.yaml"), "--db", db},
 		{"files", "attach", "--deal", "falcon", "--request", "2.1", big, "--db", db},
 	} {
-		admin := testAdminCmd()
-		admin.SetOut(io.Discard)
-		admin.SetArgs(args)
-		if err := admin.ExecuteContext(ctx); err != nil {
-			t.Fatalf("admin %v: %v", args, err)
-		}
+		runAdminProcess(t, args...)
 	}
 	store, err := sqlstore.Open(ctx, db)
 	if err != nil {

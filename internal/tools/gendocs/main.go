@@ -26,6 +26,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cmd/root"
 )
 
 // Where the generated files live, relative to the repository root.
@@ -89,7 +90,7 @@ func writeCompletions(dir string) error {
 	for shell, name := range completionFiles {
 		io, _, out, errOut := iostreams.Test()
 		f := cli.NewFactory(io)
-		if code := cli.Run(context.Background(), f, []string{"completion", shell}); code != cli.ExitOK {
+		if code := root.Run(context.Background(), f, []string{"completion", shell}); code != cli.ExitOK {
 			return fmt.Errorf("dealctl completion %s: exit %d: %s", shell, code, errOut)
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), out.Bytes(), 0o644); err != nil {
@@ -106,7 +107,7 @@ var thDate = regexp.MustCompile(`(?m)^(\.TH "[^"]*" "[^"]*" )"[^"]*"`)
 // (dealctl.1, dealctl-requests-ls.1, …).
 func writeManPages(dir string) error {
 	io, _, _, _ := iostreams.Test()
-	root := cli.NewCmdRoot(cli.NewFactory(io))
+	root := root.NewCmd(cli.NewFactory(io))
 	root.InitDefaultHelpCmd()
 	header := &doc.GenManHeader{Section: "1", Source: "dealctl", Manual: "dealctl manual"}
 	return walk(root, func(c *cobra.Command) error {

@@ -1,11 +1,10 @@
-package cli
+package serve
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -14,12 +13,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/cli"
 )
 
 func TestListenSaysWhatIsWrongWithAddr(t *testing.T) {
 	_, err := listen("nonsense")
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != ExitUsage || !strings.Contains(err.Error(), "HOST:PORT") {
+	if cli.ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "HOST:PORT") {
 		t.Fatalf("a malformed --addr: %v, want a usage error naming HOST:PORT", err)
 	}
 	ln, err := listen("127.0.0.1:0")
@@ -28,7 +28,7 @@ func TestListenSaysWhatIsWrongWithAddr(t *testing.T) {
 	}
 	defer ln.Close()
 	_, err = listen(ln.Addr().String())
-	if err == nil || !strings.Contains(err.Error(), "in use") || errors.As(err, &ee) {
+	if err == nil || !strings.Contains(err.Error(), "in use") || cli.ExitCode(err) != cli.ExitFailure {
 		t.Fatalf("a taken address: %v, want a failure saying it is in use", err)
 	}
 }
@@ -126,7 +126,7 @@ func TestServeHelpShowsNoSecretFromTheEnvironment(t *testing.T) {
 	t.Setenv("DEALCTL_WEBHOOK_SECRET", "s3cret")
 	t.Setenv("DEALCTL_DB", "postgres://u:s3cret@db/dealctl")
 	var out bytes.Buffer
-	cmd := newServeCmd()
+	cmd := NewCmd()
 	cmd.SetOut(&out)
 	cmd.SetArgs([]string{"--help"})
 	if err := cmd.Execute(); err != nil {
@@ -173,5 +173,24 @@ func TestServeWatchesTheSchema(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "refusing writes") {
 		t.Errorf("the log does not say why:\n%s", logs.String())
+	}
+}
+
+// TestServeDatabaseSecretsNeverPrinted: a database serve cannot open is
+// named without its password, however the URL carries it.
+func TestServeDatabaseSecretsNeverPrinted(t *testing.T) {
+	t.Setenv("DEALCTL_DB", "")
+	// Port 1 refuses at once; the URLs carry the secret three ways.
+	for _, dsn := range []string{
+		"postgres://dealctl:s3cret@127.0.0.1:1/dealctl",
+		"postgres://dealctl@127.0.0.1:1/dealctl?password=s3cret&sslmode=disable",
+		"host=127.0.0.1 port=1 user=dealctl password=s3cret dbname=dealctl sslmode=disable",
+	} {
+		var out bytes.Buffer
+		err := runServe(context.Background(), &serveOptions{db: dsn, addr: "127.0.0.1:0", rateLimit: 600, logFormat: "text",
+			schemaCheck: 1}, &out, &out)
+		if err == nil || strings.Contains(err.Error()+out.String(), "s3cret") {
+			t.Errorf("serve --db %q: %v\n%s; want a failure without the password", dsn, err, out.String())
+		}
 	}
 }

@@ -1,6 +1,7 @@
-package cli
+package admin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,9 +12,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/world"
 )
+
+// adminApplyOptions are what `admin apply` works from.
+type adminApplyOptions struct {
+	runOptions
+	File string    // the world file, or "-" for In
+	In   io.Reader // standard input
+}
 
 func newAdminApplyCmd(o *adminOptions) *cobra.Command {
 	var file string
@@ -33,41 +42,46 @@ yet, never at the default location.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if file == "" {
-				return usageErrorf("no world file: pass -f FILE (or -f - for stdin)")
+				return cli.UsageErrorf("no world file: pass -f FILE (or -f - for stdin)")
 			}
-			asJSON, err := o.asJSON(cmd)
-			if err != nil {
+			ro := o.runOptions(cmd)
+			var err error
+			if ro.AsJSON, err = o.asJSON(cmd); err != nil {
 				return err
 			}
-			data, baseDir, err := readWorldFile(cmd.InOrStdin(), file)
-			if err != nil {
-				return err
-			}
-			name := file
-			if file == "-" {
-				name = "stdin"
-			}
-			w, err := world.Parse(data)
-			if err != nil {
-				return worldError(name, err)
-			}
-			db, err := o.openOrCreate(cmd)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			res, err := world.Apply(cmd.Context(), db, w, baseDir, time.Now())
-			if err != nil {
-				return worldError(name, err)
-			}
-			if asJSON {
-				return output.WriteJSON(cmd.OutOrStdout(), res)
-			}
-			return res.WriteText(cmd.OutOrStdout())
+			return adminApplyRun(cmd.Context(), &adminApplyOptions{runOptions: ro, File: file, In: cmd.InOrStdin()})
 		},
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "world file, YAML or JSON (- for stdin)")
 	return cmd
+}
+
+func adminApplyRun(ctx context.Context, o *adminApplyOptions) error {
+	data, baseDir, err := readWorldFile(o.In, o.File)
+	if err != nil {
+		return err
+	}
+	name := o.File
+	if o.File == "-" {
+		name = "stdin"
+	}
+	w, err := world.Parse(data)
+	if err != nil {
+		return worldError(name, err)
+	}
+	db, err := o.openOrCreate(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	res, err := world.Apply(ctx, db, w, baseDir, time.Now())
+	if err != nil {
+		return worldError(name, err)
+	}
+	if o.AsJSON {
+		return output.WriteJSON(o.Out, res)
+	}
+	return res.WriteText(o.Out)
 }
 
 // readWorldFile reads the file and says which folder its relative file
@@ -82,7 +96,7 @@ func readWorldFile(stdin io.Reader, file string) ([]byte, string, error) {
 	}
 	data, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, "", withExit(ExitNotFound, fmt.Errorf("world file %s does not exist", file))
+		return nil, "", cli.WithExit(cli.ExitNotFound, fmt.Errorf("world file %s does not exist", file))
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("cannot read the world file: %w", err)
@@ -103,11 +117,11 @@ func worldError(name string, err error) error {
 		if len(lines) > 1 {
 			what = "problems"
 		}
-		return withExit(ExitValidation, fmt.Errorf("%s has %d %s; fix them and apply again:\n%s", name, len(lines), what, strings.Join(lines, "\n")))
+		return cli.WithExit(cli.ExitValidation, fmt.Errorf("%s has %d %s; fix them and apply again:\n%s", name, len(lines), what, strings.Join(lines, "\n")))
 	}
 	var syn *world.SyntaxError
 	if errors.As(err, &syn) {
-		return withExit(ExitValidation, fmt.Errorf("%s: %w", name, err))
+		return cli.WithExit(cli.ExitValidation, fmt.Errorf("%s: %w", name, err))
 	}
 	return fmt.Errorf("applying %s failed, nothing was written: %w", name, err)
 }

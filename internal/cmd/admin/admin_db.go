@@ -1,19 +1,25 @@
-package cli
+package admin
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
+
+// adminBackupOptions are what `admin backup` works from.
+type adminBackupOptions struct {
+	runOptions
+	Path string // the copy to write; it must not exist yet
+}
 
 func newAdminBackupCmd(o *adminOptions) *cobra.Command {
 	return &cobra.Command{
@@ -21,32 +27,32 @@ func newAdminBackupCmd(o *adminOptions) *cobra.Command {
 		Short: "Write a consistent copy of the embedded database, safe while the server runs",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path := args[0]
-			if _, err := os.Stat(path); err == nil {
-				return usageErrorf("%s already exists: choose a new file name, or remove it first", path)
-			} else if !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			ctx := cmd.Context()
-			db, err := o.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if err := db.Backup(ctx, path); err != nil {
-				return fmt.Errorf("backup to %s failed: %w", path, err)
-			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "Backed up to %s.\n", path)
-			return err
+			return adminBackupRun(cmd.Context(), &adminBackupOptions{runOptions: o.runOptions(cmd), Path: args[0]})
 		},
 	}
 }
 
+func adminBackupRun(ctx context.Context, o *adminBackupOptions) error {
+	if _, err := os.Stat(o.Path); err == nil {
+		return cli.UsageErrorf("%s already exists: choose a new file name, or remove it first", o.Path)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	db, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Backup(ctx, o.Path); err != nil {
+		return fmt.Errorf("backup to %s failed: %w", o.Path, err)
+	}
+	_, err = fmt.Fprintf(o.Out, "Backed up to %s.\n", o.Path)
+	return err
+}
+
 // adminMigrateOptions are what `admin migrate` works from.
 type adminMigrateOptions struct {
-	*adminOptions
-	Out    io.Writer
-	AsJSON bool
+	runOptions
 }
 
 func newAdminMigrateCmd(o *adminOptions) *cobra.Command {
@@ -63,11 +69,12 @@ migrated by a newer dealctl is refused (upgrade dealctl instead).`,
   dealctl admin migrate --db "$DEALCTL_DB" -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			asJSON, err := o.asJSON(cmd)
-			if err != nil {
+			ro := o.runOptions(cmd)
+			var err error
+			if ro.AsJSON, err = o.asJSON(cmd); err != nil {
 				return err
 			}
-			return adminMigrateRun(cmd.Context(), &adminMigrateOptions{adminOptions: o, Out: cmd.OutOrStdout(), AsJSON: asJSON})
+			return adminMigrateRun(cmd.Context(), &adminMigrateOptions{runOptions: ro})
 		},
 	}
 }

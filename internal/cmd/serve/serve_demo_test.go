@@ -1,4 +1,4 @@
-package cli
+package serve
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -55,9 +57,25 @@ func TestDemoBannerCommandsWork(t *testing.T) {
 	if env["DEALCTL_DEAL"] != "Orion" || command != "dealctl requests ls" {
 		t.Fatalf("banner lacks export DEALCTL_DEAL=Orion before dealctl requests ls:\n%s", banner.String())
 	}
-	r := run(t, nil, runOpts{env: env}, strings.Fields(command)[1:]...)
-	r.must(t, 0)
-	if r.out == "" {
-		t.Errorf("%s printed nothing", command)
+	out, errOut, code := runClient(t, env, strings.Fields(command)[1:]...)
+	if code != cli.ExitOK || out == "" {
+		t.Errorf("%s: exit %d, printed %q; want exit 0 and the requests\n%s", command, code, out, errOut)
 	}
+}
+
+// runClient runs a client command in-process as a user with a home of
+// their own and env set, and returns its stdout, stderr and exit code.
+func runClient(t *testing.T, env map[string]string, args ...string) (string, string, int) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
+	t.Setenv("DEALCTL_KEYRING", "file")
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	ios, _, out, errOut := iostreams.Test()
+	code := cli.Run(context.Background(), cli.NewFactory(ios), args)
+	return out.String(), errOut.String(), code
 }

@@ -1,4 +1,4 @@
-package cli
+package serve
 
 import (
 	"cmp"
@@ -19,6 +19,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmd/dbopen"
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/server"
@@ -41,7 +43,7 @@ type serveOptions struct {
 	schemaCheck     time.Duration
 }
 
-func newServeCmd() *cobra.Command {
+func NewCmd() *cobra.Command {
 	o := &serveOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -102,10 +104,10 @@ func envInt(name string, def int) int {
 func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
 	gctune.ForLongRuns()
 	if o.rateLimit < 1 {
-		return usageErrorf("--rate-limit must be at least 1 call a minute")
+		return cli.UsageErrorf("--rate-limit must be at least 1 call a minute")
 	}
 	if o.schemaCheck <= 0 {
-		return usageErrorf("--schema-check-interval must be positive, like 5s")
+		return cli.UsageErrorf("--schema-check-interval must be positive, like 5s")
 	}
 	o.notifyURL = cmp.Or(o.notifyURL, os.Getenv("DEALCTL_NOTIFY_URL"))
 	o.webhookSecret = cmp.Or(o.webhookSecret, os.Getenv("DEALCTL_WEBHOOK_SECRET"))
@@ -121,7 +123,7 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	where := dbpath.Redact(choice.DSN)
 	db, err := sqlstore.Open(ctx, choice.DSN)
 	if err != nil {
-		return openError(choice, err)
+		return dbopen.Error(choice, err)
 	}
 	defer db.Close()
 	reportMigrations(stdout, logger, db, where, o.demo)
@@ -193,7 +195,7 @@ func reportMigrations(stdout io.Writer, logger *slog.Logger, db *sqlstore.DB, wh
 // mistake) from one that is taken.
 func listen(addr string) (net.Listener, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return nil, usageErrorf("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)", addr)
+		return nil, cli.UsageErrorf("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	switch {
@@ -243,7 +245,7 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, nil)), nil
 	}
-	return nil, usageErrorf("--log-format must be text or json, not %q", format)
+	return nil, cli.UsageErrorf("--log-format must be text or json, not %q", format)
 }
 
 // serveDatabase picks the database: --demo without --db (or DEALCTL_DB)
@@ -271,7 +273,7 @@ func loadDemo(ctx context.Context, db *sqlstore.DB) (*world.Result, error) {
 		return nil, err
 	}
 	if deals > 0 {
-		return nil, usageErrorf("--demo loads the demo deal into an empty database, and this one has %d deal(s): drop --demo, or give another --db", deals)
+		return nil, cli.UsageErrorf("--demo loads the demo deal into an empty database, and this one has %d deal(s): drop --demo, or give another --db", deals)
 	}
 	return world.ApplyDemo(ctx, db, time.Now())
 }
@@ -309,7 +311,7 @@ func printDemo(w io.Writer, r *world.Result, baseURL string) {
 	// Without a deal chosen, the line below would fail with "no deal
 	// chosen".
 	if deal := demoDeal(); deal != "" {
-		fmt.Fprintf(w, "  export DEALCTL_DEAL=%s\n", shellQuote(deal))
+		fmt.Fprintf(w, "  export DEALCTL_DEAL=%s\n", cli.ShellQuote(deal))
 	}
 	fmt.Fprintln(w, "  dealctl requests ls")
 	if k, ok := r.Keys["demo-buy-editor"]; ok {

@@ -1,4 +1,4 @@
-package cli
+package admin
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/world"
 )
@@ -26,8 +27,8 @@ type (
 
 // findUser resolves a user by email, id, or world-file key.
 func findUser(ctx context.Context, st store.Store, s string) (store.User, error) {
-	notFound := withExit(ExitNotFound, fmt.Errorf("no user %q in the database: name a user by email, id or world-file key (users come from 'dealctl admin apply')", s))
-	if looksLikeID(s) {
+	notFound := cli.WithExit(cli.ExitNotFound, fmt.Errorf("no user %q in the database: name a user by email, id or world-file key (users come from 'dealctl admin apply')", s))
+	if cli.LooksLikeID(s) {
 		u, err := st.User(ctx, s)
 		if errors.Is(err, store.ErrNotFound) {
 			return u, notFound
@@ -69,8 +70,8 @@ func userByRef(ctx context.Context, st store.Store, kind, name string) (store.Us
 
 // findDeal resolves a deal by id, world-file key, codename or name.
 func findDeal(ctx context.Context, st store.Store, s string) (store.Deal, error) {
-	notFound := withExit(ExitNotFound, fmt.Errorf("no deal %q in the database: name it by id, codename, name or world-file key", s))
-	if looksLikeID(s) {
+	notFound := cli.WithExit(cli.ExitNotFound, fmt.Errorf("no deal %q in the database: name it by id, codename, name or world-file key", s))
+	if cli.LooksLikeID(s) {
 		d, err := st.Deal(ctx, s)
 		if errors.Is(err, store.ErrNotFound) {
 			return d, notFound
@@ -118,7 +119,7 @@ func findDeal(ctx context.Context, st store.Store, s string) (store.Deal, error)
 
 // findRequest resolves a row of a deal by number or id.
 func findRequest(ctx context.Context, st store.Store, d store.Deal, s string) (store.Request, error) {
-	if looksLikeID(s) {
+	if cli.LooksLikeID(s) {
 		r, err := st.Request(ctx, d.ID, s)
 		if err == nil || !errors.Is(err, store.ErrNotFound) {
 			return r, err
@@ -133,7 +134,7 @@ func findRequest(ctx context.Context, st store.Store, d store.Deal, s string) (s
 			return r, nil
 		}
 	}
-	return store.Request{}, withExit(ExitNotFound, fmt.Errorf("deal %s has no request %q: name it by number (like 2.3) or id", d.Codename, s))
+	return store.Request{}, cli.WithExit(cli.ExitNotFound, fmt.Errorf("deal %s has no request %q: name it by number (like 2.3) or id", d.Codename, s))
 }
 
 // newestAnswer is the message a file attaches to by default: the newest

@@ -1,10 +1,10 @@
-package cli
+package admin
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,18 +12,33 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
 )
 
-const exampleWorld = "../../testdata/worlds/contract-example.yaml"
+const exampleWorld = "../../../testdata/worlds/contract-example.yaml"
 
 // testAdminCmd is `dealctl admin` on streams that are no terminal; the
 // caller points its output where it wants.
 func testAdminCmd() *cobra.Command {
 	ios, _, _, _ := iostreams.Test()
-	return newAdminCmd(NewFactory(ios))
+	return NewCmd(cli.NewFactory(ios))
+}
+
+// runAdminOnTerminal runs `dealctl admin ARGS` as given, its stdout a
+// terminal, and returns what it printed there.
+func runAdminOnTerminal(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	cmd := NewCmd(cli.NewFactory(ios))
+	cmd.SetOut(out)
+	cmd.SetErr(io.Discard)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
 }
 
 // runAdmin runs `dealctl admin ARGS --db DB` and returns its stdout.
@@ -39,16 +54,8 @@ func runAdmin(t *testing.T, db, stdin string, args ...string) (string, error) {
 	return out.String(), err
 }
 
-func exitOf(err error) int {
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	if err != nil {
-		return ExitFailure
-	}
-	return ExitOK
-}
+// exitOf is the exit code dealctl gives for err.
+func exitOf(err error) int { return cli.ExitCode(err) }
 
 func seededDB(t *testing.T) (string, world.Result) {
 	t.Helper()
@@ -119,10 +126,10 @@ func TestAdminApplyErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"apply", "-f", bad}, ExitValidation, `deals[0].parties[0].side: "seller" is not one of buy, sell`},
-		{[]string{"apply", "-f", filepath.Join(dir, "none.yaml")}, ExitNotFound, "does not exist"},
-		{[]string{"apply"}, ExitUsage, "pass -f FILE"},
-		{[]string{"apply", "-f", exampleWorld, "-o", "xml"}, ExitUsage, "text or json"},
+		{[]string{"apply", "-f", bad}, cli.ExitValidation, `deals[0].parties[0].side: "seller" is not one of buy, sell`},
+		{[]string{"apply", "-f", filepath.Join(dir, "none.yaml")}, cli.ExitNotFound, "does not exist"},
+		{[]string{"apply"}, cli.ExitUsage, "pass -f FILE"},
+		{[]string{"apply", "-f", exampleWorld, "-o", "xml"}, cli.ExitUsage, "text or json"},
 	}
 	for _, tc := range cases {
 		_, err := runAdmin(t, db, "", tc.args...)
@@ -160,8 +167,10 @@ func TestAdminKeys(t *testing.T) {
 		t.Errorf("keys ls piped is not headerless tab-separated:\n%s", ls)
 	}
 	// A terminal, as the command's streams know it: aligned, with a header.
-	r := run(t, nil, runOpts{tty: true}, "admin", "keys", "ls", "--user", "bob", "--db", db)
-	r.must(t, 0, "PREFIX", k.Prefix)
+	tty, err := runAdminOnTerminal(t, "keys", "ls", "--user", "bob", "--db", db)
+	if err != nil || !strings.Contains(tty, "PREFIX") || !strings.Contains(tty, k.Prefix) {
+		t.Errorf("keys ls on a terminal: %v; want a header and %s:\n%s", err, k.Prefix, tty)
+	}
 	if _, err := runAdmin(t, db, "", "keys", "revoke", k.Prefix); err != nil {
 		t.Fatal(err)
 	}
@@ -173,19 +182,19 @@ func TestAdminKeys(t *testing.T) {
 	if _, err := runAdmin(t, db, "", "keys", "revoke", k.Prefix); err != nil {
 		t.Errorf("revoking twice: %v", err)
 	}
-	if _, err := runAdmin(t, db, "", "keys", "revoke", "dlk_nosuchkey"); exitOf(err) != ExitNotFound {
-		t.Errorf("revoking an unknown key: exit %d, %v; want %d", exitOf(err), err, ExitNotFound)
+	if _, err := runAdmin(t, db, "", "keys", "revoke", "dlk_nosuchkey"); exitOf(err) != cli.ExitNotFound {
+		t.Errorf("revoking an unknown key: exit %d, %v; want %d", exitOf(err), err, cli.ExitNotFound)
 	}
 	for _, args := range [][]string{
 		{"keys", "create", "--user", "carol@nowhere.example", "--name", "x", "--access", "read"},
 		{"keys", "create", "--user", "bob", "--name", "x", "--access", "read", "--deal", "Hawk"},
 	} {
-		if _, err := runAdmin(t, db, "", args...); exitOf(err) != ExitNotFound {
-			t.Errorf("admin %v: exit %d, %v; want %d", args, exitOf(err), err, ExitNotFound)
+		if _, err := runAdmin(t, db, "", args...); exitOf(err) != cli.ExitNotFound {
+			t.Errorf("admin %v: exit %d, %v; want %d", args, exitOf(err), err, cli.ExitNotFound)
 		}
 	}
-	if _, err := runAdmin(t, db, "", "keys", "create", "--user", "bob", "--name", "x", "--access", "admin"); exitOf(err) != ExitUsage {
-		t.Errorf("--access admin: exit %d, want %d", exitOf(err), ExitUsage)
+	if _, err := runAdmin(t, db, "", "keys", "create", "--user", "bob", "--name", "x", "--access", "admin"); exitOf(err) != cli.ExitUsage {
+		t.Errorf("--access admin: exit %d, want %d", exitOf(err), cli.ExitUsage)
 	}
 }
 
@@ -203,8 +212,8 @@ func TestAdminDealsArchive(t *testing.T) {
 			t.Errorf("after %v: archived = %v", tc.args, d.Archived)
 		}
 	}
-	if _, err := runAdmin(t, db, "", "deals", "archive", "Hawk"); exitOf(err) != ExitNotFound {
-		t.Errorf("unknown deal: exit %d, want %d", exitOf(err), ExitNotFound)
+	if _, err := runAdmin(t, db, "", "deals", "archive", "Hawk"); exitOf(err) != cli.ExitNotFound {
+		t.Errorf("unknown deal: exit %d, want %d", exitOf(err), cli.ExitNotFound)
 	}
 }
 
@@ -229,12 +238,12 @@ func TestAdminFilesAttach(t *testing.T) {
 		t.Errorf("minutes.txt not listed on 1.1: %+v", files)
 	}
 	_, err := runAdmin(t, db, "", "files", "attach", "--deal", "Falcon", "--request", "1", file)
-	if exitOf(err) != ExitNotFound || !strings.Contains(err.Error(), "has no answer") {
+	if exitOf(err) != cli.ExitNotFound || !strings.Contains(err.Error(), "has no answer") {
 		t.Errorf("attach to a request without messages: exit %d, %v", exitOf(err), err)
 	}
 	_, err = runAdmin(t, db, "", "files", "attach", "--deal", "Falcon", "--request", "1.1", "--name", "x", file, file)
-	if exitOf(err) != ExitUsage {
-		t.Errorf("--name with two files: exit %d, want %d", exitOf(err), ExitUsage)
+	if exitOf(err) != cli.ExitUsage {
+		t.Errorf("--name with two files: exit %d, want %d", exitOf(err), cli.ExitUsage)
 	}
 }
 
@@ -247,8 +256,8 @@ func TestAdminBackupAndMigrate(t *testing.T) {
 	if _, err := openTestDB(t, backup).Deal(context.Background(), res.Deals["falcon"]); err != nil {
 		t.Errorf("the backup lacks the deal: %v", err)
 	}
-	if _, err := runAdmin(t, db, "", "backup", backup); exitOf(err) != ExitUsage {
-		t.Errorf("backup over an existing file: exit %d, want %d", exitOf(err), ExitUsage)
+	if _, err := runAdmin(t, db, "", "backup", backup); exitOf(err) != cli.ExitUsage {
+		t.Errorf("backup over an existing file: exit %d, want %d", exitOf(err), cli.ExitUsage)
 	}
 	out, err := runAdmin(t, db, "", "migrate", "-o", "json")
 	if err != nil {

@@ -1,6 +1,7 @@
-package cli
+package admin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"mime"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/store"
 )
@@ -17,9 +19,12 @@ import (
 // database and serves them from memory.
 const maxAttach = 100 << 20
 
+// attachOptions are what `admin files attach` works from.
 type attachOptions struct {
+	runOptions
 	Deal, Request, Message, Name, ContentType string
 	Unscanned                                 bool
+	Paths                                     []string // the files to attach
 }
 
 func newAdminFilesCmd(o *adminOptions) *cobra.Command {
@@ -41,49 +46,18 @@ once unless --unscanned marks them as still being scanned.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if a.Deal == "" || a.Request == "" {
-				return usageErrorf("--deal and --request are required")
+				return cli.UsageErrorf("--deal and --request are required")
 			}
 			if a.Name != "" && len(args) > 1 {
-				return usageErrorf("--name renames one file; attach %d files one at a time to name them", len(args))
+				return cli.UsageErrorf("--name renames one file; attach %d files one at a time to name them", len(args))
 			}
-			asJSON, err := o.asJSON(cmd)
-			if err != nil {
+			a.runOptions = o.runOptions(cmd)
+			var err error
+			if a.AsJSON, err = o.asJSON(cmd); err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			db, err := o.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			d, err := findDeal(ctx, db, a.Deal)
-			if err != nil {
-				return err
-			}
-			r, err := findRequest(ctx, db, d, a.Request)
-			if err != nil {
-				return err
-			}
-			m, err := attachTarget(cmd, db, d, r, a.Message)
-			if err != nil {
-				return err
-			}
-			var attached []map[string]any
-			for _, path := range args {
-				f, err := attachOne(cmd, db, m, path, a)
-				if err != nil {
-					return err
-				}
-				attached = append(attached, map[string]any{"version_id": f.VersionID, "name": *f.Name, "size": *f.Size,
-					"content_type": *f.ContentType, "downloadable": f.Downloadable(), "message_id": m.ID})
-				if !asJSON {
-					fmt.Fprintf(cmd.OutOrStdout(), "Attached %s (%d bytes) to request %s, message %s: version %s.\n", *f.Name, *f.Size, r.Number, m.ID, f.VersionID)
-				}
-			}
-			if asJSON {
-				return output.WriteJSON(cmd.OutOrStdout(), attached)
-			}
-			return nil
+			a.Paths = args
+			return adminAttachRun(cmd.Context(), a)
 		},
 	}
 	f := cmd.Flags()
@@ -96,13 +70,48 @@ once unless --unscanned marks them as still being scanned.`,
 	return cmd
 }
 
+func adminAttachRun(ctx context.Context, a *attachOptions) error {
+	db, err := a.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	d, err := findDeal(ctx, db, a.Deal)
+	if err != nil {
+		return err
+	}
+	r, err := findRequest(ctx, db, d, a.Request)
+	if err != nil {
+		return err
+	}
+	m, err := attachTarget(ctx, db, d, r, a.Message)
+	if err != nil {
+		return err
+	}
+	var attached []map[string]any
+	for _, path := range a.Paths {
+		f, err := attachOne(ctx, db, m, path, a)
+		if err != nil {
+			return err
+		}
+		attached = append(attached, map[string]any{"version_id": f.VersionID, "name": *f.Name, "size": *f.Size,
+			"content_type": *f.ContentType, "downloadable": f.Downloadable(), "message_id": m.ID})
+		if !a.AsJSON {
+			fmt.Fprintf(a.Out, "Attached %s (%d bytes) to request %s, message %s: version %s.\n", *f.Name, *f.Size, r.Number, m.ID, f.VersionID)
+		}
+	}
+	if a.AsJSON {
+		return output.WriteJSON(a.Out, attached)
+	}
+	return nil
+}
+
 // attachTarget finds the message files go on.
-func attachTarget(cmd *cobra.Command, st store.Store, d store.Deal, r store.Request, messageID string) (store.Message, error) {
-	ctx := cmd.Context()
+func attachTarget(ctx context.Context, st store.Store, d store.Deal, r store.Request, messageID string) (store.Message, error) {
 	if messageID != "" {
 		m, err := st.Message(ctx, d.ID, messageID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && m.RequestID != r.ID) {
-			return m, withExit(ExitNotFound, fmt.Errorf("request %s has no message %s (list them with 'dealctl messages ls %s')", r.Number, messageID, r.Number))
+			return m, cli.WithExit(cli.ExitNotFound, fmt.Errorf("request %s has no message %s (list them with 'dealctl messages ls %s')", r.Number, messageID, r.Number))
 		}
 		return m, err
 	}
@@ -112,22 +121,22 @@ func attachTarget(cmd *cobra.Command, st store.Store, d store.Deal, r store.Requ
 	}
 	m, ok := newestAnswer(msgs)
 	if !ok {
-		return m, withExit(ExitNotFound, fmt.Errorf("request %s has no answer to attach files to: post one first (dealctl answer %s -m ...) or pass --message ID", r.Number, r.Number))
+		return m, cli.WithExit(cli.ExitNotFound, fmt.Errorf("request %s has no answer to attach files to: post one first (dealctl answer %s -m ...) or pass --message ID", r.Number, r.Number))
 	}
 	return m, nil
 }
 
-func attachOne(cmd *cobra.Command, st store.Store, m store.Message, path string, a *attachOptions) (store.File, error) {
+func attachOne(ctx context.Context, st store.Store, m store.Message, path string, a *attachOptions) (store.File, error) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return store.File{}, withExit(ExitNotFound, fmt.Errorf("file %s does not exist", path))
+		return store.File{}, cli.WithExit(cli.ExitNotFound, fmt.Errorf("file %s does not exist", path))
 	case err != nil:
 		return store.File{}, err
 	case info.IsDir():
-		return store.File{}, usageErrorf("%s is a folder; attach files", path)
+		return store.File{}, cli.UsageErrorf("%s is a folder; attach files", path)
 	case info.Size() > maxAttach:
-		return store.File{}, usageErrorf("%s is %d MiB; files up to %d MiB can be attached", path, info.Size()>>20, maxAttach>>20)
+		return store.File{}, cli.UsageErrorf("%s is %d MiB; files up to %d MiB can be attached", path, info.Size()>>20, maxAttach>>20)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -144,7 +153,7 @@ func attachOne(cmd *cobra.Command, st store.Store, m store.Message, path string,
 		}
 	}
 	f := store.File{DealID: m.DealID, MessageID: m.ID, Name: &name, ContentType: &ct, Scanned: !a.Unscanned}
-	f, err = st.AttachFile(cmd.Context(), f, data)
+	f, err = st.AttachFile(ctx, f, data)
 	if err != nil {
 		return f, fmt.Errorf("cannot attach %s: %w", path, err)
 	}

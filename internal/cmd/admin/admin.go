@@ -1,14 +1,15 @@
-package cli
+package admin
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cmd/dbopen"
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -22,7 +23,7 @@ type adminOptions struct {
 	IO     *iostreams.IOStreams // what is known of the terminal; output goes to cmd.OutOrStdout()
 }
 
-func newAdminCmd(f *Factory) *cobra.Command {
+func NewCmd(f *cli.Factory) *cobra.Command {
 	o := &adminOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "admin",
@@ -57,18 +58,37 @@ default one and says so.`,
 	return cmd
 }
 
+// runOptions are what every admin subcommand's run function works from
+// besides its own flags: the shared flags, where results and notes go,
+// and whether results are JSON. Each subcommand embeds them in an Options
+// struct of its own, so that its run function can be called, and tested,
+// without cobra.
+type runOptions struct {
+	*adminOptions
+	Out    io.Writer // results
+	ErrOut io.Writer // notes, such as the migrations opening the database applied
+	AsJSON bool
+}
+
+// runOptions are o with the command's streams; AsJSON is left for the
+// subcommands that print JSON to set (asJSON), so that the others keep
+// ignoring -o.
+func (o *adminOptions) runOptions(cmd *cobra.Command) runOptions {
+	return runOptions{adminOptions: o, Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr()}
+}
+
 // open opens the database the flags name and brings its schema up to
 // date. It never creates one: a database that is not there, or has no
 // dealctl schema, is an error (exit 3) saying where it looked.
-func (o *adminOptions) open(cmd *cobra.Command) (*sqlstore.DB, error) {
-	return o.openDB(cmd.Context(), cmd.ErrOrStderr(), false)
+func (o runOptions) open(ctx context.Context) (*sqlstore.DB, error) {
+	return o.openDB(ctx, o.ErrOut, false)
 }
 
 // openOrCreate is open for `admin apply` and `admin migrate`, which
 // create the database when --db or DEALCTL_DB names it — never at the
 // default location, which no one named.
-func (o *adminOptions) openOrCreate(cmd *cobra.Command) (*sqlstore.DB, error) {
-	return o.openDB(cmd.Context(), cmd.ErrOrStderr(), true)
+func (o runOptions) openOrCreate(ctx context.Context) (*sqlstore.DB, error) {
+	return o.openDB(ctx, o.ErrOut, true)
 }
 
 // openDB opens the database; notes (nil: none) hears which migrations
@@ -81,7 +101,7 @@ func (o *adminOptions) openDB(ctx context.Context, notes io.Writer, create bool)
 	mayCreate := create && choice.Source != dbpath.FromDefault
 	db, err := sqlstore.OpenWith(ctx, choice.DSN, sqlstore.OpenOptions{MustExist: !mayCreate})
 	if err != nil {
-		return nil, openError(choice, err)
+		return nil, dbopen.Error(choice, err)
 	}
 	if r := db.Migrated(); len(r.Applied) > 0 && notes != nil {
 		// Every admin command migrates what it opens; say so, so that an
@@ -89,44 +109,6 @@ func (o *adminOptions) openDB(ctx context.Context, notes io.Writer, create bool)
 		fmt.Fprintln(notes, migrationSummary(r, db.Dialect()))
 	}
 	return db, nil
-}
-
-// openError says why the database could not be opened and, when the
-// cause is where dealctl looked, how to point it elsewhere.
-func openError(choice dbpath.Choice, err error) error {
-	where := dbpath.Redact(choice.DSN)
-	var missing *sqlstore.MissingError
-	var newer *sqlstore.SchemaNewerError
-	switch {
-	case errors.As(err, &missing) && missing.Postgres:
-		return withExit(ExitNotFound, fmt.Errorf("%w (%s): check the URL, or create the database (createdb -O ROLE NAME), then run 'dealctl admin migrate'", missing, sourceOf(choice)))
-	case errors.As(err, &missing):
-		return withExit(ExitNotFound, fmt.Errorf("%w; %s", missing, chooseDatabaseHint(choice)))
-	case errors.As(err, &newer):
-		return fmt.Errorf("cannot use the database %s: %w", where, newer)
-	}
-	return fmt.Errorf("cannot open the database %s: %w (%s)", where, err, sourceOf(choice))
-}
-
-// sourceOf says where the database's name came from.
-func sourceOf(choice dbpath.Choice) string {
-	switch choice.Source {
-	case dbpath.FromFlag:
-		return "named by --db"
-	case dbpath.FromEnv:
-		return "named by " + dbpath.EnvVar
-	}
-	return "the default location: neither --db nor " + dbpath.EnvVar + " is set"
-}
-
-// chooseDatabaseHint tells how to name the right database, or create one.
-func chooseDatabaseHint(choice dbpath.Choice) string {
-	if choice.Source == dbpath.FromDefault {
-		return fmt.Sprintf("that is the default location, used because neither --db nor %s is set (a sudo that drops the environment does this): pass --db with the server's database, or set %s; to create a new one there, run 'dealctl admin migrate --db %s'",
-			dbpath.EnvVar, dbpath.EnvVar, shellQuote(choice.DSN))
-	}
-	return fmt.Sprintf("it was %s: check the name, or create the database with 'dealctl admin migrate --db %s'",
-		sourceOf(choice), shellQuote(dbpath.Redact(choice.DSN)))
 }
 
 // asJSON reports whether -o json (or the root's --json) was asked for.
@@ -140,5 +122,5 @@ func (o *adminOptions) asJSON(cmd *cobra.Command) (bool, error) {
 	case "text", "table", "":
 		return false, nil
 	}
-	return false, usageErrorf("-o %q: admin commands print text or json", o.Output)
+	return false, cli.UsageErrorf("-o %q: admin commands print text or json", o.Output)
 }

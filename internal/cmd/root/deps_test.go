@@ -1,0 +1,61 @@
+package root
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// serverSide are the packages only `serve` and `admin` may link: the
+// server and the database drivers.
+var serverSide = []string{
+	"github.com/dealctl/dealctl/internal/server",
+	"github.com/dealctl/dealctl/internal/store/sqlstore",
+	"modernc.org/sqlite",
+	"github.com/jackc/pgx",
+}
+
+// depsOf lists what pkg links, test files left out.
+func depsOf(t *testing.T, pkg string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-test=false", pkg).Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)
+	}
+	return strings.Fields(string(out))
+}
+
+// linked returns the packages of deps that are prefix or under it.
+func linked(deps []string, prefix string) []string {
+	var found []string
+	for _, d := range deps {
+		if d == prefix || strings.HasPrefix(d, prefix+"/") {
+			found = append(found, d)
+		}
+	}
+	return found
+}
+
+// TestClientCommandsDoNotLinkTheServer: the client commands package
+// builds without the server or either database driver, which only the
+// serve and admin commands need. The whole tree (this package) links
+// them all, which shows the check sees them when they are there.
+func TestClientCommandsDoNotLinkTheServer(t *testing.T) {
+	client := depsOf(t, "github.com/dealctl/dealctl/internal/cli")
+	whole := depsOf(t, "github.com/dealctl/dealctl/internal/cmd/root")
+	if len(linked(client, "github.com/spf13/cobra")) == 0 {
+		t.Fatalf("go list -deps internal/cli does not list cobra; the listing is not what this test expects:\n%s", strings.Join(client, "\n"))
+	}
+	for _, p := range serverSide {
+		if found := linked(client, p); len(found) > 0 {
+			t.Errorf("internal/cli links %s (%s): move the code that needs it to internal/cmd/serve or internal/cmd/admin", p, strings.Join(found, ", "))
+		}
+		if len(linked(whole, p)) == 0 {
+			t.Errorf("internal/cmd/root does not link %s: the list of server-side packages is out of date", p)
+		}
+	}
+}
