@@ -60,12 +60,14 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 	if err := denyWrite(dc); err != nil {
 		return err
 	}
+	// Who may post is known before the body is read: a viewer's body is
+	// never read, let alone decoded.
+	if !dc.caller.Can(row.Kind, row.Status).Answer {
+		return api.NewError(api.CodeForbidden, api.ReasonCannotPost)
+	}
 	var in api.MessageCreate
 	if err := decodeBody(r, &in); err != nil {
 		return err
-	}
-	if !dc.caller.Can(row.Kind, row.Status).Answer {
-		return api.NewError(api.CodeForbidden, api.ReasonCannotPost)
 	}
 	kind := orDefault(in.Kind, api.MessageResponse)
 	internal := boolOr(in.Internal, false) || kind == api.MessageInternalNote
