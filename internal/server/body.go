@@ -50,17 +50,22 @@ func readRaw(r *http.Request) ([]byte, error) {
 	if r.ContentLength > api.MaxRequestBody {
 		return nil, errTooLarge
 	}
-	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength) + 1)
+	if r.ContentLength >= 0 {
+		// The length is known: one allocation of exactly the body.
+		data := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, data); err != nil {
+			return nil, api.NewError(api.CodeBadRequest, "unreadable_body")
+		}
+		return data, nil
 	}
-	if _, err := buf.ReadFrom(io.LimitReader(r.Body, api.MaxRequestBody+1)); err != nil {
+	data, err := io.ReadAll(io.LimitReader(r.Body, api.MaxRequestBody+1))
+	if err != nil {
 		return nil, api.NewError(api.CodeBadRequest, "unreadable_body")
 	}
-	if buf.Len() > api.MaxRequestBody {
+	if len(data) > api.MaxRequestBody {
 		return nil, errTooLarge
 	}
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 var errTooLarge = &api.ErrorResponse{Code: api.CodePayloadTooLarge, Params: map[string]any{"max_bytes": api.MaxRequestBody}}

@@ -191,3 +191,33 @@ func notificationBody(dc *dealCall, req store.Request, m store.Message, who *str
 	}
 	return fmt.Sprintf("%s posted a %s (via API) on %s %s in %s:\n\n%s\n", author, m.Kind, req.Number, req.Title, dc.deal.Name, preview(m.Text))
 }
+
+// replayMessage answers a repeated post whose first answer was never
+// saved with the message it posted.
+func (s *Server) replayMessage(w http.ResponseWriter, r *http.Request, c *call, id string) error {
+	ctx := r.Context()
+	dc, row, err := s.reachRequest(ctx, c, r)
+	if err != nil {
+		return err
+	}
+	m, err := s.store.Message(ctx, dc.deal.ID, id)
+	if err != nil {
+		return err
+	}
+	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, row.ID, dc.seat.PartyID)
+	if err != nil {
+		return err
+	}
+	var mine []store.File
+	for _, f := range files {
+		if f.MessageID == m.ID {
+			mine = append(mine, f)
+		}
+	}
+	view, err := s.newDealView(ctx, dc)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, view.message(m, mine))
+	return nil
+}

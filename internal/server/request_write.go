@@ -240,3 +240,22 @@ func applyEdits(cur *store.Request, in api.DealRequestUpdate) {
 		cur.AssigneeID = ptrOf(in.AssigneeID)
 	}
 }
+
+// replayRequest answers a repeated create whose first answer was never
+// saved with the request it created, as created.
+func (s *Server) replayRequest(w http.ResponseWriter, r *http.Request, c *call, id string) error {
+	ctx := r.Context()
+	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
+	if err != nil {
+		return err
+	}
+	row, err := s.store.Request(ctx, dc.deal.ID, id)
+	if err != nil {
+		return err
+	}
+	view, err := s.newDealView(ctx, dc)
+	if err != nil {
+		return err
+	}
+	return s.respondRequest(ctx, w, dc, view, http.StatusCreated, row)
+}
