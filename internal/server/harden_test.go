@@ -20,7 +20,7 @@ func TestInvalidTextIsRefused(t *testing.T) {
 	before := len(olivia.get(requestsPath(falcon)).want(http.StatusOK).requests())
 	msgsBefore := len(olivia.get(messagesPath(falcon, row)).want(http.StatusOK).messages())
 	bodies := map[string]string{
-		"invalid UTF-8":          "{\"title\": \"a\xff\xfeb\"}",
+		"invalid UTF-8":           "{\"title\": \"a\xff\xfeb\"}",
 		"UTF-8 encoded surrogate": "{\"title\": \"a\xed\xa0\x80b\"}",
 		"lone high surrogate":     `{"title": "a\ud800b"}`,
 		"high surrogate at end":   `{"title": "a\ud800"}`,
