@@ -85,7 +85,7 @@ func parseListFilter(q url.Values) (listFilter, error) {
 // assigneeFilterValue accepts a person id (a UUID, in either case) or
 // "none", as the filter compares them: ids in lower case.
 func assigneeFilterValue(p string) (string, bool) {
-	if p == "none" {
+	if p == string(api.AssigneeNone) {
 		return p, true
 	}
 	if !validUUID(p) {
