@@ -84,7 +84,7 @@ func sampleSection() api.DealRequest {
 // given as name, value pairs.
 func writeJSON(w http.ResponseWriter, status int, v any, headers ...string) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Request-Id", "0123456789abcdef")
+	w.Header().Set("X-Request-Id", "1234567890123456") // digits only: still a string id
 	w.Header().Set("X-Dealctl-Extensions", "list-filters, if-match, idempotency-key")
 	w.Header().Set("X-RateLimit-Limit", "600")
 	w.Header().Set("X-RateLimit-Remaining", "599")
