@@ -64,6 +64,10 @@ const (
 	ReasonNotDownloadable     = "not_downloadable"
 	ReasonDuplicateNumber     = "duplicate_number"
 	ReasonStatusNotAllowed    = "status_not_allowed"
+	// Idempotency-Key (extension): the key first sent on another path or
+	// with another body; the first call with the key still running.
+	ReasonIdempotencyKeyReused  = "idempotency_key_reused"
+	ReasonIdempotencyInProgress = "idempotency_in_progress"
 )
 
 // FieldError codes (contract §2).

@@ -90,3 +90,10 @@ type MessageCreate struct {
 	UpdateStatus Optional[bool]        `json:"update_status,omitzero"`
 	Links        Optional[[]Link]      `json:"links,omitzero"`
 }
+
+// AssigneeFilterValue is one value of the assignee_id list filter
+// (*extension*): a person id, or AssigneeNone for unassigned rows.
+type AssigneeFilterValue string
+
+// AssigneeNone names unassigned rows in the assignee_id filter.
+const AssigneeNone AssigneeFilterValue = "none"

@@ -197,10 +197,22 @@ func nonConforming() []exchange {
 	}
 }
 
+// withServerHeaders adds what the real server's middleware puts on every
+// answer: X-Request-Id, and X-Dealctl-Extensions under /api/.
+func withServerHeaders(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", "0123456789abcdef")
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			w.Header().Set("X-Dealctl-Extensions", "list-filters, if-match, idempotency-key")
+		}
+		h(w, r)
+	})
+}
+
 // do runs one exchange against a fake server and returns what Check said.
 func do(t *testing.T, v *Validator, x exchange) []string {
 	t.Helper()
-	srv := httptest.NewServer(x.answer)
+	srv := httptest.NewServer(withServerHeaders(x.answer))
 	defer srv.Close()
 	var body io.Reader
 	if x.body != "" {
@@ -278,7 +290,7 @@ func TestCheckReportsABodyOnNotModified(t *testing.T) {
 	req := httptestRequest("GET", reqs)
 	req.Header.Set("If-None-Match", `"v1"`)
 	h := http.Header{}
-	for k, val := range map[string]string{"ETag": `"v1"`, "X-RateLimit-Limit": "1", "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "1"} {
+	for k, val := range map[string]string{"ETag": `"v1"`, "X-RateLimit-Limit": "1", "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "1", "X-Request-Id": "1", "X-Dealctl-Extensions": "if-match"} {
 		h.Set(k, val)
 	}
 	rec := &recordingTB{TB: t}

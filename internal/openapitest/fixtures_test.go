@@ -79,10 +79,13 @@ func sampleSection() api.DealRequest {
 		Category: api.CategoryBusiness, CreatedAt: now, UpdatedAt: now, Files: []api.File{}}
 }
 
-// writeJSON answers like the server: JSON, the rate-limit headers on every
-// keyed answer, and any extra headers given as name, value pairs.
+// writeJSON answers like the server: JSON, the request id and extensions
+// and the rate-limit headers on every keyed answer, and any extra headers
+// given as name, value pairs.
 func writeJSON(w http.ResponseWriter, status int, v any, headers ...string) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Request-Id", "1234567890123456") // digits only: still a string id
+	w.Header().Set("X-Dealctl-Extensions", "list-filters, if-match, idempotency-key")
 	w.Header().Set("X-RateLimit-Limit", "600")
 	w.Header().Set("X-RateLimit-Remaining", "599")
 	w.Header().Set("X-RateLimit-Reset", "1")

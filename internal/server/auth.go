@@ -133,8 +133,9 @@ type dealCall struct {
 var errNotFound = api.NewError(api.CodeNotFound, "")
 
 // reachDeal resolves the deal in the path for the caller: a malformed id,
-// a deal outside the key's limits, one the user is not on, or an archived
-// one for someone not its project admin are all 404.
+// a deal outside the key's limits, one the user is not on or has not
+// joined, or an archived one for someone not its project admin are all
+// 404.
 func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCall, error) {
 	if !validUUID(dealID) {
 		return nil, errNotFound
@@ -159,6 +160,13 @@ func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCa
 	}
 	if err != nil {
 		return nil, err
+	}
+	// A person invited but not yet joined has accepted nothing (the deal's
+	// terms, its confidentiality): their key does not reach the deal until
+	// they join. See docs/decisions.md, "Input hardening, idempotency after
+	// a crash, and people who have not joined".
+	if !seat.Joined {
+		return nil, errNotFound
 	}
 	if !domain.DealVisible(deal.Archived, seat.IsProjectAdmin) {
 		return nil, errNotFound

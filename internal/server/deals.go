@@ -23,8 +23,8 @@ func (s *Server) getMe(w http.ResponseWriter, r *http.Request, c *call) error {
 	return nil
 }
 
-// listDeals lists the deals the key reaches; archived ones only for their
-// project admins.
+// listDeals lists the deals the key reaches: those its user has joined;
+// archived ones only for their project admins.
 func (s *Server) listDeals(w http.ResponseWriter, r *http.Request, c *call) error {
 	deals, err := s.store.UserDeals(r.Context(), c.user.ID)
 	if err != nil {
@@ -36,7 +36,7 @@ func (s *Server) listDeals(w http.ResponseWriter, r *http.Request, c *call) erro
 		if c.key.DealIDs != nil && !slices.Contains(c.key.DealIDs, d.ID) {
 			continue
 		}
-		if !domain.DealVisible(d.Archived, d.IsProjectAdmin) {
+		if !d.Joined || !domain.DealVisible(d.Archived, d.IsProjectAdmin) {
 			continue
 		}
 		reach = append(reach, d.Deal)

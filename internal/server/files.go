@@ -102,7 +102,7 @@ func (s *Server) personStillOnDeal(r *http.Request, c linkClaims) bool {
 	}
 	for _, p := range people {
 		if p.ID == c.PersonID {
-			return true
+			return p.Joined
 		}
 	}
 	return false

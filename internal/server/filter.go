@@ -19,49 +19,83 @@ type listFilter struct {
 	categories []string
 	priorities []string
 	since      *time.Time
-	raw        string
+	// canonical is the parsed filter written out again, and the only thing
+	// that names it in an ETag and the list cache: two queries that mean
+	// the same filter share it, two that do not never do.
+	canonical string
 }
 
 func parseListFilter(q url.Values) (listFilter, error) {
 	var f listFilter
 	var errs fieldErrors
-	split := func(name string, allowed []string) []string {
+	split := func(name string, valid func(string) (string, bool), allowed []string) []string {
 		v := q.Get(name)
 		if v == "" {
 			return nil
 		}
-		parts := strings.Split(v, ",")
-		for _, p := range parts {
-			if allowed != nil && !slices.Contains(allowed, p) {
-				errs.add(name, api.FieldUnknownValue, map[string]any{"allowed": allowed, "value": p})
+		var out []string
+		for _, p := range strings.Split(v, ",") {
+			canon, ok := valid(p)
+			if !ok {
+				params := map[string]any{"value": p}
+				if allowed != nil {
+					params["allowed"] = allowed
+				} else {
+					params["format"] = "uuid or none"
+				}
+				errs.add(name, api.FieldUnknownValue, params)
+				continue
 			}
+			out = append(out, canon)
 		}
-		return parts
+		slices.Sort(out)
+		return slices.Compact(out)
 	}
-	f.statuses = split("status", api.Names(api.RequestStatuses))
-	f.categories = split("category", api.Names(api.RequestCategories))
-	f.priorities = split("priority", api.Names(api.Priorities))
-	f.assignees = split("assignee_id", nil)
+	oneOf := func(allowed []string) func(string) (string, bool) {
+		return func(p string) (string, bool) { return p, slices.Contains(allowed, p) }
+	}
+	f.statuses = split("status", oneOf(api.Names(api.RequestStatuses)), api.Names(api.RequestStatuses))
+	f.categories = split("category", oneOf(api.Names(api.RequestCategories)), api.Names(api.RequestCategories))
+	f.priorities = split("priority", oneOf(api.Names(api.Priorities)), api.Names(api.Priorities))
+	f.assignees = split("assignee_id", assigneeFilterValue, nil)
 	if v := q.Get("updated_since"); v != "" {
 		t, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
 			errs.add("updated_since", api.FieldInvalid, map[string]any{"format": "date-time"})
 		}
+		t = t.UTC()
 		f.since = &t
 	}
 	if err := errs.err(); err != nil {
 		return f, err
 	}
-	for _, name := range []string{"status", "assignee_id", "category", "priority", "updated_since"} {
-		if v := q.Get(name); v != "" {
-			f.raw += name + "=" + v + "&"
+	canon := url.Values{}
+	for name, vals := range map[string][]string{"status": f.statuses, "assignee_id": f.assignees, "category": f.categories, "priority": f.priorities} {
+		if vals != nil {
+			canon.Set(name, strings.Join(vals, ","))
 		}
 	}
+	if f.since != nil {
+		canon.Set("updated_since", f.since.Format(time.RFC3339Nano))
+	}
+	f.canonical = canon.Encode() // sorted by name, every value escaped
 	return f, nil
 }
 
-// key identifies the filter in an ETag.
-func (f listFilter) key() string { return f.raw }
+// assigneeFilterValue accepts a person id (a UUID, in either case) or
+// "none", as the filter compares them: ids in lower case.
+func assigneeFilterValue(p string) (string, bool) {
+	if p == string(api.AssigneeNone) {
+		return p, true
+	}
+	if !validUUID(p) {
+		return "", false
+	}
+	return canonicalID(p), true
+}
+
+// key identifies the filter in an ETag and the list cache.
+func (f listFilter) key() string { return f.canonical }
 
 func (f listFilter) matches(r api.DealRequest) bool {
 	if f.statuses != nil && !slices.Contains(f.statuses, string(r.Status)) {
@@ -90,7 +124,7 @@ func (f listFilter) matches(r api.DealRequest) bool {
 
 // apply keeps matching requests and the sections above them.
 func (f listFilter) apply(rows []api.DealRequest) []api.DealRequest {
-	if f.raw == "" {
+	if f.canonical == "" {
 		return rows
 	}
 	parent := make(map[string]string, len(rows))

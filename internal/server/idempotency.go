@@ -3,6 +3,9 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"net/http"
 	"time"
 
@@ -39,14 +42,24 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 // server died) holds its key.
 const staleClaim = time.Minute
 
+// replayFunc rebuilds the answer of a create whose write committed but
+// whose answer was never saved (its server died in between), from the id
+// of what it created.
+type replayFunc func(w http.ResponseWriter, r *http.Request, c *call, resourceID string) error
+
 // idempotent is the *extension* for POSTs: with an Idempotency-Key, the
 // first successful answer is kept for 24 hours and replayed to a repeat
 // instead of writing twice, so a script can retry a POST whose answer it
-// never got. The key is claimed before the call writes, so a repeat sent
-// while the first is still running gets 409 (reason
-// idempotency_in_progress, Retry-After 1) rather than a second write.
-// Failures are not kept: they may be retried for real.
-func (s *Server) idempotent(h handlerFunc) handlerFunc {
+// never got. The key is bound to the call's path and body (a SHA-256 of
+// it): the same key with another body is 409 idempotency_key_reused, never
+// a replay of something else. The key is claimed before the call writes,
+// so a repeat sent while the first is still running gets 409 (reason
+// idempotency_in_progress, Retry-After 1) rather than a second write; the
+// create records what it wrote on the claim in its own transaction
+// (store.Claim), so a crash between the write and saving the answer still
+// replays. Failures before the write are not kept: they may be retried
+// for real.
+func (s *Server) idempotent(h handlerFunc, replay replayFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, c *call) error {
 		idemKey := r.Header.Get("Idempotency-Key")
 		if idemKey == "" {
@@ -55,33 +68,56 @@ func (s *Server) idempotent(h handlerFunc) handlerFunc {
 		if len(idemKey) > 255 {
 			return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "idempotency_key_too_long", "max": 255}}
 		}
+		// The body is read (not decoded) to fingerprint it, and handed to
+		// the handler as read.
+		raw, err := readRaw(r)
+		if err != nil {
+			return err
+		}
+		r.Body = bufferedBody{Reader: bytes.NewReader(raw), data: raw}
+		sum := sha256.Sum256(raw)
 		ctx := r.Context()
 		now := s.now()
-		claim := store.SavedResponse{Method: r.Method, Path: r.URL.Path, CreatedAt: now}
+		claim := store.SavedResponse{Method: r.Method, Path: r.URL.Path, Fingerprint: hex.EncodeToString(sum[:]), CreatedAt: now}
 		kept, reserved, err := s.store.ReserveResponse(ctx, c.key.ID, idemKey, claim, now.Add(-idempotencyWindow), now.Add(-staleClaim))
 		switch {
 		case err != nil:
 			return err
 		case reserved:
 		case kept.Method != r.Method || kept.Path != r.URL.Path:
-			return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": "idempotency_key_reused"}}
-		case kept.Status == 0:
+			return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": api.ReasonIdempotencyKeyReused, "detail": "the key was first used on another path"}}
+		case kept.Fingerprint != "" && kept.Fingerprint != claim.Fingerprint:
+			return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": api.ReasonIdempotencyKeyReused, "detail": "the key was first used with another body"}}
+		case kept.Status == 0 && kept.ResourceID == "":
 			w.Header().Set("Retry-After", "1")
-			return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": "idempotency_in_progress"}}
+			return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": api.ReasonIdempotencyInProgress}}
+		case kept.Status == 0:
+			w.Header().Set("Idempotent-Replayed", "true")
+			return replay(w, r, c, kept.ResourceID)
 		default:
 			w.Header().Set("Idempotent-Replayed", "true")
 			writeBody(w, kept.Status, kept.Body)
 			return nil
 		}
+		r = r.WithContext(store.WithClaim(ctx, &store.Claim{KeyID: c.key.ID, IdemKey: idemKey, CreatedAt: now}))
 		cw := &captureWriter{ResponseWriter: w}
 		herr := h(cw, r, c)
 		if herr == nil && cw.status >= 200 && cw.status < 300 {
 			claim.Status, claim.Body = cw.status, cw.body.Bytes()
 			if err := s.store.SaveResponse(context.WithoutCancel(ctx), c.key.ID, idemKey, claim); err != nil {
+				// The write's own record of the claim still replays it.
 				s.log.Warn("cannot keep an idempotent answer", "err", err, "request_id", requestID(ctx))
 			}
 			return nil
 		}
+		if errors.Is(herr, store.ErrClaimLost) {
+			// A retry took the claim over after it went stale: this call
+			// wrote nothing, the retry answers for the key.
+			w.Header().Set("Retry-After", "1")
+			return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": api.ReasonIdempotencyInProgress}}
+		}
+		// A claim whose call committed a write is not released (the store
+		// keeps it): a retry replays that write.
 		if err := s.store.ReleaseResponse(context.WithoutCancel(ctx), c.key.ID, idemKey); err != nil {
 			s.log.Warn("cannot release an idempotency key", "err", err, "request_id", requestID(ctx))
 		}

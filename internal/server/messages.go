@@ -60,12 +60,14 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 	if err := denyWrite(dc); err != nil {
 		return err
 	}
+	// Who may post is known before the body is read: a viewer's body is
+	// never read, let alone decoded.
+	if !dc.caller.Can(row.Kind, row.Status).Answer {
+		return api.NewError(api.CodeForbidden, api.ReasonCannotPost)
+	}
 	var in api.MessageCreate
 	if err := decodeBody(r, &in); err != nil {
 		return err
-	}
-	if !dc.caller.Can(row.Kind, row.Status).Answer {
-		return api.NewError(api.CodeForbidden, api.ReasonCannotPost)
 	}
 	kind := orDefault(in.Kind, api.MessageResponse)
 	internal := boolOr(in.Internal, false) || kind == api.MessageInternalNote
@@ -188,4 +190,34 @@ func notificationBody(dc *dealCall, req store.Request, m store.Message, who *str
 		author = *who
 	}
 	return fmt.Sprintf("%s posted a %s (via API) on %s %s in %s:\n\n%s\n", author, m.Kind, req.Number, req.Title, dc.deal.Name, preview(m.Text))
+}
+
+// replayMessage answers a repeated post whose first answer was never
+// saved with the message it posted.
+func (s *Server) replayMessage(w http.ResponseWriter, r *http.Request, c *call, id string) error {
+	ctx := r.Context()
+	dc, row, err := s.reachRequest(ctx, c, r)
+	if err != nil {
+		return err
+	}
+	m, err := s.store.Message(ctx, dc.deal.ID, id)
+	if err != nil {
+		return err
+	}
+	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, row.ID, dc.seat.PartyID)
+	if err != nil {
+		return err
+	}
+	var mine []store.File
+	for _, f := range files {
+		if f.MessageID == m.ID {
+			mine = append(mine, f)
+		}
+	}
+	view, err := s.newDealView(ctx, dc)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, view.message(m, mine))
+	return nil
 }

@@ -38,10 +38,10 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	enum(&errs, "category", in.Category, api.RequestCategories)
 	errs.nullableText("requester", in.Requester, api.MaxRequesterLen)
 	errs.dueDate(in.DueDate)
-	if errs.uuidField("parent_id", in.ParentID) {
+	if errs.uuidField("parent_id", &in.ParentID) {
 		s.checkParent(ctx, &errs, dc.deal.ID, in.ParentID.Value)
 	}
-	if errs.uuidField("assignee_id", in.AssigneeID) {
+	if errs.uuidField("assignee_id", &in.AssigneeID) {
 		checkAssignee(&errs, people, in.AssigneeID.Value)
 	}
 	if err := errs.err(); err != nil {
@@ -126,20 +126,27 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	if err := denyWrite(dc); err != nil {
 		return err
 	}
+	// The permission a PATCH needs depends on which fields it sends: the
+	// body is read and scanned for its field names, and decoded only once
+	// the caller may make the call.
 	var in api.DealRequestUpdate
-	if err := decodeBody(r, &in); err != nil {
+	body, err := readBody(r, &in)
+	if err != nil {
 		return err
 	}
 	can := dc.caller.Can(row.Kind, row.Status)
-	edits := in.Title.Set || in.Body.Set || in.Number.Set || in.Priority.Set || in.Category.Set || in.Requester.Set
-	assigns := in.AssigneeID.Set || in.DueDate.Set
+	edits := body.has("title") || body.has("body") || body.has("number") || body.has("priority") || body.has("category") || body.has("requester")
+	assigns := body.has("assignee_id") || body.has("due_date")
 	switch {
 	case edits && !can.Edit:
 		return api.NewError(api.CodeForbidden, api.ReasonCannotEditRequest)
 	case assigns && !can.Assign:
 		return api.NewError(api.CodeForbidden, api.ReasonCannotAssign)
-	case in.Status.Set && !dc.caller.MayTransition():
+	case body.has("status") && !dc.caller.MayTransition():
 		return api.NewError(api.CodeForbidden, api.ReasonCannotTransition)
+	}
+	if err := body.decode(&in); err != nil {
+		return err
 	}
 	// The deal's people, read once, serve the assignee check and the
 	// answer.
@@ -153,7 +160,7 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	enum(&errs, "status", in.Status, api.RequestStatuses)
 	errs.nullableText("requester", in.Requester, api.MaxRequesterLen)
 	errs.dueDate(in.DueDate)
-	if errs.uuidField("assignee_id", in.AssigneeID) {
+	if errs.uuidField("assignee_id", &in.AssigneeID) {
 		checkAssignee(&errs, people, in.AssigneeID.Value)
 	}
 	if err := errs.err(); err != nil {
@@ -232,4 +239,23 @@ func applyEdits(cur *store.Request, in api.DealRequestUpdate) {
 	if in.AssigneeID.Set {
 		cur.AssigneeID = ptrOf(in.AssigneeID)
 	}
+}
+
+// replayRequest answers a repeated create whose first answer was never
+// saved with the request it created, as created.
+func (s *Server) replayRequest(w http.ResponseWriter, r *http.Request, c *call, id string) error {
+	ctx := r.Context()
+	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
+	if err != nil {
+		return err
+	}
+	row, err := s.store.Request(ctx, dc.deal.ID, id)
+	if err != nil {
+		return err
+	}
+	view, err := s.newDealView(ctx, dc)
+	if err != nil {
+		return err
+	}
+	return s.respondRequest(ctx, w, dc, view, http.StatusCreated, row)
 }

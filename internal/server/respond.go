@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -43,51 +42,6 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		e = api.NewError(api.CodeInternal, "")
 	}
 	writeJSON(w, e.Code.HTTPStatus(), e)
-}
-
-// decodeBody reads a JSON object into v: over 1 MiB is 413, unparseable
-// is 400, a known field of the wrong type is 422 naming it. Unknown fields
-// are ignored (contract §2).
-func decodeBody(r *http.Request, v any) error {
-	body, err := io.ReadAll(io.LimitReader(r.Body, api.MaxRequestBody+1))
-	if err != nil {
-		return api.NewError(api.CodeBadRequest, "unreadable_body")
-	}
-	if len(body) > api.MaxRequestBody {
-		return &api.ErrorResponse{Code: api.CodePayloadTooLarge, Params: map[string]any{"max_bytes": api.MaxRequestBody}}
-	}
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": "the body must be a JSON object"}}
-	}
-	if !json.Valid(trimmed) {
-		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": "the body is not valid JSON"}}
-	}
-	return decodeFields(trimmed, v)
-}
-
-// decodeFields decodes each known field of the object on its own, so that
-// every field of the wrong JSON type is named in one 422 (encoding/json
-// stops at the first), with array indexes in the path (`links[3].url`).
-func decodeFields(data []byte, v any) error {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_json", "detail": err.Error()}}
-	}
-	rv := reflect.ValueOf(v).Elem()
-	var errs fieldErrors
-	for i := range rv.NumField() {
-		name, _, _ := strings.Cut(rv.Type().Field(i).Tag.Get("json"), ",")
-		raw, ok := obj[name]
-		if !ok || name == "" || name == "-" {
-			continue
-		}
-		field := rv.Field(i)
-		if err := json.Unmarshal(exactKeys(raw, field.Type()), field.Addr().Interface()); err != nil {
-			errs = append(errs, typeError(name, raw, field.Type(), err))
-		}
-	}
-	return errs.err()
 }
 
 // typeError names where in a field's value the wrong type is. For an

@@ -103,8 +103,11 @@ func (f *fieldErrors) dueDate(o api.Optional[string]) {
 	}
 }
 
-// uuidField: null or a uuid. It reports whether a value is there to look up.
-func (f *fieldErrors) uuidField(path string, o api.Optional[string]) bool {
+// uuidField: null or a uuid, in either case; a valid one is put in the
+// lower case ids are stored in, so that an upper-case spelling names the
+// same row, as it does in paths. It reports whether a value is there to
+// look up.
+func (f *fieldErrors) uuidField(path string, o *api.Optional[string]) bool {
 	if !o.Set || o.Null {
 		return false
 	}
@@ -112,6 +115,7 @@ func (f *fieldErrors) uuidField(path string, o api.Optional[string]) bool {
 		f.add(path, api.FieldInvalid, map[string]any{"format": "uuid"})
 		return false
 	}
+	o.Value = canonicalID(o.Value)
 	return true
 }
 

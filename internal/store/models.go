@@ -43,6 +43,7 @@ type Deal struct {
 type UserDeal struct {
 	Deal
 	IsProjectAdmin bool
+	Joined         bool
 }
 
 // Party is one side of a deal.

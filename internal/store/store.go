@@ -173,13 +173,21 @@ type ViewReader interface {
 }
 
 // SavedResponse is a POST's first answer, replayed for a repeated
-// Idempotency-Key. Status 0 marks a call still running.
+// Idempotency-Key. Status 0 marks a call still running, or, when
+// ResourceID is set, a call whose write committed but whose answer was
+// never saved (its server died): that answer is rebuilt from ResourceID.
 type SavedResponse struct {
-	Method    string
-	Path      string
-	Status    int
-	Body      []byte
-	CreatedAt time.Time
+	Method string
+	Path   string
+	// Fingerprint is the SHA-256 (hex) of the body the key was first sent
+	// with; "" on rows kept before fingerprints were.
+	Fingerprint string
+	Status      int
+	Body        []byte
+	// ResourceID is the id of what the call created, written by the
+	// create itself, in its own transaction (see Claim).
+	ResourceID string
+	CreatedAt  time.Time
 }
 
 // Idempotency keeps first answers per (key id, Idempotency-Key). A call
@@ -187,14 +195,46 @@ type SavedResponse struct {
 // cannot both write.
 type Idempotency interface {
 	// ReserveResponse claims the key for a call about to run (r carries
-	// its method, path and time). It reports true when this call holds the
-	// claim; otherwise it returns what is kept for the key: a finished
-	// answer, or Status 0 while another call runs. Answers kept before
-	// expireBefore, and claims left running before staleBefore (a server
-	// that died mid-call), no longer count.
+	// its method, path, fingerprint and time). It reports true when this
+	// call holds the claim; otherwise it returns what is kept for the key:
+	// a finished answer, a committed write (ResourceID), or Status 0 while
+	// another call runs. Answers kept before expireBefore, and claims left
+	// running before staleBefore with nothing written (a server that died
+	// mid-call), no longer count.
 	ReserveResponse(ctx context.Context, keyID, idemKey string, r SavedResponse, expireBefore, staleBefore time.Time) (SavedResponse, bool, error)
 	// SaveResponse completes a claim with the call's answer.
 	SaveResponse(ctx context.Context, keyID, idemKey string, r SavedResponse) error
-	// ReleaseResponse drops a claim whose call failed, so it can be retried.
+	// ReleaseResponse drops a claim whose call failed before writing, so
+	// it can be retried.
 	ReleaseResponse(ctx context.Context, keyID, idemKey string) error
+}
+
+// Claim is the Idempotency-Key claim of the call under way. CreateRequest
+// and PostMessage run with a context that carries one (WithClaim) record
+// the id they create on the claim inside their own transaction: the
+// write and the record that it was made commit together, so a retry after
+// a crash finds the write and replays it instead of writing twice. When
+// the claim is no longer this call's (it was dropped as stale and taken
+// by a retry), the write is rolled back with ErrClaimLost.
+type Claim struct {
+	KeyID     string
+	IdemKey   string
+	CreatedAt time.Time // the claim's time, which tells it from a later one
+}
+
+// ErrClaimLost is returned by a write whose Idempotency-Key claim is no
+// longer held by the call; nothing was written.
+var ErrClaimLost = errors.New("the idempotency claim is no longer held by this call")
+
+type claimKey struct{}
+
+// WithClaim returns ctx carrying c, for the create it is passed to.
+func WithClaim(ctx context.Context, c *Claim) context.Context {
+	return context.WithValue(ctx, claimKey{}, c)
+}
+
+// ClaimFrom returns the claim ctx carries, or nil.
+func ClaimFrom(ctx context.Context) *Claim {
+	c, _ := ctx.Value(claimKey{}).(*Claim)
+	return c
 }

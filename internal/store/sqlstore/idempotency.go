@@ -20,13 +20,15 @@ func (db *DB) ReserveResponse(ctx context.Context, keyID, idemKey string, r stor
 		if err := db.purgeExpired(ctx, tx, expireBefore); err != nil {
 			return err
 		}
+		// A stale claim is one whose call wrote nothing: a committed write
+		// (resource_id) keeps its key for the whole window.
 		if _, err := tx.ExecContext(ctx, db.q(`DELETE FROM idempotency WHERE key_id = ? AND idem_key = ?
-			AND (created_at < ? OR (status = 0 AND created_at < ?))`), keyID, idemKey, micros(expireBefore), micros(staleBefore)); err != nil {
+			AND (created_at < ? OR (status = 0 AND resource_id = '' AND created_at < ?))`), keyID, idemKey, micros(expireBefore), micros(staleBefore)); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, db.q(`INSERT INTO idempotency (key_id, idem_key, method, path, status, body, created_at)
-			VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (key_id, idem_key) DO NOTHING`),
-			keyID, idemKey, r.Method, r.Path, []byte{}, micros(r.CreatedAt))
+		res, err := tx.ExecContext(ctx, db.q(`INSERT INTO idempotency (key_id, idem_key, method, path, fingerprint, status, body, created_at)
+			VALUES (?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (key_id, idem_key) DO NOTHING`),
+			keyID, idemKey, r.Method, r.Path, r.Fingerprint, []byte{}, micros(r.CreatedAt))
 		if err != nil {
 			return err
 		}
@@ -35,8 +37,8 @@ func (db *DB) ReserveResponse(ctx context.Context, keyID, idemKey string, r stor
 			return nil
 		}
 		var created int64
-		err = tx.QueryRowContext(ctx, db.q(`SELECT method, path, status, body, created_at FROM idempotency WHERE key_id = ? AND idem_key = ?`),
-			keyID, idemKey).Scan(&kept.Method, &kept.Path, &kept.Status, &kept.Body, &created)
+		err = tx.QueryRowContext(ctx, db.q(`SELECT method, path, fingerprint, status, body, resource_id, created_at FROM idempotency WHERE key_id = ? AND idem_key = ?`),
+			keyID, idemKey).Scan(&kept.Method, &kept.Path, &kept.Fingerprint, &kept.Status, &kept.Body, &kept.ResourceID, &created)
 		kept.CreatedAt = fromMicros(created)
 		return err
 	})
@@ -72,15 +74,37 @@ func (db *DB) purgeExpired(ctx context.Context, tx *sql.Tx, expireBefore time.Ti
 	return err
 }
 
-// SaveResponse completes a claim.
+// SaveResponse completes a claim: the claim of this call (by its time),
+// not one a retry took over.
 func (db *DB) SaveResponse(ctx context.Context, keyID, idemKey string, r store.SavedResponse) error {
-	_, err := db.write.ExecContext(ctx, db.q(`UPDATE idempotency SET method = ?, path = ?, status = ?, body = ?, created_at = ?
-		WHERE key_id = ? AND idem_key = ?`), r.Method, r.Path, r.Status, r.Body, micros(r.CreatedAt), keyID, idemKey)
+	_, err := db.write.ExecContext(ctx, db.q(`UPDATE idempotency SET status = ?, body = ?
+		WHERE key_id = ? AND idem_key = ? AND created_at = ?`), r.Status, r.Body, keyID, idemKey, micros(r.CreatedAt))
 	return err
 }
 
-// ReleaseResponse drops a claim.
+// ReleaseResponse drops a claim whose call wrote nothing.
 func (db *DB) ReleaseResponse(ctx context.Context, keyID, idemKey string) error {
-	_, err := db.write.ExecContext(ctx, db.q("DELETE FROM idempotency WHERE key_id = ? AND idem_key = ? AND status = 0"), keyID, idemKey)
+	_, err := db.write.ExecContext(ctx, db.q("DELETE FROM idempotency WHERE key_id = ? AND idem_key = ? AND status = 0 AND resource_id = ''"), keyID, idemKey)
 	return err
+}
+
+// settleClaim records, inside a create's transaction, what it created on
+// the Idempotency-Key claim its context carries (store.Claim). No claim:
+// nothing to do. A claim no longer held (dropped as stale, taken by a
+// retry) aborts the write, so that the retry and this call cannot both
+// write.
+func (db *DB) settleClaim(ctx context.Context, tx *sql.Tx, resourceID string) error {
+	c := store.ClaimFrom(ctx)
+	if c == nil {
+		return nil
+	}
+	res, err := tx.ExecContext(ctx, db.q(`UPDATE idempotency SET resource_id = ?
+		WHERE key_id = ? AND idem_key = ? AND created_at = ? AND status = 0 AND resource_id = ''`), resourceID, c.KeyID, c.IdemKey, micros(c.CreatedAt))
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return store.ErrClaimLost
+	}
+	return nil
 }

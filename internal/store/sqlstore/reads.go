@@ -63,7 +63,7 @@ func (db *DB) Organization(ctx context.Context, id string) (store.Organization, 
 // project-admin flag, which decides whether an archived deal is listed.
 func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.UserDeal, error) {
 	deals, err := collect(ctx, db.reads, scanUserDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version,
-		p.is_project_admin FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ?`), userID)
+		p.is_project_admin, p.joined FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ?`), userID)
 	// Sorted here, not by ORDER BY: PostgreSQL orders text by the
 	// database's locale, SQLite by bytes, and both must list alike.
 	sort.Slice(deals, func(i, j int) bool {

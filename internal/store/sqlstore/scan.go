@@ -77,7 +77,7 @@ func scanDeal(s scanner) (store.Deal, error) {
 // scanUserDeal reads dealCols followed by the seat's is_project_admin.
 func scanUserDeal(s scanner) (store.UserDeal, error) {
 	var d store.UserDeal
-	err := s.Scan(&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion, &d.IsProjectAdmin)
+	err := s.Scan(&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion, &d.IsProjectAdmin, &d.Joined)
 	return d, err
 }
 

@@ -115,8 +115,10 @@ func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request
 			}
 			r.Number = n
 		}
-		_, err := tx.ExecContext(ctx, db.q(insertRequest), requestArgs(r)...)
-		return mapErr(err)
+		if _, err := tx.ExecContext(ctx, db.q(insertRequest), requestArgs(r)...); err != nil {
+			return mapErr(err)
+		}
+		return db.settleClaim(ctx, tx, r.ID)
 	})
 	return r, err
 }
@@ -240,6 +242,9 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 			return err
 		}
 		req = r
+		if err := db.settleClaim(ctx, tx, m.ID); err != nil {
+			return err
+		}
 		if p.Notify == nil {
 			return nil
 		}

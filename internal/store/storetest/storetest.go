@@ -54,6 +54,7 @@ func Run(t *testing.T, open Opener) {
 		{"AttachFile", testAttachFile},
 		{"Migrate", testMigrate},
 		{"Idempotency", testIdempotency},
+		{"IdempotencyClaims", testIdempotencyClaims},
 		{"SeedingTouchesRequests", testSeedingTouchesRequests},
 		{"ConcurrentCreates", testConcurrentCreates},
 		{"ConcurrentWrites", testConcurrentWrites},

@@ -1,0 +1,86 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func wantAll(string) bool { return true }
+
+func TestScanObject(t *testing.T) {
+	accepted := []string{
+		`{}`, ` {"a":1} `, `{"a":[1,2.5,-0,1e9,-1.5E-3,true,false,null,"x"]}`,
+		`{"t":"\u00e9\ud834\udd1e\n\"\\\/"}`, "{\"t\":\"é𝄞\"}", `{"a":{"b":{"c":[]}}}`,
+	}
+	for _, in := range accepted {
+		if _, err := scanObject([]byte(in), wantAll); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+	refused := []string{
+		``, `[]`, `"x"`, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{"a":[1,]}`, `{"a":01}`, `{"a":1.}`,
+		`{"a":tru}`, `{"a":"\x"}`, `{"a":"\u12"}`, `{} {}`, `{"a":1}x`, "{\"a\":\"\x7f\xff\"}",
+		`{"a":"\ud800"}`, `{"a":"\udc00"}`, `{"a":"\ud800\u0041"}`, "{\"a\":\"\t\"}",
+		`{"a":` + strings.Repeat("[", maxBodyDepth) + strings.Repeat("]", maxBodyDepth) + `}`,
+	}
+	for _, in := range refused {
+		if _, err := scanObject([]byte(in), wantAll); err == nil {
+			t.Errorf("%q was accepted", in)
+		}
+	}
+	got, err := scanObject([]byte(`{"links":[{},{},{}],"text":"a","t\u0065xt":"b","other":[1]}`), func(n string) bool { return n != "other" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["links"].items != 3 || string(got["text"].raw) != `"b"` {
+		t.Errorf("members %+v: want 3 links and the last text", got)
+	}
+	if _, ok := got["other"]; ok {
+		t.Error("an unwanted member was returned")
+	}
+}
+
+// FuzzScanObject holds the scanner to encoding/json: whatever it accepts
+// is valid JSON, and valid UTF-8 JSON objects without \u escapes and
+// within the depth bound are accepted.
+func FuzzScanObject(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"a":[{"b":null}]}`, `{"t":"\ud83d\ude00"}`, `{"a":-1.5e3}`, "{\"a\":\"\xff\"}"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := scanObject(data, wantAll)
+		trimmed := bytes.TrimSpace(data)
+		isObject := len(trimmed) > 0 && trimmed[0] == '{'
+		if err == nil && (!json.Valid(data) || !isObject || !utf8.Valid(data)) {
+			t.Fatalf("accepted %q, which encoding/json or UTF-8 refuses", data)
+		}
+		if err != nil && json.Valid(data) && isObject && utf8.Valid(data) && !bytes.Contains(data, []byte(`\u`)) && depth(data) <= maxBodyDepth {
+			t.Fatalf("refused %q: %v", data, err)
+		}
+	})
+}
+
+// depth is the deepest nesting of brackets outside strings.
+func depth(data []byte) int {
+	d, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range data {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			d++
+			deepest = max(deepest, d)
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return deepest
+}
