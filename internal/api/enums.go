@@ -1,5 +1,5 @@
 // Package api holds the wire types of the Deal Request List Service API v1
-// (shared/spec/service-api.md §2), shared by the server and the client.
+// (docs/api.md#resources-and-fields), shared by the server and the client.
 //
 // A field the spec calls "nullable" is always present in JSON and may be
 // null, so nullable fields are pointers without omitempty.

@@ -8,7 +8,7 @@ import (
 // ErrorCode is the machine-readable code of an ErrorResponse.
 type ErrorCode string
 
-// ErrorCode values (spec §7) and their HTTP statuses (contract §2).
+// ErrorCode values (docs/api.md#errors) and their HTTP statuses (docs/decisions.md).
 const (
 	CodeBadRequest       ErrorCode = "bad_request"
 	CodeValidationFailed ErrorCode = "validation_failed"
@@ -49,7 +49,7 @@ func (c ErrorCode) HTTPStatus() int {
 	}
 }
 
-// Reasons carried in params.reason for the named conditions of spec §7 and
+// Reasons carried in params.reason for the named conditions of docs/api.md#errors and
 // the contract's further ones.
 const (
 	ReasonCannotCreateRequest = "cannot_create_request"
@@ -70,7 +70,7 @@ const (
 	ReasonIdempotencyInProgress = "idempotency_in_progress"
 )
 
-// FieldError codes (contract §2).
+// FieldError codes (docs/decisions.md).
 const (
 	FieldRequired     = "required"
 	FieldBlank        = "blank"

@@ -2,7 +2,7 @@ package api
 
 import "encoding/json"
 
-// Field limits of spec §8.
+// Field limits of docs/api.md#limits.
 const (
 	MaxTitleLen      = 500
 	MaxBodyLen       = 20000

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// The rules below are how the limits of spec §8 are counted. The server
+// The rules below are how the limits of docs/api.md#limits are counted. The server
 // applies them to API bodies and world files apply them to seeded rows, so
 // that a seeded deal reads back exactly like one built through the API.
 

@@ -16,7 +16,7 @@ import (
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
-// Exit codes users and scripts rely on (contract §4).
+// Exit codes users and scripts rely on (docs/client.md#exit-codes).
 const (
 	ExitOK          = 0
 	ExitFailure     = 1

@@ -10,8 +10,8 @@ import (
 	"github.com/dealctl/dealctl/internal/client"
 )
 
-// pacer keeps a burst of writes under the server's rate limit (contract
-// §2: a bucket of X-RateLimit-Limit calls a minute). While the answers say
+// pacer keeps a burst of writes under the server's rate limit (a bucket
+// of X-RateLimit-Limit calls a minute: docs/api.md#limits). While the answers say
 // plenty remains, calls go at full speed; once X-RateLimit-Remaining comes
 // down to what the workers in flight could spend, calls are spaced at the
 // bucket's refill rate, so that the bucket hovers near empty instead of

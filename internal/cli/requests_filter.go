@@ -8,7 +8,7 @@ import (
 )
 
 // requestFilter selects rows of a deal's list. The API shows no query
-// filters (contract §2 makes them an optional extension), so every filter
+// filters (docs/decisions.md makes them an optional extension), so every filter
 // is applied here; where the server advertises list-filters, serverQuery
 // asks it to pre-filter by what it can, and apply still runs on its
 // answer.

@@ -41,7 +41,7 @@ func newError(method, u string, resp *http.Response, body []byte) *Error {
 	return e
 }
 
-// codeForStatus inverts contract §2's code ↔ status table for answers that
+// codeForStatus inverts docs/decisions.md's code ↔ status table for answers that
 // carry no ErrorResponse.
 func codeForStatus(status int) api.ErrorCode {
 	switch status {

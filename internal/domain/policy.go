@@ -33,7 +33,7 @@ func (c Caller) worker() bool {
 func (c Caller) CanCreate() bool { return c.canWrite() && c.OwnerSide && c.worker() }
 
 // AllowedStatuses lists the statuses the caller may move a row of kind
-// from current to (contract §2): never the current one; the owning side's
+// from current to (docs/decisions.md): never the current one; the owning side's
 // workers may move anywhere, the counterparty's only forward; viewers,
 // read keys, archived deals and sections get none.
 func (c Caller) AllowedStatuses(kind api.RequestKind, current api.RequestStatus) []api.RequestStatus {

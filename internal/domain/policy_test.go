@@ -8,7 +8,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 )
 
-// The expectations below are written out from contract §2, not computed,
+// The expectations below are written out from docs/decisions.md, not computed,
 // so that a change to the rules has to change this table too.
 func TestPolicyMatrix(t *testing.T) {
 	type want struct {

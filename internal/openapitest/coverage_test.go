@@ -8,7 +8,7 @@ import (
 	"github.com/dealctl/dealctl/internal/server/openapi"
 )
 
-// The operations of spec §4 and the contract's unkeyed routes.
+// The operations of docs/api.md#endpoints and the unkeyed routes (docs/api.md#machine-descriptions-no-key-needed).
 var wantOperations = []string{
 	"GET /api/v1/deals",
 	"GET /api/v1/deals/{deal_id}",

@@ -53,7 +53,7 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 
 // ExtensionsHeader advertises, on every API answer, the extensions this
 // server adds to the contract, so that a client uses them only where they
-// exist (contract §1): list filters, If-Match on PATCH, Idempotency-Key
+// exist (docs/api.md#extensions-x-dealctl-extensions): list filters, If-Match on PATCH, Idempotency-Key
 // on POST.
 const ExtensionsHeader = "X-Dealctl-Extensions"
 

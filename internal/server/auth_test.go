@@ -186,7 +186,7 @@ func TestDealsListsWhatTheKeyReaches(t *testing.T) {
 }
 
 // TestUnreachableIsNotFound: a deal or row the key cannot reach answers
-// 404 on reads and writes alike, never 403 (contract §2).
+// 404 on reads and writes alike, never 403 (docs/decisions.md).
 func TestUnreachableIsNotFound(t *testing.T) {
 	e := newEnv(t)
 	falcon, osprey, heron := e.deal("falcon"), e.deal("osprey"), e.deal("heron")

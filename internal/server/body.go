@@ -102,7 +102,7 @@ func fieldNames(t reflect.Type) map[string]int {
 // decode fills v from the body's fields, each on its own, so that every
 // field of the wrong JSON type is named in one 422 (encoding/json stops at
 // the first), with array indexes in the path (`links[3].url`). Unknown
-// fields are ignored (contract §2). An array over its bound in maxItems is
+// fields are ignored (docs/decisions.md). An array over its bound in maxItems is
 // a 422 too_many, decided on its count alone.
 func (b requestBody) decode(v any) error {
 	rv := reflect.ValueOf(v).Elem()

@@ -8,8 +8,8 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 )
 
-// TestSpecErrorCases walks the error table of spec §7 with the code and
-// reason contract §2 gives each named condition. (429 has its own test in
+// TestSpecErrorCases walks the error table of docs/api.md#errors with the code and
+// reason docs/decisions.md gives each named condition. (429 has its own test in
 // auth_test.go: it needs a small rate limit.)
 func TestSpecErrorCases(t *testing.T) {
 	e := newEnv(t)

@@ -13,7 +13,7 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// idempotencyWindow is how long a first answer is replayed (contract §2).
+// idempotencyWindow is how long a first answer is replayed (docs/decisions.md).
 const idempotencyWindow = 24 * time.Hour
 
 // captureWriter keeps a copy of what a handler writes.

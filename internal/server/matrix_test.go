@@ -47,8 +47,8 @@ type expect struct {
 	internal    outcome             // POST an internal_note on 1.1
 }
 
-// The contract's rules, written out per kind of caller (contract §2, spec
-// §3–§5). Each is a literal: nothing here is computed by the server's code.
+// The rules, written out per kind of caller (docs/decisions.md,
+// docs/api.md#states-and-transitions and docs/api.md#authentication). Each is a literal: nothing here is computed by the server's code.
 var (
 	// Admins and editors of the owning side, write key, live deal.
 	ownerWorker = expect{

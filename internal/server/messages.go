@@ -49,7 +49,7 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, c *call) e
 }
 
 // postMessage posts under the key owner's name with source api. A
-// response moves the request's status (spec §3); a shared message
+// response moves the request's status (docs/api.md#states-and-transitions); a shared message
 // notifies the other side.
 func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) error {
 	ctx := r.Context()
@@ -100,7 +100,7 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 		Text: in.Text.Value, Format: api.FormatMarkdown, PostedAt: now,
 	}
 	post := store.PostMessage{Message: m, Files: linkFiles(in.Links.Value)}
-	// A shared response moves the status (spec §3), within what the
+	// A shared response moves the status (docs/api.md#states-and-transitions), within what the
 	// caller may move it to: the counterparty answering a complete request
 	// in part does not reopen it, since reopening belongs to the owning
 	// side. An internal response moves nothing: the other side would see a

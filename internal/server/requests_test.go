@@ -198,7 +198,7 @@ func TestAssigneeMustBeAPersonOnTheDeal(t *testing.T) {
 		olivia.post(requestsPath(falcon), map[string]any{"title": "x", "assignee_id": id}).wantField("assignee_id", api.FieldNotFound)
 		olivia.patch(requestPath(falcon, got.ID), map[string]any{"assignee_id": id}).wantField("assignee_id", api.FieldNotFound)
 	}
-	// The counterparty's editors may assign too (contract §2).
+	// The counterparty's editors may assign too (docs/decisions.md).
 	bella := e.person("falcon/bella")
 	if r := e.as(t, "ben-write").patch(requestPath(falcon, got.ID), map[string]any{"assignee_id": bella, "due_date": "2027-06-30"}).want(http.StatusOK).request(); r.AssigneeID == nil || *r.AssigneeID != bella || r.DueDate == nil || *r.DueDate != "2027-06-30" {
 		t.Errorf("after ben assigned: assignee %v, due %v", r.AssigneeID, r.DueDate)

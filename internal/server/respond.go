@@ -78,7 +78,7 @@ func typeError(name string, raw json.RawMessage, t reflect.Type, err error) api.
 // exactKeys drops the object keys of data that are not exactly a field
 // name of t. JSON names are case-sensitive, but encoding/json would take
 // "Title" or "INTERNAL" for "title" and "internal"; here they are unknown
-// fields, which are ignored (contract §2). It recurses through Optional
+// fields, which are ignored (docs/decisions.md). It recurses through Optional
 // values, structs and slices, and leaves anything else to Unmarshal.
 func exactKeys(data []byte, t reflect.Type) []byte {
 	for t.Kind() == reflect.Pointer {

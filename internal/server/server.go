@@ -174,7 +174,7 @@ func (s *Server) methodNotAllowed(path string) http.Handler {
 	allow := strings.Join(allowed, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// An identified key's call counts like any other and carries the
-		// X-RateLimit-* headers (contract §2); without one it is still 405.
+		// X-RateLimit-* headers (docs/decisions.md); without one it is still 405.
 		if strings.HasPrefix(path, "/api/") {
 			w.Header().Set(ExtensionsHeader, Extensions)
 			if c, err := s.authenticate(r); err == nil {

@@ -22,8 +22,8 @@ func newRow(t *testing.T, e *env, status api.RequestStatus) api.DealRequest {
 	return r
 }
 
-// TestPatchStatus covers the first two rows of spec §3 with the
-// allowed_statuses of contract §2: the owning side's workers may move a
+// TestPatchStatus covers the first two rows of docs/api.md#states-and-transitions with the
+// allowed_statuses of docs/decisions.md: the owning side's workers may move a
 // request to any other status, the counterparty's only forward; the
 // current status itself is never allowed.
 func TestPatchStatus(t *testing.T) {
@@ -105,7 +105,7 @@ func TestPatchStatus(t *testing.T) {
 	}
 }
 
-// TestPostMoves covers the last three rows of spec §3: a shared response
+// TestPostMoves covers the last three rows of docs/api.md#states-and-transitions: a shared response
 // with update_status (default true) moves the request to partial or
 // complete, within the caller's allowed moves (docs/decisions.md: the
 // counterparty does not reopen a complete request by answering it);

@@ -1,6 +1,6 @@
 // Package world reads world files — the YAML or JSON description of
 // organizations, users, deals, requests, messages, files and API keys that
-// `dealctl admin apply` seeds a server with (contract §3) — and applies
+// `dealctl admin apply` seeds a server with (docs/world-file.md#format) — and applies
 // them to a store idempotently. docs/world-file.md is the user's guide.
 //
 // Every `key:` in a file is a local name. Apply records each local name's

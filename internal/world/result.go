@@ -11,7 +11,7 @@ import (
 
 // Result is what Apply resolved: the id of every local name, and the
 // secret of each key created in this run or given in the file. Its JSON
-// is the shape of contract §3.
+// is the shape of docs/world-file.md#format.
 type Result struct {
 	Organizations map[string]string    `json:"organizations"`
 	Users         map[string]string    `json:"users"`

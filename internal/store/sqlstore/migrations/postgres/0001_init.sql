@@ -149,7 +149,7 @@ CREATE TABLE settings (
     value TEXT NOT NULL
 );
 
--- World-file local names (contract §3) resolved to ids, so that applying
+-- World-file local names (docs/world-file.md#format) resolved to ids, so that applying
 -- a world twice updates rather than duplicates.
 CREATE TABLE refs (
     kind TEXT NOT NULL,
