@@ -26,6 +26,10 @@ type retryLayer struct {
 	replays func() bool
 }
 
+// maxUnavailableWait bounds one wait on a 503's Retry-After, so that a
+// server asking for minutes does not hold a command that long.
+const maxUnavailableWait = 10 * time.Second
+
 // retryable reports whether req may be sent again after a failure that
 // may have reached the server: reads, and keyed POSTs to a server that
 // replays them. Other writes are not: the first may have been applied.
@@ -90,6 +94,16 @@ func (t *retryLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, err
 			}
 			attempt-- // rate waits do not use up the transient-error retries
+		case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "" && attempt < t.maxRetries:
+			// A 503 that says when to come back did not act: an instance
+			// left behind by a database upgrade refuses writes before it
+			// reads them (docs/deploy.md#upgrading), and a proxy with no
+			// ready instance sends the same. Any method may be sent again,
+			// which carries a rolling upgrade past a command in flight.
+			body.Close()
+			if err := t.sleep(ctx, min(retryAfter(resp.Header), maxUnavailableWait)); err != nil {
+				return nil, err
+			}
 		case resp.StatusCode >= 500 && retryable && attempt < t.maxRetries:
 			body.Close()
 			if err := t.sleep(ctx, backoff(attempt)); err != nil {

@@ -169,6 +169,26 @@ func TestRetryLayerDoesNotResendWrites(t *testing.T) {
 	}
 }
 
+// TestRetryLayerResendsWritesAfterA503ThatDidNotAct: an instance left
+// behind by a schema upgrade answers writes 503 with Retry-After before
+// reading them, so even a PATCH is sent again; a 503 without it is not.
+func TestRetryLayerResendsWritesAfterA503ThatDidNotAct(t *testing.T) {
+	drained := answer(503, http.Header{"Retry-After": {"5"}}, `{"code":"internal","params":{"reason":"schema_newer"}}`)
+	next := &scripted{answers: []func(*http.Request) (*http.Response, error){drained, answer(200, nil, "ok")}}
+	layer, waits := newRetryLayer(next, false)
+	resp, err := layer.RoundTrip(newRequest(t, "PATCH", "https://h/api/v1/x", `{"status":"complete"}`, nil))
+	if err != nil || resp.StatusCode != 200 || len(next.sent) != 2 || len(*waits) != 1 || (*waits)[0] != 5*time.Second {
+		t.Fatalf("err %v, %d attempts, waits %v; want 200 after one 5 s wait", err, len(next.sent), *waits)
+	}
+
+	plain := &scripted{answers: []func(*http.Request) (*http.Response, error){answer(503, nil, `{"code":"internal"}`), answer(200, nil, "ok")}}
+	layer, _ = newRetryLayer(plain, false)
+	resp, err = layer.RoundTrip(newRequest(t, "PATCH", "https://h/api/v1/x", `{"status":"complete"}`, nil))
+	if err != nil || resp.StatusCode != 503 || len(plain.sent) != 1 {
+		t.Errorf("a 503 without Retry-After: err %v, %d attempts; want the 503 after 1", err, len(plain.sent))
+	}
+}
+
 func TestRetryLayerWaitsOn429WithinTheBudget(t *testing.T) {
 	limited := answer(429, http.Header{"Retry-After": {"4"}}, `{"code":"rate_limited"}`)
 	next := &scripted{answers: []func(*http.Request) (*http.Response, error){limited, limited, limited, answer(200, nil, "ok")}}
