@@ -77,7 +77,7 @@ func (fv *fieldValues) unknownProblem(f Field) Problem {
 	for i, v := range fv.values {
 		rows := fv.rows[v]
 		all = append(all, rows...)
-		listed[i] = fmt.Sprintf("%q (%s)", v, rowList(rows))
+		listed[i] = fmt.Sprintf("%q (%s)", v, RowList(rows))
 	}
 	p := Problem{Line: all[0], Column: fv.column, Field: f, Rows: manyRows(all)}
 	if f == FieldDueDate {
@@ -130,7 +130,7 @@ func ambiguousMessage(fv *fieldValues, dates dateColumn) string {
 	n := len(fv.ambiguous)
 	subject := fmt.Sprintf("%q could be day/month or month/day", fv.ambiguousEg)
 	if n > 1 {
-		subject = fmt.Sprintf("%d dates such as %q (%s) could be day/month or month/day", n, fv.ambiguousEg, rowList(fv.ambiguous))
+		subject = fmt.Sprintf("%d dates such as %q (%s) could be day/month or month/day", n, fv.ambiguousEg, RowList(fv.ambiguous))
 	}
 	if dates.mixed() {
 		return fmt.Sprintf("%s, and the column settles nothing: it has day/month dates (%s) and month/day dates (%s). Write them as YYYY-MM-DD, or give --date-order dmy or mdy",
@@ -156,9 +156,9 @@ func manyRows(rows []int) []int {
 	return rows
 }
 
-// rowList names rows for a message: "row 5", "rows 5, 9, 12", and past
+// RowList names rows for a message: "row 5", "rows 5, 9, 12", and past
 // eight of them "rows 5, 9, … and 40 more".
-func rowList(rows []int) string {
+func RowList(rows []int) string {
 	const shown = 8
 	if len(rows) == 1 {
 		return fmt.Sprintf("row %d", rows[0])

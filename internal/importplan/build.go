@@ -26,8 +26,12 @@ type planner struct {
 	matched  map[string]bool // deal rows (by id) a sheet row stands for
 	renumber map[int]string  // the sheet's own number of rows --under moved
 	statuses []string        // rows whose status differs, without --apply-status
-	warn     warnings
-	plan     *Plan
+	// unknownPeople gathers assignees found on no one, in order, with
+	// their rows: one problem per name, not one per row.
+	unknownPeople []string
+	unknownRows   map[string][]int
+	warn          warnings
+	plan          *Plan
 }
 
 // Build validates the sheet against the deal and decides, row by row,
@@ -80,6 +84,7 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 			items[it.Number] = it
 		}
 	}
+	p.reportUnknownPeople()
 	for _, r := range current {
 		if !p.matched[r.ID] && p.inScope(r.Number) {
 			p.plan.Absent = append(p.plan.Absent, Absent{Number: r.Number, Kind: r.Kind, Title: r.Title})

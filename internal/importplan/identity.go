@@ -1,6 +1,7 @@
 package importplan
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -176,11 +177,34 @@ func (p *planner) resolveAssignee(r *exporters.Row) (string, bool) {
 	)
 	switch len(found) {
 	case 0:
-		p.problem(r, exporters.FieldAssignee, "no person %q on the deal: use the email of someone on it ('dealctl people ls')", r.Assignee)
+		if p.unknownRows == nil {
+			p.unknownRows = map[string][]int{}
+		}
+		if _, seen := p.unknownRows[r.Assignee]; !seen {
+			p.unknownPeople = append(p.unknownPeople, r.Assignee)
+		}
+		p.unknownRows[r.Assignee] = append(p.unknownRows[r.Assignee], r.Line)
 		return "", false
 	case 1:
 		return found[0].ID, true
 	}
 	p.problem(r, exporters.FieldAssignee, "%q names %d people on the deal: use an email", r.Assignee, len(found))
 	return "", false
+}
+
+// reportUnknownPeople makes one problem of each assignee found on no one
+// on the deal, naming every row it stands on: a tracker whose owners are
+// initials would otherwise print a line per row.
+func (p *planner) reportUnknownPeople() {
+	column := p.sheet.Columns.Headers[exporters.FieldAssignee]
+	for _, name := range p.unknownPeople {
+		rows := p.unknownRows[name]
+		msg := fmt.Sprintf("no person %q on the deal: use the email of someone on it ('dealctl people ls'), or --map '%s:%s=EMAIL'", name, column, name)
+		pr := exporters.Problem{Line: rows[0], Column: column, Field: exporters.FieldAssignee, Message: msg}
+		if len(rows) > 1 {
+			pr.Rows = rows
+			pr.Message += " (" + exporters.RowList(rows) + ")"
+		}
+		p.plan.Problems = append(p.plan.Problems, pr)
+	}
 }

@@ -1,6 +1,7 @@
 package importplan
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dealctl/dealctl/exporters"
@@ -63,5 +64,26 @@ func TestTitleKeyFindsNearDuplicates(t *testing.T) {
 	}
 	if a, b := titleKey("Board minutes"), titleKey("Share register"); a == b {
 		t.Errorf("titleKey: different titles share %q", a)
+	}
+}
+
+// TestUnknownAssigneeIsOneProblemPerName: a tracker whose owners are
+// initials gets a problem per name listing its rows, not one per row.
+func TestUnknownAssigneeIsOneProblemPerName(t *testing.T) {
+	current := []api.DealRequest{dealRow("s1", "1", api.KindSection, "Corporate", "")}
+	sheet := sheetOf(t, "Number,Title,Owner\n1.1,Board minutes,JS\n1.2,Share register,JS\n1.3,Articles,KB\n1.4,Charter,JS\n")
+	plan, err := Build(sheet, current, []api.Person{{ID: "p1", Email: "alice@target.example"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Problems) != 2 {
+		t.Fatalf("problems = %+v, want one for JS and one for KB", plan.Problems)
+	}
+	js, kb := plan.Problems[0], plan.Problems[1]
+	if js.Line != 2 || len(js.Rows) != 3 || js.Rows[2] != 5 || !strings.Contains(js.Message, `"JS"`) || !strings.Contains(js.Message, "rows 2, 3, 5") {
+		t.Errorf("JS: %+v", js)
+	}
+	if kb.Line != 4 || kb.Rows != nil || !strings.Contains(kb.Message, "--map 'Owner:KB=EMAIL'") {
+		t.Errorf("KB: %+v", kb)
 	}
 }
