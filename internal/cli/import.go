@@ -15,6 +15,7 @@ import (
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/importplan"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // ImportOptions are `import`'s inputs.
@@ -216,7 +217,7 @@ func reportProblems(e cmdEnv, plan *importplan.Plan) error {
 		}
 	} else {
 		for _, pr := range plan.Problems {
-			fmt.Fprintln(e.IO.ErrOut, pr.String())
+			fmt.Fprintln(e.IO.ErrOut, termsafe.Line(pr.String()))
 		}
 	}
 	lines := map[int]bool{}

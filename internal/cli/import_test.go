@@ -255,3 +255,25 @@ func TestImportUnterminatedQuote(t *testing.T) {
 		t.Errorf("rows went from %d to %d", before, after)
 	}
 }
+
+// TestImportProblemsNeverActOnTheTerminal: a sheet from the other side
+// may carry escape sequences; the problems that quote its cells reach
+// stderr as visible text.
+func TestImportProblemsNeverActOnTheTerminal(t *testing.T) {
+	ls := startLiveServer(t, 0)
+	path := filepath.Join(t.TempDir(), "hostile.csv")
+	csv := "Number,Title,Assigned to\n" +
+		"1,Corporate,\n" +
+		"1.7,\x1b]52;c;cm0gLXJmIH4K\x07Board minutes,\n" +
+		"1.8,Articles,\x1b[2J\u202eevil@x.example\n"
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runLive(t, ls.URL, "import", path, "--dry-run")
+	if r.code != ExitValidation {
+		t.Fatalf("exit %d, want 6:\n%s", r.code, r.err)
+	}
+	if strings.ContainsAny(r.err, "\x1b\x07\u202e") {
+		t.Errorf("stderr carries control characters: %q", r.err)
+	}
+}
