@@ -71,6 +71,10 @@ tmux -L "$sock" send-keys -t smoke Enter
 wait_for "Conversation"
 wait_for "(response"
 tmux -L "$sock" send-keys -t smoke Escape
+# Wait for the list to take the focus back (its heavy rule) before the
+# next key: an Escape followed at once by f is read as alt+f, as in any
+# terminal program, since the two bytes arrive together.
+wait_for "━ Requests"
 
 echo "==> filter: f shows open requests only"
 tmux -L "$sock" send-keys -t smoke f
