@@ -56,15 +56,7 @@ func newTestServer(t testing.TB) *testServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	data, err := os.ReadFile(filepath.Join("testdata", "world.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := world.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := world.Apply(ctx, st, w, "testdata", t0)
+	ids, err := world.ApplyFile(ctx, st, filepath.Join("testdata", "world.yaml"), t0)
 	if err != nil {
 		t.Fatal(err)
 	}

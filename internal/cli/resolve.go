@@ -37,15 +37,22 @@ type dealScope struct {
 
 // openDeal resolves the chosen deal and returns a client and scope.
 func (e cmdEnv) openDeal(ctx context.Context) (*dealScope, error) {
-	ref, err := e.DealRef()
-	if err != nil {
-		return nil, err
-	}
-	c, err := e.Client()
+	c, ref, err := e.clientAndDealRef()
 	if err != nil {
 		return nil, err
 	}
 	return resolveDeal(ctx, c, ref)
+}
+
+// clientAndDealRef is the client and the deal the user chose (flag,
+// environment or config), both checked before any call.
+func (e cmdEnv) clientAndDealRef() (*client.Client, string, error) {
+	ref, err := e.DealRef()
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := e.Client()
+	return c, ref, err
 }
 
 // openDealToAct is openDeal for the commands that act on one request:
@@ -54,11 +61,7 @@ func (e cmdEnv) openDeal(ctx context.Context) (*dealScope, error) {
 // (see docs/decisions.md, "Calls per command"). Commands that show or
 // work on the deal itself (deals show, import, export) use openDeal.
 func (e cmdEnv) openDealToAct(ctx context.Context) (*dealScope, error) {
-	ref, err := e.DealRef()
-	if err != nil {
-		return nil, err
-	}
-	c, err := e.Client()
+	c, ref, err := e.clientAndDealRef()
 	if err != nil {
 		return nil, err
 	}

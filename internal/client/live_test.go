@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -39,15 +38,7 @@ func startLive(t *testing.T) *liveServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	data, err := os.ReadFile(filepath.Join("testdata", "world.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := world.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := world.Apply(ctx, st, w, "testdata", time.Now()); err != nil {
+	if _, err := world.ApplyFile(ctx, st, filepath.Join("testdata", "world.yaml"), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := server.New(ctx, server.Config{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})

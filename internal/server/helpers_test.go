@@ -9,8 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -77,15 +75,7 @@ func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *e
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	data, err := os.ReadFile(worldFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := world.Parse(data)
-	if err != nil {
-		t.Fatalf("%s: %v", worldFile, err)
-	}
-	ids, err := world.Apply(ctx, st, w, filepath.Dir(worldFile), t0)
+	ids, err := world.ApplyFile(ctx, st, worldFile, t0)
 	if err != nil {
 		t.Fatalf("apply %s: %v", worldFile, err)
 	}

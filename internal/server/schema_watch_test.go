@@ -51,15 +51,7 @@ func schemaEnv(t *testing.T, dsn string) (*env, *lockedBuffer) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	data, err := os.ReadFile("testdata/world.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := world.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := world.Apply(ctx, st, w, "testdata", t0)
+	ids, err := world.ApplyFile(ctx, st, "testdata/world.yaml", t0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,20 @@ func Apply(ctx context.Context, st store.Store, w *World, baseDir string, now ti
 	return ApplyWith(ctx, st, w, DirReader(baseDir), now)
 }
 
+// ApplyFile reads, parses and applies the world file at path; the files
+// it names are relative to its folder.
+func ApplyFile(ctx context.Context, st store.Store, path string, now time.Time) (*Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	w, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return Apply(ctx, st, w, filepath.Dir(path), now)
+}
+
 // ApplyWith is Apply reading files through read.
 func ApplyWith(ctx context.Context, st store.Store, w *World, read Reader, now time.Time) (*Result, error) {
 	if err := w.Validate(); err != nil {
