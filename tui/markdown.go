@@ -32,7 +32,7 @@ func newMarkdown(color bool) *markdown {
 // checked again: Markdown character references (&#27;) decode to the very
 // characters the first pass took out.
 func (md *markdown) render(text string, w int) string {
-	text = termsafe.Text(text)
+	text = termsafe.Markdown(text)
 	md.mu.Lock()
 	defer md.mu.Unlock()
 	r, ok := md.byW[w]

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dealctl/dealctl/internal/api"
 )
 
@@ -19,6 +21,18 @@ func TestConversationWording(t *testing.T) {
 	for _, want := range []string{"(response, partial, via API)", "(question, via email)", "  link: (withheld) https://example.com/doc"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("conversation lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestMarkdownCharacterReferencesStayVisible: &#27; in a message would
+// decode to ESC inside the renderer, and with colour on a "hide text"
+// SGR (ESC[8m) would then pass for the TUI's own styling.
+func TestMarkdownCharacterReferencesStayVisible(t *testing.T) {
+	for _, color := range []bool{false, true} {
+		out := newMarkdown(color).render("shown &#27;[8mhidden&#x1b;[0m text", 80)
+		if strings.Contains(out, "\x1b[8m") || !strings.Contains(ansi.Strip(out), "␛[8m") {
+			t.Errorf("colour %v: %q", color, out)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // NewCmdMessages is `dealctl messages`.
@@ -123,7 +124,7 @@ func renderMarkdown(text string, width int, color bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return r.Render(neutralizeControlRefs(text))
+	return r.Render(termsafe.Markdown(text))
 }
 
 func authorLabel(a *api.Author) string {

@@ -19,5 +19,6 @@ var Hostile = []struct{ Name, Text string }{
 	{"bell and backspace", "ok\x07\x08\x08\x08bad"},
 	{"carriage return overwrite", "approved\rREJECTED"},
 	{"DEL", "a\x7fb"},
+	{"Markdown character reference to ESC", "shown &#27;[8mhidden&#x1b;[0m text"},
 	{"NUL", "a\x00b"},
 }
