@@ -112,7 +112,12 @@ func (s *Server) dealMembersOf(ctx context.Context, dealID string, fresh bool) (
 		return dealMembers{}, err
 	}
 	m := dealMembers{parties: parties, people: people}
-	s.access.members.put(dealID, m)
+	// Only a deal someone is on is remembered: ids of deals that do not
+	// exist (a caller probing) would otherwise fill the cache and, once it
+	// is full, clear everyone's entries.
+	if len(people) > 0 {
+		s.access.members.put(dealID, m)
+	}
 	return m, nil
 }
 

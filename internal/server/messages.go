@@ -204,6 +204,11 @@ func (s *Server) replayMessage(w http.ResponseWriter, r *http.Request, c *call, 
 	if err != nil {
 		return err
 	}
+	// The same rule as reading the conversation: a caller whose seat
+	// changed since the first post gets nothing it may no longer see.
+	if m.RequestID != row.ID || !dc.caller.MaySeeMessage(m.PartyID, m.Internal) {
+		return errNotFound
+	}
 	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, row.ID, dc.seat.PartyID)
 	if err != nil {
 		return err
