@@ -64,7 +64,7 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 		p.byID[r.ID] = r
 		p.used[r.Number] = true
 	}
-	rows := sheet.Rows
+	rows := append([]exporters.Row(nil), sheet.Rows...) // numbering and --under rewrite rows: the caller's sheet stays as read
 	if opts.Under != "" {
 		if err := p.placeUnder(rows); err != nil {
 			return nil, err

@@ -87,3 +87,26 @@ func TestUnknownAssigneeIsOneProblemPerName(t *testing.T) {
 		t.Errorf("KB: %+v", kb)
 	}
 }
+
+// TestBuildLeavesTheSheetAsRead: numbering and --under rewrite rows, on a
+// copy, so that planning the same sheet twice plans the same.
+func TestBuildLeavesTheSheetAsRead(t *testing.T) {
+	current := []api.DealRequest{dealRow("s2", "2", api.KindSection, "Financial", "")}
+	sheet := sheetOf(t, "Number,Title\n1,Audited accounts\n,Management accounts\n")
+	var numbers [2][]string
+	for i := range numbers {
+		plan, err := Build(sheet, current, nil, Options{Under: "2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range plan.Items {
+			numbers[i] = append(numbers[i], it.Number)
+		}
+	}
+	if strings.Join(numbers[0], ",") != "2.1,2.2" || strings.Join(numbers[1], ",") != "2.1,2.2" {
+		t.Errorf("two plans of one sheet: %v then %v, want 2.1,2.2 both times", numbers[0], numbers[1])
+	}
+	if sheet.Rows[0].Number != "1" || sheet.Rows[1].Number != "" {
+		t.Errorf("the sheet was changed: %+v", sheet.Rows)
+	}
+}
