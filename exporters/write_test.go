@@ -207,3 +207,19 @@ func TestWriteMarkdownChecklist(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainExportLeavesAnInternalLatestAnswerOut: the list's latest
+// answer may be the owning side's internal one; without --include-internal
+// the file does not carry it.
+func TestPlainExportLeavesAnInternalLatestAnswerOut(t *testing.T) {
+	row := api.DealRequest{Number: "1.1", Kind: api.KindRequest, Title: "Board minutes",
+		LatestAnswer: &api.AnswerPreview{Preview: "price cap 40m, do not share", Internal: true,
+			Author: &api.Author{Email: "maya@target.example"}}}
+	for _, keep := range []bool{false, true} {
+		e := &Export{Internal: keep}
+		rec := e.record(row, nil)
+		if got := rec[colLatest] != ""; got != keep {
+			t.Errorf("Internal=%v: latest answer %q", keep, rec[colLatest])
+		}
+	}
+}

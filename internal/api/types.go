@@ -115,6 +115,10 @@ type AnswerPreview struct {
 	Source    MessageSource `json:"source"`
 	Author    *Author       `json:"author"`
 	PostedAt  *time.Time    `json:"posted_at"`
+	// Internal marks an answer the caller's side posted as internal
+	// (dealctl's extension): only that side ever sees such an answer, and
+	// it tells an export meant for the other side to leave it out.
+	Internal bool `json:"internal,omitempty"`
 }
 
 // Author is who posted a message.

@@ -220,6 +220,9 @@ func TestCounterpartyNeverSeesOwnerInternals(t *testing.T) {
 		if row.LatestAnswer == nil || row.LatestAnswer.MessageID != e.ref(world.RefMessage, "falcon/1.1/0") {
 			t.Errorf("%s: latest_answer = %+v, want bella's shared response", key, row.LatestAnswer)
 		}
+		if strings.Contains(string(c.get(requestsPath(falcon)).want(http.StatusOK).body), `"internal":true`) {
+			t.Errorf("%s: a latest answer is marked internal", key)
+		}
 	}
 	// The owner sees everything, and its own internal response is its
 	// latest answer.
@@ -228,8 +231,8 @@ func TestCounterpartyNeverSeesOwnerInternals(t *testing.T) {
 		t.Errorf("the owner sees %d messages, want 4", len(msgs))
 	}
 	row := olivia.get(requestPath(falcon, id)).want(http.StatusOK).request()
-	if row.LatestAnswer == nil || row.LatestAnswer.MessageID != internalResponse {
-		t.Errorf("owner's latest_answer = %+v, want the internal response", row.LatestAnswer)
+	if row.LatestAnswer == nil || row.LatestAnswer.MessageID != internalResponse || !row.LatestAnswer.Internal {
+		t.Errorf("owner's latest_answer = %+v, want the internal response, marked internal", row.LatestAnswer)
 	}
 	if !slices.ContainsFunc(row.Files, func(f api.File) bool { return f.VersionID == ownerFile }) {
 		t.Error("the owner does not see the file of its internal note")

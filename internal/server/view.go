@@ -72,6 +72,7 @@ func (v *dealView) request(r store.Request, latest *store.Message, files []store
 		out.LatestAnswer = &api.AnswerPreview{
 			MessageID: latest.ID, Preview: preview(latest.Text), Partial: latest.Partial,
 			Source: latest.Source, Author: v.author(latest.AuthorID), PostedAt: &posted,
+			Internal: latest.Internal,
 		}
 	}
 	for _, f := range files {
