@@ -87,9 +87,7 @@ func (e *Export) record(r api.DealRequest, emails map[string]string) []string {
 			rec[colAssignee] = *r.AssigneeID
 		}
 	}
-	// An internal answer is the owning side's alone: an export that is
-	// not marked as holding internal notes leaves it out.
-	if a := r.LatestAnswer; a != nil && (!a.Internal || e.Internal) {
+	if a := r.LatestAnswer; a != nil {
 		rec[colLatest] = a.Preview
 		if a.Author != nil {
 			rec[colAnsweredBy] = a.Author.Email

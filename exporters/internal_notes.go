@@ -25,14 +25,19 @@ func isInternal(m api.Message) bool {
 // show on their requests' rows: a latest answer that was an internal
 // response gives way to the newest shared one, and files and links given
 // with internal messages leave the Files and Links cells. It returns how
-// many messages it removed. Rows without fetched messages are left as
-// they are (nothing says which of their files are internal).
-func (e *Export) DropInternal() int {
+// many messages it removed, and how many latest answers it cleared on
+// rows without fetched messages: there the server's "internal" mark on
+// the preview is all there is to go by (nothing marks their files yet).
+func (e *Export) DropInternal() (messages, answers int) {
 	dropped := 0
 	for i := range e.Rows {
 		r := &e.Rows[i]
 		msgs, ok := e.Messages[r.ID]
 		if !ok {
+			if r.LatestAnswer != nil && r.LatestAnswer.Internal {
+				r.LatestAnswer = nil
+				answers++
+			}
 			continue
 		}
 		kept := make([]api.Message, 0, len(msgs))
@@ -64,7 +69,7 @@ func (e *Export) DropInternal() int {
 			r.LatestAnswer = latestShared(kept)
 		}
 	}
-	return dropped
+	return dropped, answers
 }
 
 // InternalCount is how many internal messages the export holds.

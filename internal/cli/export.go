@@ -161,8 +161,8 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 		if e.Messages, err = fetchMessages(ctx, s, rows); err != nil {
 			return err
 		}
-		o.sayInternal(e)
 	}
+	o.sayInternal(e)
 	if toStdout {
 		w := bufio.NewWriter(o.IO.Out)
 		if err := writeExport(w, format, e, o.Excel); err != nil {
@@ -186,8 +186,12 @@ func (o *ExportOptions) sayInternal(e *exporters.Export) {
 		}
 		return
 	}
-	if n := e.DropInternal(); n > 0 {
-		o.Infof("Left out %d internal messages of your side (--include-internal keeps them)", n)
+	messages, answers := e.DropInternal()
+	if messages > 0 {
+		o.Infof("Left out %d internal messages of your side (--include-internal keeps them)", messages)
+	}
+	if answers > 0 {
+		o.Infof("Left out the latest answer of %d %s: your side posted it as internal (--with-messages puts the newest shared answer there)", answers, plural(answers, "row", "rows"))
 	}
 }
 
