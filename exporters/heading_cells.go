@@ -3,18 +3,23 @@ package exporters
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/dealctl/dealctl/internal/api"
 )
 
-// numberLike is what a number cell holds: dotted parts of digits or a
-// few letters (1, 2.3, A.1, IV), perhaps with a trailing dot.
-var numberLike = regexp.MustCompile(`^[0-9A-Za-z]{1,5}(\.[0-9A-Za-z]{1,5})*\.?$`)
-
-// numberedHeading is a heading written with its number: "7. ENVIRONMENTAL",
-// "7.2 - Permits", "A) Corporate", "3: Tax".
-var numberedHeading = regexp.MustCompile(`^((?:[0-9]{1,4}|[A-Z]{1,4})(?:\.[0-9]{1,4})*)(?:[.):]\s*|\s*[-–—]\s*|\s+)(\S.*)$`)
+// headingPatterns are compiled when a sheet is first read, not at start-up,
+// which every dealctl command would pay:
+//   - numberLike is what a number cell holds: dotted parts of digits or a
+//     few letters (1, 2.3, A.1, IV), perhaps with a trailing dot;
+//   - numberedHeading is a heading written with its number:
+//     "7. ENVIRONMENTAL", "7.2 - Permits", "A) Corporate", "3: Tax".
+var headingPatterns = sync.OnceValue(func() (p struct{ numberLike, numberedHeading *regexp.Regexp }) {
+	p.numberLike = regexp.MustCompile(`^[0-9A-Za-z]{1,5}(\.[0-9A-Za-z]{1,5})*\.?$`)
+	p.numberedHeading = regexp.MustCompile(`^((?:[0-9]{1,4}|[A-Z]{1,4})(?:\.[0-9]{1,4})*)(?:[.):]\s*|\s*[-–—]\s*|\s+)(\S.*)$`)
+	return p
+})
 
 // splitHeadingCell reads a number cell whose row has no title: a heading
 // typed or merged into the number column. "7. ENVIRONMENTAL" is number 7
@@ -23,10 +28,10 @@ var numberedHeading = regexp.MustCompile(`^((?:[0-9]{1,4}|[A-Z]{1,4})(?:\.[0-9]{
 // reported missing).
 func splitHeadingCell(cell string) (number, title string) {
 	cell = OneLine(cell)
-	if numberLike.MatchString(cell) {
+	if headingPatterns().numberLike.MatchString(cell) {
 		return cleanNumber(cell), ""
 	}
-	if m := numberedHeading.FindStringSubmatch(cell); m != nil && hasDigitOrDot(m[1], m[0]) {
+	if m := headingPatterns().numberedHeading.FindStringSubmatch(cell); m != nil && hasDigitOrDot(m[1], m[0]) {
 		return m[1], strings.TrimSpace(m[2])
 	}
 	return "", cell
