@@ -245,8 +245,10 @@ func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, 
 // readRequest reads one row by id and keeps its ETag for forUpdate.
 func (s *dealScope) readRequest(ctx context.Context, id string) (*api.DealRequest, error) {
 	r, etag, err := s.c.RequestWithETag(ctx, s.Deal.ID, id)
-	if again, _ := s.recheck(ctx, err); again {
+	if again, rerr := s.recheck(ctx, err); again {
 		r, etag, err = s.c.RequestWithETag(ctx, s.Deal.ID, id)
+	} else if rerr != nil {
+		return nil, rerr // the remembered deal is gone or now ambiguous: say that, not "no request"
 	}
 	if client.IsNotFound(err) {
 		return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", id, s.Deal.Codename)
