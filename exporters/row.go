@@ -40,7 +40,13 @@ type Row struct {
 	ParentLine int    `json:"-"`
 	// kindGiven records that the Kind column said so, rather than inference.
 	kindGiven bool
+	// mappedBlank holds the fields whose cell --map read as blank: such a
+	// blank means "nothing to say here", never "clear the deal's value".
+	mappedBlank map[Field]bool
 }
+
+// MappedBlank reports whether --map read f's cell as blank on this row.
+func (r Row) MappedBlank(f Field) bool { return r.mappedBlank[f] }
 
 // Problem is one thing wrong with a row, reported by sheet row number.
 type Problem struct {
@@ -100,6 +106,12 @@ func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, pr
 	get := func(f Field) string {
 		v := raw(f)
 		if to, ok := rules.Map.lookup(f, v); ok && v != "" {
+			if to == "" {
+				if row.mappedBlank == nil {
+					row.mappedBlank = map[Field]bool{}
+				}
+				row.mappedBlank[f] = true
+			}
 			return to
 		}
 		return v

@@ -43,7 +43,9 @@ func (p *planner) createBody(r *exporters.Row, kind api.RequestKind, assignee st
 func (p *planner) diff(r *exporters.Row, d *api.DealRequest, assignee string, clearBlanks bool) (up api.DealRequestUpdate, changes, kept []string) {
 	has := p.sheet.Has
 	blank := func(field, sheet, deal string) bool {
-		if sheet != "" || deal == "" || clearBlanks {
+		// A cell --map made blank keeps the deal's value even where a blank
+		// would clear it (docs/spreadsheets.md: it changes nothing).
+		if sheet != "" || deal == "" || (clearBlanks && !r.MappedBlank(exporters.Field(field))) {
 			return false
 		}
 		kept = append(kept, field)

@@ -110,3 +110,29 @@ func TestBuildLeavesTheSheetAsRead(t *testing.T) {
 		t.Errorf("the sheet was changed: %+v", sheet.Rows)
 	}
 }
+
+// TestMappedBlankKeepsTheDealsValue: --map due:TBD= reads TBD as "no
+// date here", which keeps the deal's due date even with --clear-blanks.
+func TestMappedBlankKeepsTheDealsValue(t *testing.T) {
+	due := "2026-05-01"
+	row := dealRow("r1", "1.1", api.KindRequest, "Board minutes", "s1")
+	row.DueDate = &due
+	current := []api.DealRequest{dealRow("s1", "1", api.KindSection, "Corporate", ""), row}
+	m := exporters.ValueMap{}
+	if err := m.Add("due_date:TBD="); err != nil {
+		t.Fatal(err)
+	}
+	sheet, err := exporters.ReadCSVWith("list.csv", []byte("Number,Title,Due date\n1,Corporate,\n1.1,Board minutes,TBD\n"), exporters.ReadOptions{Map: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Build(sheet, current, nil, Options{ClearBlanks: true})
+	if err != nil || len(plan.Problems) != 0 {
+		t.Fatalf("err %v, problems %+v", err, plan.Problems)
+	}
+	for _, it := range plan.Items {
+		if it.Number == "1.1" && (it.Action != ActionUnchanged || it.Update.DueDate.Set) {
+			t.Errorf("1.1 = %+v: the mapped blank cleared the due date", it)
+		}
+	}
+}
