@@ -143,6 +143,10 @@ func TestTerminalLoginHiddenPrompt(t *testing.T) {
 	tm := newTerminal(t, nil)
 	tm.line("dealctl auth login --server " + ls.URL)
 	tm.waitFor("Paste an API key for " + ls.URL + ":")
+	// The prompt is printed just before echo is turned off (x/term's
+	// ReadPassword does that itself), so keys that arrive in between are
+	// echoed by the terminal: give the program the moment a person takes.
+	time.Sleep(300 * time.Millisecond)
 	tm.line(aliceKey)
 	s := tm.waitFor("Logged in to " + ls.URL + " as ")
 	if strings.Contains(s, aliceKey) || strings.Contains(s, aliceKey[12:]) {
