@@ -19,3 +19,18 @@ func AnswerMove(kind api.MessageKind, partial, internal, updateStatus bool) (api
 	}
 	return api.StatusComplete, true
 }
+
+// RequestAfterAnswer is r as a message just posted on it left it: the
+// server moves the status by AnswerMove, within r.AllowedStatuses (what
+// the poster may move r to from where it is). The CLI and the TUI show
+// the outcome from it without reading the request again. It is exact
+// when r is the server's copy when the message was posted; a row read
+// earlier may have moved since, which the next read of the list shows.
+func RequestAfterAnswer(r *api.DealRequest, posted *api.Message, in api.MessageCreate) api.DealRequest {
+	after := *r
+	updateStatus := !in.UpdateStatus.Set || in.UpdateStatus.Null || in.UpdateStatus.Value
+	if to, moves := AnswerMove(posted.Kind, posted.Partial, posted.Internal, updateStatus); moves && api.OneOf(to, r.AllowedStatuses) {
+		after.Status = to
+	}
+	return after
+}

@@ -108,6 +108,16 @@ func run(s string, digits bool) (string, string) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// ParentNumber is the number a dotted number sits under: "2.3" → "2",
+// "2.3.1" → "2.3"; "" for a top-level number ("2", or ".2", whose part
+// before the dot is empty).
+func ParentNumber(n string) string {
+	if i := strings.LastIndexByte(n, '.'); i > 0 {
+		return n[:i]
+	}
+	return ""
+}
+
 // NextNumber is the number a new row gets when none is given: the
 // parent's number, a dot, and one more than the largest numeric last
 // component among its siblings; at the top level (parent "") the next
@@ -115,19 +125,53 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func NextNumber(parent string, siblings []string) string {
 	largest := 0
 	for _, s := range siblings {
-		last := s
-		if i := strings.LastIndexByte(s, '.'); i >= 0 {
-			last = s[i+1:]
-		}
-		// A component too large to grow (past int range) is ignored
-		// rather than wrapped round to a negative number.
-		if n, err := strconv.Atoi(last); err == nil && n > largest && n < math.MaxInt {
-			largest = n
-		}
+		largest = max(largest, lastValue(s))
 	}
-	next := strconv.Itoa(largest + 1)
+	return childNumber(parent, largest+1)
+}
+
+// lastValue is the value of a number's last dotted component, or 0 when
+// it is not a number. A component too large to grow (past int range) is
+// 0 too, rather than wrapped round to a negative number.
+func lastValue(number string) int {
+	last := number
+	if i := strings.LastIndexByte(number, '.'); i >= 0 {
+		last = number[i+1:]
+	}
+	if n, err := strconv.Atoi(last); err == nil && n > 0 && n < math.MaxInt {
+		return n
+	}
+	return 0
+}
+
+func childNumber(parent string, n int) string {
+	next := strconv.Itoa(n)
 	if parent == "" {
 		return next
 	}
 	return parent + "." + next
+}
+
+// Numbering hands out NextNumber's numbers for many rows at once (an
+// import numbering the rows a sheet left unnumbered): it keeps the
+// largest child of each parent, so that each number costs the same
+// however many rows there are, where NextNumber reads every sibling.
+// The zero value is not usable; make one with NewNumbering.
+type Numbering struct {
+	largest map[string]int // parent number → largest numeric last component
+}
+
+// NewNumbering starts a numbering in which no number is taken yet.
+func NewNumbering() *Numbering { return &Numbering{largest: map[string]int{}} }
+
+// Take marks number as used, so that Next never hands it out.
+func (b *Numbering) Take(number string) {
+	parent := ParentNumber(number)
+	b.largest[parent] = max(b.largest[parent], lastValue(number))
+}
+
+// Next is NextNumber(parent, every number taken under parent). It does
+// not take the number: Take it once it is used.
+func (b *Numbering) Next(parent string) string {
+	return childNumber(parent, b.largest[parent]+1)
 }

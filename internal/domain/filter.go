@@ -1,0 +1,56 @@
+package domain
+
+import (
+	"slices"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// RequestFilter is the predicate of a filtered list of requests: the
+// server's list-filters extension (docs/api.md, "Extensions:
+// X-Dealctl-Extensions"), and the CLI
+// and TUI filters that run on the client. Every condition set must hold;
+// an empty one selects any value. Which rows a list keeps around the
+// matching requests (their sections, or none) is the caller's to say.
+type RequestFilter struct {
+	Statuses   []api.RequestStatus
+	Priorities []api.Priority
+	Categories []api.RequestCategory
+	// Assignees are person ids, or api.AssigneeNone for a request no
+	// one is assigned.
+	Assignees []string
+	// UpdatedSince keeps requests updated at or after it.
+	UpdatedSince *time.Time
+	// OverdueOn, a calendar day (2006-01-02) in the deal's time zone,
+	// keeps the requests Overdue on it.
+	OverdueOn string
+}
+
+// Matches reports whether r passes every condition of f.
+func (f *RequestFilter) Matches(r *api.DealRequest) bool {
+	switch {
+	case len(f.Statuses) > 0 && !slices.Contains(f.Statuses, r.Status),
+		len(f.Priorities) > 0 && !slices.Contains(f.Priorities, r.Priority),
+		len(f.Categories) > 0 && !slices.Contains(f.Categories, r.Category),
+		len(f.Assignees) > 0 && !slices.Contains(f.Assignees, assigneeOf(r)),
+		f.UpdatedSince != nil && r.UpdatedAt.Before(*f.UpdatedSince),
+		f.OverdueOn != "" && !Overdue(r, f.OverdueOn):
+		return false
+	}
+	return true
+}
+
+func assigneeOf(r *api.DealRequest) string {
+	if r.AssigneeID == nil {
+		return string(api.AssigneeNone)
+	}
+	return *r.AssigneeID
+}
+
+// Overdue reports a request due before today (a calendar day in the
+// deal's time zone; ISO dates compare as strings) that is not complete.
+// A section has no due date of its own, so it is never overdue.
+func Overdue(r *api.DealRequest, today string) bool {
+	return r.Kind == api.KindRequest && r.Status != api.StatusComplete && r.DueDate != nil && *r.DueDate < today
+}
