@@ -69,10 +69,11 @@ func accessCacheTTL(configured time.Duration) time.Duration {
 	return min(configured, 5*time.Second)
 }
 
-// readsOnly tells a call that changes nothing; the others read access
-// rows afresh.
+// readsOnly tells a call that changes nothing, by its method; the
+// others read access rows afresh, and those under the API are writes
+// (isWrite).
 func readsOnly(r *http.Request) bool {
-	return r.Method == http.MethodGet || r.Method == http.MethodHead
+	return r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions
 }
 
 // keyByPrefix reads a key and its user, from the cache unless fresh.

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/keys"
@@ -137,7 +135,7 @@ var errNotFound = api.NewError(api.CodeNotFound, "")
 // joined, or an archived one for someone not its project admin are all
 // 404.
 func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCall, error) {
-	if !validUUID(dealID) {
+	if !api.IsID(dealID) {
 		return nil, errNotFound
 	}
 	dealID = canonicalID(dealID)
@@ -192,16 +190,6 @@ func callerOf(k store.APIKey, deal store.Deal, parties []store.Party, seat store
 	}
 }
 
-// validUUID accepts the canonical 36-character form only, in either
-// case; ids are compared after canonicalID.
-func validUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	_, err := uuid.Parse(s)
-	return err == nil
-}
-
 // denyWrite refuses any write on a read key or an archived deal.
 func denyWrite(dc *dealCall) error {
 	if reason := dc.caller.WriteDenial(); reason != "" {
@@ -211,5 +199,6 @@ func denyWrite(dc *dealCall) error {
 }
 
 // canonicalID is an id as stored: UUIDs are kept in lower case, and an
-// upper-case spelling of the same UUID names the same thing.
+// upper-case spelling of the same UUID names the same thing. Ids are
+// checked with api.IsID first, and compared after canonicalID.
 func canonicalID(s string) string { return strings.ToLower(s) }

@@ -111,13 +111,6 @@ func (c *bodyCache) remove(e *list.Element) {
 	c.used -= len(v.body)
 }
 
-// len is how many bodies are kept.
-func (c *bodyCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.entries)
-}
-
 // versionFor is the deal version a caller's ETags are built on. The
 // counterparty's moves only with what it can see: were it built on every
 // write, a changed ETag would tell it that the owning side had posted an

@@ -21,7 +21,7 @@ func (s *Server) downloadLink(w http.ResponseWriter, r *http.Request, c *call) e
 		return err
 	}
 	versionID := r.PathValue("version_id")
-	if !validUUID(versionID) {
+	if !api.IsID(versionID) {
 		return errNotFound
 	}
 	versionID = canonicalID(versionID)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // listFilter is the *extension* of GET .../requests: status, assignee_id,
@@ -14,11 +15,7 @@ import (
 // kind request are filtered; a section stays when a row under it does, so
 // the list still reads as a tree.
 type listFilter struct {
-	statuses   []string
-	assignees  []string
-	categories []string
-	priorities []string
-	since      *time.Time
+	match domain.RequestFilter
 	// canonical is the parsed filter written out again, and the only thing
 	// that names it in an ETag and the list cache: two queries that mean
 	// the same filter share it, two that do not never do.
@@ -54,29 +51,33 @@ func parseListFilter(q url.Values) (listFilter, error) {
 	oneOf := func(allowed []string) func(string) (string, bool) {
 		return func(p string) (string, bool) { return p, slices.Contains(allowed, p) }
 	}
-	f.statuses = split("status", oneOf(api.Names(api.RequestStatuses)), api.Names(api.RequestStatuses))
-	f.categories = split("category", oneOf(api.Names(api.RequestCategories)), api.Names(api.RequestCategories))
-	f.priorities = split("priority", oneOf(api.Names(api.Priorities)), api.Names(api.Priorities))
-	f.assignees = split("assignee_id", assigneeFilterValue, nil)
+	statuses := split("status", oneOf(api.Names(api.RequestStatuses)), api.Names(api.RequestStatuses))
+	categories := split("category", oneOf(api.Names(api.RequestCategories)), api.Names(api.RequestCategories))
+	priorities := split("priority", oneOf(api.Names(api.Priorities)), api.Names(api.Priorities))
+	assignees := split("assignee_id", assigneeFilterValue, nil)
 	if v := q.Get("updated_since"); v != "" {
 		t, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
 			errs.add("updated_since", api.FieldInvalid, map[string]any{"format": "date-time"})
 		}
 		t = t.UTC()
-		f.since = &t
+		f.match.UpdatedSince = &t
 	}
 	if err := errs.err(); err != nil {
 		return f, err
 	}
+	f.match.Statuses = typed[api.RequestStatus](statuses)
+	f.match.Categories = typed[api.RequestCategory](categories)
+	f.match.Priorities = typed[api.Priority](priorities)
+	f.match.Assignees = assignees
 	canon := url.Values{}
-	for name, vals := range map[string][]string{"status": f.statuses, "assignee_id": f.assignees, "category": f.categories, "priority": f.priorities} {
+	for name, vals := range map[string][]string{"status": statuses, "assignee_id": assignees, "category": categories, "priority": priorities} {
 		if vals != nil {
 			canon.Set(name, strings.Join(vals, ","))
 		}
 	}
-	if f.since != nil {
-		canon.Set("updated_since", f.since.Format(time.RFC3339Nano))
+	if f.match.UpdatedSince != nil {
+		canon.Set("updated_since", f.match.UpdatedSince.Format(time.RFC3339Nano))
 	}
 	f.canonical = canon.Encode() // sorted by name, every value escaped
 	return f, nil
@@ -88,7 +89,7 @@ func assigneeFilterValue(p string) (string, bool) {
 	if p == string(api.AssigneeNone) {
 		return p, true
 	}
-	if !validUUID(p) {
+	if !api.IsID(p) {
 		return "", false
 	}
 	return canonicalID(p), true
@@ -97,29 +98,16 @@ func assigneeFilterValue(p string) (string, bool) {
 // key identifies the filter in an ETag and the list cache.
 func (f listFilter) key() string { return f.canonical }
 
-func (f listFilter) matches(r api.DealRequest) bool {
-	if f.statuses != nil && !slices.Contains(f.statuses, string(r.Status)) {
-		return false
+// typed turns checked names into their enum type.
+func typed[T ~string](names []string) []T {
+	if names == nil {
+		return nil
 	}
-	if f.categories != nil && !slices.Contains(f.categories, string(r.Category)) {
-		return false
+	out := make([]T, len(names))
+	for i, n := range names {
+		out[i] = T(n)
 	}
-	if f.priorities != nil && !slices.Contains(f.priorities, string(r.Priority)) {
-		return false
-	}
-	if f.assignees != nil {
-		who := "none"
-		if r.AssigneeID != nil {
-			who = *r.AssigneeID
-		}
-		if !slices.Contains(f.assignees, who) {
-			return false
-		}
-	}
-	if f.since != nil && r.UpdatedAt.Before(*f.since) {
-		return false
-	}
-	return true
+	return out
 }
 
 // apply keeps matching requests and the sections above them.
@@ -135,7 +123,7 @@ func (f listFilter) apply(rows []api.DealRequest) []api.DealRequest {
 	}
 	keep := map[string]bool{}
 	for _, r := range rows {
-		if r.Kind == api.KindRequest && f.matches(r) {
+		if r.Kind == api.KindRequest && f.match.Matches(&r) {
 			for id := r.ID; id != "" && !keep[id]; id = parent[id] {
 				keep[id] = true
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -30,10 +31,7 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
-	view, err := s.newDealView(ctx, dc)
-	if err != nil {
-		return err
-	}
+	view := newDealView(dc)
 	filesBy := map[string][]store.File{}
 	for _, f := range files {
 		filesBy[f.MessageID] = append(filesBy[f.MessageID], f)
@@ -76,7 +74,7 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 	}
 	var errs fieldErrors
 	enum(&errs, "kind", in.Kind, api.MessageKinds)
-	errs.text("text", in.Text, api.MaxBodyLen)
+	errs.text("text", in.Text, domain.BodyRule)
 	errs.links(in.Links)
 	for _, name := range []struct {
 		path string
@@ -89,7 +87,7 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 	if err := errs.err(); err != nil {
 		return err
 	}
-	if isBlank(in.Text.Value) && len(in.Links.Value) == 0 {
+	if domain.IsBlank(in.Text.Value) && len(in.Links.Value) == 0 {
 		return api.NewError(api.CodeBadRequest, api.ReasonEmptyMessage)
 	}
 	now := s.now().UTC()
@@ -100,16 +98,12 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 		Text: in.Text.Value, Format: api.FormatMarkdown, PostedAt: now,
 	}
 	post := store.PostMessage{Message: m, Files: linkFiles(in.Links.Value)}
-	// A shared response moves the status (docs/api.md#states-and-transitions), within what the
-	// caller may move it to: the counterparty answering a complete request
+	// A shared response moves the status (docs/api.md#states-and-transitions),
+	// within what the caller may move it to from where the request is when
+	// the message is stored: the counterparty answering a complete request
 	// in part does not reopen it, since reopening belongs to the owning
-	// side. An internal response moves nothing: the other side would see a
-	// status change with no answer behind it.
-	if kind == api.MessageResponse && boolOr(in.UpdateStatus, true) && !internal {
-		to := api.StatusComplete
-		if partial {
-			to = api.StatusPartial
-		}
+	// side.
+	if to, moves := domain.AnswerMove(kind, partial, internal, boolOr(in.UpdateStatus, true)); moves {
 		post.MoveStatus = &to
 		post.AllowMove = func(from api.RequestStatus) bool {
 			return slices.Contains(dc.caller.AllowedStatuses(row.Kind, from), to)
@@ -140,7 +134,7 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 			mine = append(mine, f)
 		}
 	}
-	writeJSON(w, http.StatusCreated, dealViewOf(dc, people).message(stored, mine))
+	writeJSON(w, http.StatusCreated, newDealView(dc).message(stored, mine))
 	return nil
 }
 
@@ -219,10 +213,7 @@ func (s *Server) replayMessage(w http.ResponseWriter, r *http.Request, c *call, 
 			mine = append(mine, f)
 		}
 	}
-	view, err := s.newDealView(ctx, dc)
-	if err != nil {
-		return err
-	}
+	view := newDealView(dc)
 	writeJSON(w, http.StatusCreated, view.message(m, mine))
 	return nil
 }

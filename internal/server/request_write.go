@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -31,12 +32,12 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	people := dc.people // read afresh for a write, by reachDeal
 	var errs fieldErrors
 	errs.title(in.Title, true)
-	errs.text("body", in.Body, api.MaxBodyLen)
+	errs.text("body", in.Body, domain.BodyRule)
 	errs.number(in.Number, true)
 	enum(&errs, "kind", in.Kind, api.RequestKinds)
 	enum(&errs, "priority", in.Priority, api.Priorities)
 	enum(&errs, "category", in.Category, api.RequestCategories)
-	errs.nullableText("requester", in.Requester, api.MaxRequesterLen)
+	errs.nullableText("requester", in.Requester, domain.RequesterRule)
 	errs.dueDate(in.DueDate)
 	if errs.uuidField("parent_id", &in.ParentID) {
 		s.checkParent(ctx, &errs, dc.deal.ID, in.ParentID.Value)
@@ -67,17 +68,13 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return err
 	}
-	return s.respondRequest(ctx, w, dc, dealViewOf(dc, people), http.StatusCreated, created)
+	return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusCreated, created)
 }
 
-// nullableText checks a nullable string of at most max characters.
-func (f *fieldErrors) nullableText(path string, o api.Optional[string], max int) {
-	switch {
-	case !o.Set || o.Null:
-	case api.TextLen(o.Value) > max:
-		f.add(path, api.FieldTooLong, map[string]any{"max": max})
-	case api.HasNUL(o.Value):
-		f.add(path, api.FieldInvalid, nulParams)
+// nullableText checks a nullable string by its rule.
+func (f *fieldErrors) nullableText(path string, o api.Optional[string], rule domain.TextRule) {
+	if o.Set && !o.Null {
+		f.check(path, o.Value, rule)
 	}
 }
 
@@ -153,12 +150,12 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	people := dc.people // read afresh for a write, by reachDeal
 	var errs fieldErrors
 	errs.title(in.Title, false)
-	errs.text("body", in.Body, api.MaxBodyLen)
+	errs.text("body", in.Body, domain.BodyRule)
 	errs.number(in.Number, false)
 	enum(&errs, "priority", in.Priority, api.Priorities)
 	enum(&errs, "category", in.Category, api.RequestCategories)
 	enum(&errs, "status", in.Status, api.RequestStatuses)
-	errs.nullableText("requester", in.Requester, api.MaxRequesterLen)
+	errs.nullableText("requester", in.Requester, domain.RequesterRule)
 	errs.dueDate(in.DueDate)
 	if errs.uuidField("assignee_id", &in.AssigneeID) {
 		checkAssignee(&errs, people, in.AssigneeID.Value)
@@ -174,7 +171,7 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 		if !ifMatchHolds(ifMatch, requestETag(dc, row)) {
 			return errIfMatchFailed
 		}
-		return s.respondRequest(ctx, w, dc, dealViewOf(dc, people), http.StatusOK, row)
+		return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusOK, row)
 	}
 	now := s.now().UTC()
 	updated, err := s.store.UpdateRequest(ctx, dc.deal.ID, row.ID, func(cur *store.Request) error {
@@ -199,7 +196,7 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	case err != nil:
 		return err
 	}
-	return s.respondRequest(ctx, w, dc, dealViewOf(dc, people), http.StatusOK, updated)
+	return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusOK, updated)
 }
 
 // errIfMatchFailed answers a PATCH whose If-Match names an ETag the
@@ -253,9 +250,6 @@ func (s *Server) replayRequest(w http.ResponseWriter, r *http.Request, c *call, 
 	if err != nil {
 		return err
 	}
-	view, err := s.newDealView(ctx, dc)
-	if err != nil {
-		return err
-	}
+	view := newDealView(dc)
 	return s.respondRequest(ctx, w, dc, view, http.StatusCreated, row)
 }

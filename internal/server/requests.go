@@ -36,10 +36,7 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
-	view, err := s.newDealView(ctx, dc)
-	if err != nil {
-		return err
-	}
+	view := newDealView(dc)
 	rows, err := s.requestViews(ctx, dc, view, listOrder(all), "")
 	if err != nil {
 		return err
@@ -101,10 +98,7 @@ func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) err
 	if notModified(w, r, requestETag(dc, row)) {
 		return nil
 	}
-	view, err := s.newDealView(ctx, dc)
-	if err != nil {
-		return err
-	}
+	view := newDealView(dc)
 	return s.respondRequest(ctx, w, dc, view, http.StatusOK, row)
 }
 
@@ -115,7 +109,7 @@ func (s *Server) reachRequest(ctx context.Context, c *call, r *http.Request) (*d
 		return nil, store.Request{}, err
 	}
 	id := r.PathValue("request_id")
-	if !validUUID(id) {
+	if !api.IsID(id) {
 		return nil, store.Request{}, errNotFound
 	}
 	id = canonicalID(id)

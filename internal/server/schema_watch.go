@@ -97,13 +97,11 @@ func (s *Server) WatchSchema(ctx context.Context, every time.Duration) {
 	}
 }
 
-// isWrite tells the API calls that write: every POST and PATCH under
-// /api/v1/ except a download link, which only signs a token.
+// isWrite tells the API calls that write: every call under /api/v1/
+// that does not only read, except a download link, which only signs a
+// token.
 func isWrite(r *http.Request) bool {
-	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions {
-		return false
-	}
-	return strings.HasPrefix(r.URL.Path, "/api/v1/") && !strings.HasSuffix(r.URL.Path, "/download-link")
+	return !readsOnly(r) && strings.HasPrefix(r.URL.Path, "/api/v1/") && !strings.HasSuffix(r.URL.Path, "/download-link")
 }
 
 // schemaGate answers writes with 503 once the watch has seen a newer

@@ -2,11 +2,10 @@ package server
 
 import (
 	"strconv"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // fieldErrors gathers every bad field of one body, so a caller learns of
@@ -25,8 +24,6 @@ func (f fieldErrors) err() error {
 	return &api.ErrorResponse{Code: api.CodeValidationFailed, Fields: f}
 }
 
-func isBlank(s string) bool { return strings.TrimFunc(s, unicode.IsSpace) == "" }
-
 // title: required, 1..500, not blank.
 func (f *fieldErrors) title(o api.Optional[string], required bool) {
 	switch {
@@ -36,27 +33,35 @@ func (f *fieldErrors) title(o api.Optional[string], required bool) {
 		}
 	case o.Null:
 		f.add("title", api.FieldRequired, nil)
-	case o.Value == "":
-		f.add("title", api.FieldTooShort, map[string]any{"min": 1})
-	case api.TextLen(o.Value) > api.MaxTitleLen:
-		f.add("title", api.FieldTooLong, map[string]any{"max": api.MaxTitleLen})
-	case api.HasNUL(o.Value):
-		f.add("title", api.FieldInvalid, nulParams)
-	case isBlank(o.Value):
-		f.add("title", api.FieldBlank, nil)
+	default:
+		f.check("title", o.Value, domain.TitleRule)
 	}
 }
 
-// text checks a non-nullable string of at most max characters.
-func (f *fieldErrors) text(path string, o api.Optional[string], max int) {
+// text checks a non-nullable string by its rule.
+func (f *fieldErrors) text(path string, o api.Optional[string], rule domain.TextRule) {
 	switch {
 	case !o.Set:
 	case o.Null:
 		f.add(path, api.FieldInvalid, map[string]any{"expected": "string"})
-	case api.TextLen(o.Value) > max:
-		f.add(path, api.FieldTooLong, map[string]any{"max": max})
-	case api.HasNUL(o.Value):
+	default:
+		f.check(path, o.Value, rule)
+	}
+}
+
+// check reports what rule finds wrong with s, in the API's codes.
+func (f *fieldErrors) check(path, s string, rule domain.TextRule) {
+	switch rule.Check(s) {
+	case domain.TextEmpty:
+		f.add(path, api.FieldTooShort, map[string]any{"min": 1})
+	case domain.TextTooLong:
+		f.add(path, api.FieldTooLong, map[string]any{"max": rule.Max})
+	case domain.TextUntrimmed:
+		f.add(path, api.FieldInvalid, map[string]any{"reason": "leading_or_trailing_whitespace"})
+	case domain.TextNUL:
 		f.add(path, api.FieldInvalid, nulParams)
+	case domain.TextBlank:
+		f.add(path, api.FieldBlank, nil)
 	}
 }
 
@@ -72,14 +77,8 @@ func (f *fieldErrors) number(o api.Optional[string], nullable bool) {
 		if !nullable {
 			f.add("number", api.FieldInvalid, map[string]any{"expected": "string"})
 		}
-	case o.Value == "":
-		f.add("number", api.FieldTooShort, map[string]any{"min": 1})
-	case api.TextLen(o.Value) > api.MaxNumberLen:
-		f.add("number", api.FieldTooLong, map[string]any{"max": api.MaxNumberLen})
-	case strings.TrimSpace(o.Value) != o.Value:
-		f.add("number", api.FieldInvalid, map[string]any{"reason": "leading_or_trailing_whitespace"})
-	case api.HasNUL(o.Value):
-		f.add("number", api.FieldInvalid, nulParams)
+	default:
+		f.check("number", o.Value, domain.NumberRule)
 	}
 }
 
@@ -111,7 +110,7 @@ func (f *fieldErrors) uuidField(path string, o *api.Optional[string]) bool {
 	if !o.Set || o.Null {
 		return false
 	}
-	if !validUUID(o.Value) {
+	if !api.IsID(o.Value) {
 		f.add(path, api.FieldInvalid, map[string]any{"format": "uuid"})
 		return false
 	}
@@ -138,11 +137,8 @@ func (f *fieldErrors) links(o api.Optional[[]api.Link]) {
 		default:
 			f.add(path+".url", code, nil)
 		}
-		switch {
-		case l.Label != nil && api.TextLen(*l.Label) > api.MaxLinkLabelLen:
-			f.add(path+".label", api.FieldTooLong, map[string]any{"max": api.MaxLinkLabelLen})
-		case l.Label != nil && api.HasNUL(*l.Label):
-			f.add(path+".label", api.FieldInvalid, nulParams)
+		if l.Label != nil {
+			f.check(path+".label", *l.Label, domain.LinkLabelRule)
 		}
 	}
 }

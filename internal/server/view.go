@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"unicode/utf8"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -15,14 +14,11 @@ type dealView struct {
 	people map[string]store.Person
 }
 
-func (s *Server) newDealView(_ context.Context, dc *dealCall) (*dealView, error) {
-	return dealViewOf(dc, dc.people), nil
-}
-
-// dealViewOf builds the view from people already read.
-func dealViewOf(dc *dealCall, people []store.Person) *dealView {
-	byID := make(map[string]store.Person, len(people))
-	for _, p := range people {
+// newDealView builds the view from the deal's people, which reachDeal
+// read (afresh for a write).
+func newDealView(dc *dealCall) *dealView {
+	byID := make(map[string]store.Person, len(dc.people))
+	for _, p := range dc.people {
 		byID[p.ID] = p
 	}
 	return &dealView{caller: dc.caller, people: byID}

@@ -1,0 +1,25 @@
+package api
+
+// IsID reports whether s has the shape of an id the server hands out: a
+// UUID in its 36-character form, in either case. Whatever is not (a
+// request number, a foreign sheet's own reference such as "DD-001", an
+// email) is looked up another way; the server answers 404 to a path id
+// of another shape without a look.
+func IsID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
+}
