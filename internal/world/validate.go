@@ -7,11 +7,12 @@ import (
 	_ "time/tzdata" // deals name IANA zones; don't depend on the host's zoneinfo
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
-// Seeded rows keep the API's limits (api.Max*, counted as api.TextLen
-// counts), so that a seeded deal reads back exactly like one built through
-// the API. A party's label is no API input and the spec sets it no limit:
+// Seeded rows keep the API's limits (the rules of domain.TextRule), so
+// that a seeded deal reads back exactly like one built through the API.
+// A party's label is no API input and the docs set it no limit:
 // world files keep the bound they always had, counted the same way.
 const maxPartyLabel = 200
 
@@ -141,17 +142,22 @@ func requiredEnum[T ~string](v *validator, path string, value *string, allowed [
 	enum(v, path, value, "", allowed)
 }
 
-// text checks a text field as the server checks it: at most max
-// characters, and no NUL character, which PostgreSQL cannot store. It
-// reports whether the text passed.
-func (v *validator) text(path, s string, max int) bool {
-	switch {
-	case api.TextLen(s) > max:
-		v.add(path, "longer than %d characters", max)
-	case api.HasNUL(s):
-		v.add(path, "contains a NUL character, which no text field takes")
-	default:
+// text checks a text field by the rule the server checks it by, so that
+// a seeded deal holds nothing the API would refuse. It reports whether
+// the text passed. A missing title or number is said before, in the
+// words of the field.
+func (v *validator) text(path, s string, rule domain.TextRule) bool {
+	switch rule.Check(s) {
+	case domain.TextOK:
 		return true
+	case domain.TextTooLong:
+		v.add(path, "longer than %d characters", rule.Max)
+	case domain.TextNUL:
+		v.add(path, "contains a NUL character, which no text field takes")
+	case domain.TextUntrimmed:
+		v.add(path, "%q has leading or trailing spaces", s)
+	default: // empty or blank
+		v.add(path, "missing")
 	}
 	return false
 }
@@ -186,7 +192,7 @@ func (v *validator) parties(path string, list []Party, orgs map[string]bool) map
 		requiredEnum(v, pp+".side", &p.Side, api.Sides)
 		v.ref(pp+".organization", p.Organization, "organization", orgs, false)
 		if p.Label != nil {
-			v.text(pp+".label", *p.Label, maxPartyLabel)
+			v.text(pp+".label", *p.Label, domain.TextRule{Max: maxPartyLabel})
 		}
 		if p.Owner {
 			owners++

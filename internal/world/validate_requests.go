@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // row is what parent inference needs to know of a request.
@@ -48,11 +49,8 @@ func (v *validator) number(path, n string) bool {
 	case n == "":
 		v.add(path, "missing: every row needs its number (like \"2\" or \"2.3\")")
 		return false
-	case strings.TrimSpace(n) != n:
-		v.add(path, "%q has leading or trailing spaces", n)
-		return false
 	}
-	return v.text(path, n, api.MaxNumberLen)
+	return v.text(path, n, domain.NumberRule)
 }
 
 // parent resolves the section a row sits under: the explicit parent, or
@@ -75,12 +73,7 @@ func (v *validator) parent(rp string, r *Request, i int, rows map[string]row) {
 		return
 	}
 	var nearest string
-	for n := r.Number; ; {
-		dot := strings.LastIndexByte(n, '.')
-		if dot <= 0 {
-			break
-		}
-		n = n[:dot]
+	for n := domain.ParentNumber(r.Number); n != ""; n = domain.ParentNumber(n) {
 		p, ok := rows[n]
 		if !ok {
 			continue
@@ -111,14 +104,14 @@ func (v *validator) request(rp string, r *Request, people map[string]*Person) {
 	if strings.TrimSpace(r.Title) == "" {
 		v.add(rp+".title", "missing: a row needs a title")
 	} else {
-		v.text(rp+".title", r.Title, api.MaxTitleLen)
+		v.text(rp+".title", r.Title, domain.TitleRule)
 	}
-	v.text(rp+".body", r.Body, api.MaxBodyLen)
+	v.text(rp+".body", r.Body, domain.BodyRule)
 	enum(v, rp+".priority", &r.Priority, api.PriorityMedium, api.Priorities)
 	enum(v, rp+".category", &r.Category, api.CategoryBusiness, api.RequestCategories)
 	enum(v, rp+".status", &r.Status, api.StatusOpen, api.RequestStatuses)
 	if r.Requester != nil {
-		v.text(rp+".requester", *r.Requester, api.MaxRequesterLen)
+		v.text(rp+".requester", *r.Requester, domain.RequesterRule)
 	}
 	if r.DueDate != "" {
 		if err := checkDate(r.DueDate); err != nil {
@@ -165,7 +158,7 @@ func (v *validator) message(mp string, m *Message, people map[string]*Person, pa
 	if p, ok := parties[party]; ok && !p.Owner && (m.Internal || m.Kind == string(api.MessageInternalNote)) {
 		v.add(mp+".internal", "the counterparty has no private notes; only the owning side's messages can be internal")
 	}
-	v.text(mp+".text", m.Text, api.MaxBodyLen)
+	v.text(mp+".text", m.Text, domain.BodyRule)
 	if strings.TrimSpace(m.Text) == "" && len(m.Links) == 0 && len(m.Files) == 0 {
 		v.add(mp+".text", "missing: a message needs text, links or files")
 	}
@@ -181,7 +174,7 @@ func (v *validator) message(mp string, m *Message, people map[string]*Person, pa
 		lp := fmt.Sprintf("%s.links[%d]", mp, k)
 		v.linkURL(lp+".url", l.URL)
 		if l.Label != nil {
-			v.text(lp+".label", *l.Label, api.MaxLinkLabelLen)
+			v.text(lp+".label", *l.Label, domain.LinkLabelRule)
 		}
 	}
 	for k := range m.Files {
