@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/dealctl/dealctl/internal/english"
 )
 
 // gridLayout is what a workbook knows about its cells beyond their text.
@@ -67,7 +69,7 @@ func (l gridLayout) hiddenColumnsNote(top map[int][]string, headerLine int) stri
 		}
 	}
 	return fmt.Sprintf("hidden %s %s not read (only what the sheet shows is imported): unhide %s to import %s",
-		plural(len(cols), "column", "columns"), strings.Join(names, ", "), plural(len(cols), "it", "them"), plural(len(cols), "it", "them"))
+		english.Plural(len(cols), "column", "columns"), strings.Join(names, ", "), english.Plural(len(cols), "it", "them"), english.Plural(len(cols), "it", "them"))
 }
 
 // hiddenRowsNote names the hidden or filtered-out data rows that hold
@@ -83,8 +85,8 @@ func (l gridLayout) hiddenRowsNote(grid [][]string, headerLine int) string {
 		return ""
 	}
 	return fmt.Sprintf("%s hidden or filtered out in the sheet and not read: unhide %s (or clear the filter) to import %s",
-		strings.Replace(rowRanges(rows), "row", "Row", 1)+plural(len(rows), " is", " are"),
-		plural(len(rows), "it", "them"), plural(len(rows), "it", "them"))
+		strings.Replace(rowRanges(rows), "row", "Row", 1)+english.Plural(len(rows), " is", " are"),
+		english.Plural(len(rows), "it", "them"), english.Plural(len(rows), "it", "them"))
 }
 
 func blankRow(cells []string) bool {
@@ -229,11 +231,4 @@ func setCell(grid [][]string, i, j int, v string) {
 		grid[i] = append(grid[i], "")
 	}
 	grid[i][j] = v
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

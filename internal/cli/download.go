@@ -17,6 +17,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -93,7 +94,7 @@ func downloadRun(ctx context.Context, o *DownloadOptions) error {
 	}
 	// One file named by its version id: not saving it is a failure, not a
 	// warning.
-	namedOne := looksLikeID(o.Ref) && len(files) == 1 && files[0].VersionID == o.Ref
+	namedOne := api.IsID(o.Ref) && len(files) == 1 && files[0].VersionID == o.Ref
 	if namedOne && files[0].Kind != api.FileKindLink && !files[0].Downloadable {
 		return notDownloadableError(files[0])
 	}
@@ -122,7 +123,7 @@ func (t *downloadTally) err() error {
 	}
 	if t.conflicts > 0 {
 		return withExit(ExitConflict, fmt.Errorf("%d %s not saved: a file of the same name exists with other content (edited locally?): move it aside, or pass --force to replace it",
-			t.conflicts, plural(t.conflicts, "file was", "files were")))
+			t.conflicts, english.Plural(t.conflicts, "file was", "files were")))
 	}
 	return nil
 }
@@ -245,7 +246,7 @@ func filesToDownload(ctx context.Context, s *dealScope, ref string) ([]requestFi
 	if ref == "" {
 		return dealFiles(ctx, s, "")
 	}
-	if looksLikeID(ref) {
+	if api.IsID(ref) {
 		all, err := dealFiles(ctx, s, "")
 		if err != nil {
 			return nil, err

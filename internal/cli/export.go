@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/gctune"
 )
 
@@ -191,7 +192,7 @@ func (o *ExportOptions) sayInternal(e *exporters.Export) {
 		o.Infof("Left out %d internal messages of your side (--include-internal keeps them)", messages)
 	}
 	if answers > 0 {
-		o.Infof("Left out the latest answer of %d %s: your side posted it as internal (--with-messages puts the newest shared answer there)", answers, plural(answers, "row", "rows"))
+		o.Infof("Left out the latest answer of %d %s: your side posted it as internal (--with-messages puts the newest shared answer there)", answers, english.Plural(answers, "row", "rows"))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/importplan"
 	"github.com/dealctl/dealctl/internal/termsafe"
@@ -228,8 +229,8 @@ func reportProblems(e cmdEnv, plan *importplan.Plan) error {
 		}
 	}
 	return withExit(ExitValidation, fmt.Errorf("%d %s of %s %s invalid (%d %s): nothing was written; fix the sheet and run again",
-		len(lines), plural(len(lines), "row", "rows"), plan.File, plural(len(lines), "is", "are"),
-		len(plan.Problems), plural(len(plan.Problems), "problem", "problems")))
+		len(lines), english.Plural(len(lines), "row", "rows"), plan.File, english.Plural(len(lines), "is", "are"),
+		len(plan.Problems), english.Plural(len(plan.Problems), "problem", "problems")))
 }
 
 // cannotCreate explains why the caller may not create rows, or "".
@@ -257,11 +258,4 @@ func interruptedError(err error, applied, total int) error {
 		what = "interrupted"
 	}
 	return &exitError{code: exitCode(err), err: fmt.Errorf("import stopped after %d of %d changes: %s; run the same command again to finish: nothing is created twice", applied, total, what)}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/importplan"
 )
 
@@ -40,7 +41,7 @@ func conflictError(plan *importplan.Plan) error {
 		done = "the rest would be imported"
 	}
 	return withExit(ExitConflict, fmt.Errorf("%d %s left alone: changed on the deal after the sheet's Updated time (listed above); %s; export again to start from the deal's current list, or run again with --overwrite to take the sheet's values",
-		n, plural(n, "row was", "rows were"), done))
+		n, english.Plural(n, "row was", "rows were"), done))
 }
 
 // underError maps an --under the deal has no section for: exit 3 when

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/importplan"
 )
 
@@ -52,10 +53,10 @@ func planSentence(plan *importplan.Plan, dryRun bool) string {
 		}
 	}
 	if s.StatusMoves > 0 {
-		parts = append(parts, fmt.Sprintf("%d status %s", s.StatusMoves, plural(s.StatusMoves, "move", "moves")))
+		parts = append(parts, fmt.Sprintf("%d status %s", s.StatusMoves, english.Plural(s.StatusMoves, "move", "moves")))
 	}
 	if s.Conflicts > 0 {
-		parts = append(parts, fmt.Sprintf("%d left alone as %s", s.Conflicts, plural(s.Conflicts, "a conflict", "conflicts")))
+		parts = append(parts, fmt.Sprintf("%d left alone as %s", s.Conflicts, english.Plural(s.Conflicts, "a conflict", "conflicts")))
 	}
 	line := fmt.Sprintf("%s → %s: %s%s", plan.File, plan.Deal, head, strings.Join(parts, ", "))
 	if len(plan.Absent) > 0 {
@@ -68,7 +69,7 @@ func planSentence(plan *importplan.Plan, dryRun bool) string {
 			nums = append(nums, a.Number)
 		}
 		line += fmt.Sprintf("; %d %s of the deal not in the sheet, kept as %s: %s", len(plan.Absent),
-			plural(len(plan.Absent), "row", "rows"), plural(len(plan.Absent), "it is", "they are"), strings.Join(nums, ", "))
+			english.Plural(len(plan.Absent), "row", "rows"), english.Plural(len(plan.Absent), "it is", "they are"), strings.Join(nums, ", "))
 	}
 	return line
 }
