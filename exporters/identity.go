@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // An export writes two columns that tell import which deal row a sheet
@@ -25,27 +27,6 @@ func init() {
 	synonyms[normalizeHeader("ID")] = FieldID
 	synonyms[normalizeHeader("Updated")] = FieldUpdated
 	synonyms[normalizeHeader("Updated at")] = FieldUpdated
-}
-
-// isServerID reports whether s looks like an id the server hands out (a
-// UUID), rather than a foreign sheet's own reference such as "DD-001".
-func isServerID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // updatedLayouts are the forms an Updated cell takes: as the csv export
@@ -111,7 +92,7 @@ func parseUpdated(cell string, date1904 bool) (time.Time, time.Duration, error) 
 // readIdentity fills a row's ID and Updated from an export's columns.
 func readIdentity(row *Row, get func(Field) string, date1904 bool) (Field, string) {
 	id := get(FieldID)
-	if !isServerID(id) {
+	if !api.IsID(id) { // a foreign sheet's own reference, such as "DD-001"
 		return "", ""
 	}
 	row.ID = strings.ToLower(id)

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // Row is one request or section read from a sheet. Enumerations and the
@@ -200,23 +200,29 @@ func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, pr
 			bad(f, "the cell holds the control character %U, which no list needs (often left by a copy from a terminal or a PDF): remove it", r)
 		}
 	}
-	switch n := utf8.RuneCountInString(row.Title); {
-	case n == 0:
+	// The server's rules for each text (domain.TextRule), in the sheet's
+	// words. A NUL is the planner's to report (a blank number is the
+	// planner's to fill in).
+	tooLong := func(f Field, what, v string, rule domain.TextRule) bool {
+		if rule.Check(v) != domain.TextTooLong {
+			return false
+		}
+		bad(f, "the %s is %d characters long: at most %d", what, api.TextLen(v), rule.Max)
+		return true
+	}
+	switch domain.TitleRule.Check(row.Title) {
+	case domain.TextEmpty, domain.TextBlank:
 		bad(FieldTitle, "the title is empty: every request and section needs one")
-	case n > api.MaxTitleLen:
-		bad(FieldTitle, "the title is %d characters long: at most %d", n, api.MaxTitleLen)
+	case domain.TextTooLong:
+		tooLong(FieldTitle, "title", row.Title, domain.TitleRule)
 	}
-	if n := utf8.RuneCountInString(row.Body); n > api.MaxBodyLen {
-		bad(FieldBody, "the text is %d characters long: at most %d", n, api.MaxBodyLen)
-	}
-	if n := utf8.RuneCountInString(row.Requester); n > api.MaxRequesterLen {
-		bad(FieldRequester, "the requester is %d characters long: at most %d", n, api.MaxRequesterLen)
-	}
-	if n := utf8.RuneCountInString(row.Number); n > api.MaxNumberLen {
-		bad(FieldNumber, "the number is %d characters long: at most %d", n, api.MaxNumberLen)
-	} else if strings.ContainsAny(row.Number, " \t\r\n") {
+	tooLong(FieldBody, "text", row.Body, domain.BodyRule)
+	tooLong(FieldRequester, "requester", row.Requester, domain.RequesterRule)
+	switch {
+	case tooLong(FieldNumber, "number", row.Number, domain.NumberRule):
+	case strings.ContainsAny(row.Number, " \t\r\n"):
 		bad(FieldNumber, "the number %q has spaces in it: use dotted numbers such as 2.3", row.Number)
-	} else if strings.HasPrefix(row.Number, ".") || strings.HasSuffix(row.Number, ".") || strings.Contains(row.Number, "..") {
+	case strings.HasPrefix(row.Number, ".") || strings.HasSuffix(row.Number, ".") || strings.Contains(row.Number, ".."):
 		bad(FieldNumber, "the number %q has an empty part: use dotted numbers such as 2.3", row.Number)
 	}
 	return row, problems, false

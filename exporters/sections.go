@@ -6,20 +6,12 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // KindGiven reports whether the sheet's Kind column named the row's kind,
 // as opposed to dealctl inferring it.
 func (r Row) KindGiven() bool { return r.kindGiven }
-
-// ParentNumber is the number a dotted number sits under: "2.3" → "2";
-// "" for a top-level number.
-func ParentNumber(n string) string {
-	if i := strings.LastIndex(n, "."); i > 0 {
-		return n[:i]
-	}
-	return ""
-}
 
 // inferSections decides which rows are sections and which section each
 // row sits under (docs/spreadsheets.md, "Sections"): a row is a section when its kind says so,
@@ -53,7 +45,7 @@ func inferSections(s *Sheet, numberTyped func(line int) bool) []Problem {
 	}
 	hasChildren := map[string]bool{}
 	for n := range byNumber {
-		for p := ParentNumber(n); p != ""; p = ParentNumber(p) {
+		for p := domain.ParentNumber(n); p != ""; p = domain.ParentNumber(p) {
 			hasChildren[p] = true
 		}
 	}
@@ -81,7 +73,7 @@ func inferSections(s *Sheet, numberTyped func(line int) bool) []Problem {
 			continue
 		}
 		for j := i + 1; j < len(rows) && rows[j].Kind != api.KindSection; j++ {
-			p := ParentNumber(rows[j].Number)
+			p := domain.ParentNumber(rows[j].Number)
 			if _, inSheet := byNumber[p]; p != "" && !inSheet {
 				rows[i].Number = p
 				byNumber[p] = i
@@ -94,7 +86,7 @@ func inferSections(s *Sheet, numberTyped func(line int) bool) []Problem {
 	for i := range rows {
 		r := &rows[i]
 		if r.Number != "" {
-			if p := ParentNumber(r.Number); p != "" {
+			if p := domain.ParentNumber(r.Number); p != "" {
 				r.Parent = p
 				if j, ok := byNumber[p]; ok {
 					r.ParentLine = rows[j].Line
@@ -120,11 +112,11 @@ func inferSections(s *Sheet, numberTyped func(line int) bool) []Problem {
 // holds a number (a workbook tells); a csv only shows it when the row
 // follows 7.9. "" when neither points to it.
 func droppedZeroHint(n, prev, column string, typed bool) string {
-	i := strings.LastIndex(n, ".")
-	if i <= 0 {
+	parent := domain.ParentNumber(n)
+	if parent == "" {
 		return ""
 	}
-	parent, last := n[:i], n[i+1:]
+	last := n[len(parent)+1:]
 	k, err := strconv.Atoi(last)
 	if err != nil || !isDigits(parent) || strings.HasSuffix(last, "0") {
 		return ""

@@ -7,6 +7,7 @@ import (
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/english"
 )
 
 // planner matches a sheet against a deal's current list.
@@ -18,8 +19,11 @@ type planner struct {
 
 	byNumber map[string]*api.DealRequest
 	byID     map[string]*api.DealRequest
-	claimed  map[string]bool // deal numbers a sheet row already stands for
-	used     map[string]bool // every number in the sheet or on the deal
+	claimed  map[string]bool   // deal numbers a sheet row already stands for
+	numbers  *domain.Numbering // every number in the sheet or on the deal
+	// titled is the deal's rows by section number and one-line title, in
+	// list order, for matchByTitle.
+	titled   map[placeKey][]int
 	assigned map[int]bool    // sheet rows numbered by import
 	byTitle  map[int]bool    // sheet rows that took a deal row's number by title
 	idLine   map[string]int  // the sheet row that carried each ID
@@ -42,7 +46,7 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 	p := &planner{
 		sheet: sheet, current: current, people: people, opts: opts,
 		byNumber: map[string]*api.DealRequest{}, byID: map[string]*api.DealRequest{},
-		claimed: map[string]bool{}, used: map[string]bool{}, assigned: map[int]bool{}, byTitle: map[int]bool{},
+		claimed: map[string]bool{}, numbers: domain.NewNumbering(), assigned: map[int]bool{}, byTitle: map[int]bool{},
 		idLine: map[string]int{}, matched: map[string]bool{}, renumber: map[int]string{},
 		plan: &Plan{
 			File: sheet.File, Sheet: sheet.Name, HeaderRow: sheet.HeaderLine, Columns: map[string]string{},
@@ -62,8 +66,9 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 		r := &current[i]
 		p.byNumber[r.Number] = r
 		p.byID[r.ID] = r
-		p.used[r.Number] = true
+		p.numbers.Take(r.Number)
 	}
+	p.indexTitles()
 	rows := append([]exporters.Row(nil), sheet.Rows...) // numbering and --under rewrite rows: the caller's sheet stays as read
 	if opts.Under != "" {
 		if err := p.placeUnder(rows); err != nil {
@@ -72,7 +77,7 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 	}
 	for _, r := range rows {
 		if r.Number != "" {
-			p.used[r.Number] = true
+			p.numbers.Take(r.Number)
 			p.claimed[r.Number] = true
 		}
 	}
@@ -132,7 +137,7 @@ func (p *planner) assignNumbers(rows []exporters.Row) {
 			r.Number = p.nextNumber(r.Parent)
 			fresh = append(fresh, i)
 		}
-		p.used[r.Number] = true
+		p.numbers.Take(r.Number)
 		p.claimed[r.Number] = true
 		p.assigned[r.Line] = true
 	}
@@ -143,13 +148,28 @@ func (p *planner) assignNumbers(rows []exporters.Row) {
 	}
 }
 
+// placeKey is where a deal row sits and what it is called, as a sheet
+// row without a number is matched to it.
+type placeKey struct{ parent, title string }
+
+// indexTitles indexes the deal's rows for matchByTitle, once, so that
+// matching costs the same however long the list is.
+func (p *planner) indexTitles() {
+	p.titled = map[placeKey][]int{}
+	for i := range p.current {
+		c := &p.current[i]
+		k := placeKey{p.parentNumber(c), exporters.OneLine(c.Title)}
+		p.titled[k] = append(p.titled[k], i)
+	}
+}
+
+// matchByTitle is the number of the first deal row, in list order, under
+// r's section with r's title that no sheet row stands for yet; "" when
+// there is none.
 func (p *planner) matchByTitle(r exporters.Row) string {
-	for _, c := range p.current {
-		if p.claimed[c.Number] || exporters.OneLine(c.Title) != r.Title {
-			continue
-		}
-		if p.parentNumber(&c) == r.Parent {
-			return c.Number
+	for _, i := range p.titled[placeKey{r.Parent, r.Title}] {
+		if n := p.current[i].Number; !p.claimed[n] {
+			return n
 		}
 	}
 	return ""
@@ -164,15 +184,7 @@ func (p *planner) parentNumber(d *api.DealRequest) string {
 
 // nextNumber is the next free number under parent, by the domain's rule,
 // counted over the sheet and the deal together.
-func (p *planner) nextNumber(parent string) string {
-	var siblings []string
-	for n := range p.used {
-		if exporters.ParentNumber(n) == parent {
-			siblings = append(siblings, n)
-		}
-	}
-	return domain.NextNumber(parent, siblings)
-}
+func (p *planner) nextNumber(parent string) string { return p.numbers.Next(parent) }
 
 func (p *planner) problem(r *exporters.Row, f exporters.Field, format string, a ...any) {
 	p.plan.Problems = append(p.plan.Problems, exporters.Problem{
@@ -279,7 +291,7 @@ func (p *planner) mentionStatuses() {
 		return
 	}
 	p.warn.add("status differences", "%d %s a status in the sheet other than the deal's (%s): statuses are left as they are; --apply-status moves them",
-		n, plural(n, "row has", "rows have"), listSome(p.statuses, 10))
+		n, english.Plural(n, "row has", "rows have"), listSome(p.statuses, 10))
 }
 
 // checkRights records changes the caller's role cannot make, so that the
@@ -323,13 +335,6 @@ func listSome(xs []string, n int) string {
 		return strings.Join(xs, ", ")
 	}
 	return strings.Join(xs[:n], ", ") + ", …"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // joinStatuses lists statuses for a person, "none" for none.

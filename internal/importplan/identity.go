@@ -30,7 +30,7 @@ func (p *planner) match(r *exporters.Row) (d *api.DealRequest, by string, ok boo
 		}
 		if d := p.byNumber[r.Number]; d != nil {
 			p.problem(r, exporters.FieldID, "this row's ID is not on the deal, and %s on the deal is another row (%q): the sheet comes from another deal, or the row was deleted since; give the row a number not on the deal (%s is free), or clear its ID cell to match it by number",
-				r.Number, d.Title, p.nextNumber(exporters.ParentNumber(r.Number)))
+				r.Number, d.Title, p.nextNumber(domain.ParentNumber(r.Number)))
 			return nil, "", false
 		}
 		return nil, "", true
@@ -85,7 +85,7 @@ func sameHeading(r *exporters.Row, d *api.DealRequest, by string) bool {
 func (p *planner) wayThrough(r *exporters.Row, retitle bool) string {
 	var ways []string
 	if r.Number != "" && !p.assigned[r.Line] {
-		ways = append(ways, "give the row a number not on the deal ("+p.nextNumber(exporters.ParentNumber(r.Number))+" is free)")
+		ways = append(ways, "give the row a number not on the deal ("+p.nextNumber(domain.ParentNumber(r.Number))+" is free)")
 	}
 	if p.opts.Under == "" {
 		ways = append(ways, "import the sheet under a section with --under SECTION")
@@ -126,8 +126,8 @@ func (p *planner) checkText(r *exporters.Row) bool {
 			ok = false
 		}
 	}
-	if n := api.TextLen(r.Number); p.renumber[r.Line] != "" && n > api.MaxNumberLen {
-		p.problem(r, exporters.FieldNumber, "under %s the number %s is %d characters long: at most %d", p.opts.Under, r.Number, n, api.MaxNumberLen)
+	if p.renumber[r.Line] != "" && domain.NumberRule.Check(r.Number) == domain.TextTooLong {
+		p.problem(r, exporters.FieldNumber, "under %s the number %s is %d characters long: at most %d", p.opts.Under, r.Number, api.TextLen(r.Number), domain.NumberRule.Max)
 		ok = false
 	}
 	return ok

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // UnderError says that --under does not name a section of the deal.
@@ -48,7 +49,7 @@ func (p *planner) placeUnder(rows []exporters.Row) error {
 		if r.Number == n || strings.HasPrefix(r.Number, n+".") {
 			inside++
 		}
-		if exporters.ParentNumber(r.Number) == "" {
+		if domain.ParentNumber(r.Number) == "" {
 			tops = append(tops, i)
 		}
 	}
