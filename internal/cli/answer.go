@@ -117,7 +117,10 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 		return err
 	}
 	p := o.Printer()
-	after := statusAfterPosting(r, msg, in)
+	// r is current (from the list just read or confirmed), so the rule
+	// the server moves the status by tells where the answer left it.
+	moved := domain.RequestAfterAnswer(r, msg, in)
+	after := &moved
 	if p.Machine() {
 		// -o json prints the request as the server now has it, as it
 		// always has; a person is told where its status landed without
@@ -148,18 +151,6 @@ func (o *AnswerOptions) post(ctx context.Context, s *dealScope, r *api.DealReque
 	}
 	draft.discard()
 	return msg, nil
-}
-
-// statusAfterPosting is r as msg, just posted, left it: r is current
-// (from the list just read or confirmed), and the server moves its status
-// by the one rule, domain.AnswerMove, within r's allowed statuses.
-func statusAfterPosting(r *api.DealRequest, msg *api.Message, in api.MessageCreate) *api.DealRequest {
-	after := *r
-	updateStatus := !in.UpdateStatus.Set || in.UpdateStatus.Null || in.UpdateStatus.Value
-	if to, moves := domain.AnswerMove(msg.Kind, msg.Partial, msg.Internal, updateStatus); moves && api.OneOf(to, r.AllowedStatuses) {
-		after.Status = to
-	}
-	return &after
 }
 
 // statusAfterAnswer says where the answer left the request's status:

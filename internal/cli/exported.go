@@ -17,10 +17,6 @@ func UsageErrorf(format string, a ...any) error { return usageErrorf(format, a..
 // dealctl prints for the user to paste.
 func ShellQuote(s string) string { return shellQuote(s) }
 
-// LooksLikeID reports whether s has the form of a server-assigned id (a
-// UUID), as opposed to a name, codename or number.
-func LooksLikeID(s string) bool { return looksLikeID(s) }
-
 // ExitCode is the exit code Main gives for err (ExitOK for nil).
 func ExitCode(err error) int {
 	if err == nil {

@@ -98,7 +98,7 @@ func buildProgress(s *dealScope, rows []api.DealRequest, now time.Time) *progres
 			byAssignee[who] = &domain.StatusCounts{}
 		}
 		byAssignee[who].Add(r.Status)
-		if isOverdue(r, today) {
+		if domain.Overdue(&r, today) {
 			rep.Overdue++
 		}
 		if r.Status != api.StatusComplete && r.DueDate != nil && *r.DueDate >= today && *r.DueDate <= weekEnd {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // requestFilter selects rows of a deal's list. The API shows no query
@@ -13,22 +14,20 @@ import (
 // asks it to pre-filter by what it can, and apply still runs on its
 // answer.
 type requestFilter struct {
-	statuses   []api.RequestStatus
-	priorities []api.Priority
-	categories []api.RequestCategory
-	assigneeID *string // "" with assigneeSet: unassigned
-	assignee   bool
-	sectionID  string
-	overdue    bool
-	today      string // the deal's calendar day, for overdue
-	dueBefore  string
-	search     string
+	// The conditions the server's list filter has too, by the same rule:
+	// status, priority, category, assignee and overdue (OverdueOn is
+	// set to the deal's today once the deal is known).
+	domain.RequestFilter
+	overdue   bool
+	sectionID string
+	dueBefore string
+	search    string
 }
 
 // active reports whether any filter is set; with none, sections are shown
 // too, so the list reads as the deal's structure.
 func (f *requestFilter) active() bool {
-	return len(f.statuses) > 0 || len(f.priorities) > 0 || len(f.categories) > 0 || f.assignee ||
+	return len(f.Statuses) > 0 || len(f.Priorities) > 0 || len(f.Categories) > 0 || len(f.Assignees) > 0 ||
 		f.sectionID != "" || f.overdue || f.dueBefore != "" || f.search != ""
 }
 
@@ -36,12 +35,9 @@ func (f *requestFilter) active() bool {
 // status, priority, category and assignee. Section, due dates and text
 // are only filtered here.
 func (f *requestFilter) serverQuery() client.RequestsQuery {
-	q := client.RequestsQuery{Statuses: f.statuses, Priorities: f.priorities, Categories: f.categories}
-	if f.assignee {
-		q.AssigneeID = "none"
-		if f.assigneeID != nil {
-			q.AssigneeID = *f.assigneeID
-		}
+	q := client.RequestsQuery{Statuses: f.Statuses, Priorities: f.Priorities, Categories: f.Categories}
+	if len(f.Assignees) > 0 {
+		q.AssigneeID = f.Assignees[0]
 	}
 	return q
 }
@@ -69,34 +65,11 @@ func (f *requestFilter) apply(rows []api.DealRequest) []api.DealRequest {
 }
 
 func (f *requestFilter) match(r api.DealRequest, parent map[string]string) bool {
-	if len(f.statuses) > 0 && !api.OneOf(r.Status, f.statuses) {
-		return false
-	}
-	if len(f.priorities) > 0 && !api.OneOf(r.Priority, f.priorities) {
-		return false
-	}
-	if len(f.categories) > 0 && !api.OneOf(r.Category, f.categories) {
-		return false
-	}
-	if f.assignee {
-		if f.assigneeID == nil {
-			if r.AssigneeID != nil {
-				return false
-			}
-		} else if r.AssigneeID == nil || *r.AssigneeID != *f.assigneeID {
-			return false
-		}
-	}
-	if f.sectionID != "" && !under(r.ID, f.sectionID, parent) {
-		return false
-	}
-	if f.overdue && !isOverdue(r, f.today) {
-		return false
-	}
-	if f.dueBefore != "" && (r.DueDate == nil || *r.DueDate >= f.dueBefore) {
-		return false
-	}
-	if f.search != "" && !matchesText(r, f.search) {
+	switch {
+	case !f.Matches(&r),
+		f.sectionID != "" && !under(r.ID, f.sectionID, parent),
+		f.dueBefore != "" && (r.DueDate == nil || *r.DueDate >= f.dueBefore),
+		f.search != "" && !matchesText(r, f.search):
 		return false
 	}
 	return true
@@ -116,12 +89,6 @@ func under(id, section string, parent map[string]string) bool {
 		id = p
 	}
 	return false
-}
-
-// isOverdue: due before today (both calendar days in the deal's time zone;
-// ISO dates compare as strings) and not complete.
-func isOverdue(r api.DealRequest, today string) bool {
-	return r.Kind == api.KindRequest && r.Status != api.StatusComplete && r.DueDate != nil && *r.DueDate < today
 }
 
 func matchesText(r api.DealRequest, q string) bool {

@@ -11,6 +11,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // RequestsListOptions are `requests ls`'s inputs.
@@ -74,13 +75,13 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 	var flt requestFilter
 	var err error
 	// Validate what needs no server first: a typo should not cost a call.
-	if flt.statuses, err = parseEnumList("status", o.Statuses, api.RequestStatuses); err != nil {
+	if flt.Statuses, err = parseEnumList("status", o.Statuses, api.RequestStatuses); err != nil {
 		return err
 	}
-	if flt.priorities, err = parseEnumList("priority", o.Priorities, api.Priorities); err != nil {
+	if flt.Priorities, err = parseEnumList("priority", o.Priorities, api.Priorities); err != nil {
 		return err
 	}
-	if flt.categories, err = parseEnumList("category", o.Categories, api.RequestCategories); err != nil {
+	if flt.Categories, err = parseEnumList("category", o.Categories, api.RequestCategories); err != nil {
 		return err
 	}
 	flt.search = o.Search
@@ -95,7 +96,10 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 		return err
 	}
 	now := o.Now()
-	flt.today = s.Today(now)
+	today := s.Today(now)
+	if flt.overdue {
+		flt.OverdueOn = today
+	}
 	if o.DueBefore != "" {
 		if flt.dueBefore, err = s.parseDay(o.DueBefore, now); err != nil {
 			return err
@@ -103,13 +107,13 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 	}
 	needPeople := !p.Machine() || o.Assignee != ""
 	if o.Assignee != "" {
-		flt.assignee = true
+		flt.Assignees = []string{string(api.AssigneeNone)}
 		if !strings.EqualFold(o.Assignee, "none") {
 			person, err := s.Person(ctx, o.Assignee)
 			if err != nil {
 				return err
 			}
-			flt.assigneeID = &person.ID
+			flt.Assignees = []string{person.ID}
 		}
 	}
 	// Where the server advertises list filters it is asked to filter what
@@ -143,7 +147,7 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 		}
 	}
 	rows = flt.apply(rows)
-	if err := p.Print(output.View{Data: rows, Table: requestsTable(s, rows, flt.today)}); err != nil {
+	if err := p.Print(output.View{Data: rows, Table: requestsTable(s, rows, today)}); err != nil {
 		return err
 	}
 	if o.ExitCode && len(rows) > 0 {
@@ -169,7 +173,7 @@ func requestsListJSON(ctx context.Context, o *RequestsListOptions, p *output.Pri
 		return err
 	}
 	dealID := ref
-	if !looksLikeID(ref) {
+	if !api.IsID(ref) {
 		s, err := resolveDeal(ctx, c, ref)
 		if err != nil {
 			return err
@@ -261,7 +265,7 @@ func requestsTable(s *dealScope, rows []api.DealRequest, today string) *output.T
 			continue
 		}
 		mark := ""
-		if isOverdue(r, today) {
+		if domain.Overdue(&r, today) {
 			mark = "overdue"
 		}
 		t.AddRow(r.Number, string(r.Kind), string(r.Status), string(r.Priority), string(r.Category),

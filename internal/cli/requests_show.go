@@ -12,6 +12,7 @@ import (
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -65,7 +66,7 @@ func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *outpu
 	}
 	if r.Kind == api.KindRequest {
 		due := deref(r.DueDate)
-		if isOverdue(*r, today) {
+		if domain.Overdue(r, today) {
 			due = th.Red(due + " (overdue)")
 		}
 		fields = append(fields,

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -11,12 +10,6 @@ import (
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/domain"
 )
-
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// looksLikeID reports whether s is shaped like an API id (a UUID), so it
-// can be fetched directly instead of searched for in a list.
-func looksLikeID(s string) bool { return uuidRE.MatchString(s) }
 
 // dealScope is the deal a command works on, with what has been fetched
 // about it so far; each thing is fetched at most once.
@@ -89,7 +82,7 @@ func (e cmdEnv) openRequest(ctx context.Context, ref string) (*dealScope, *api.D
 // answers, or nil when they do not settle it (none, or no single match).
 // Only Deal is filled in: what else the scope holds is read when needed.
 func rememberedDeal(c *client.Client, ref string) *dealScope {
-	if looksLikeID(ref) {
+	if api.IsID(ref) {
 		if d, ok := c.RememberedDeal(ref); ok {
 			return &dealScope{c: c, Deal: d.Deal, ref: ref, remembered: true}
 		}
@@ -108,7 +101,7 @@ func rememberedDeal(c *client.Client, ref string) *dealScope {
 
 // resolveDeal finds a deal by id, codename or name (case-insensitive).
 func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope, error) {
-	if looksLikeID(ref) {
+	if api.IsID(ref) {
 		d, err := c.Deal(ctx, ref)
 		if client.IsNotFound(err) {
 			return nil, notFoundErrorf("no deal %s reachable with this key: see 'dealctl deals ls'", ref)
@@ -226,7 +219,7 @@ func (s *dealScope) Requests(ctx context.Context) ([]api.DealRequest, error) {
 // Request finds a row by number (2.3) or id. An id is read on its own,
 // unless the list is loaded already and so holds it.
 func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, error) {
-	if looksLikeID(ref) && s.rows == nil {
+	if api.IsID(ref) && s.rows == nil {
 		return s.readRequest(ctx, ref)
 	}
 	rows, err := s.Requests(ctx)
@@ -236,7 +229,7 @@ func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, 
 	if r := findRow(rows, ref); r != nil {
 		return r, nil
 	}
-	if looksLikeID(ref) {
+	if api.IsID(ref) {
 		return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
 	}
 	return nil, notFoundErrorf("no request numbered %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)

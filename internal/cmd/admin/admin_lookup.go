@@ -28,7 +28,7 @@ type (
 // findUser resolves a user by email, id, or world-file key.
 func findUser(ctx context.Context, st store.Store, s string) (store.User, error) {
 	notFound := cli.WithExit(cli.ExitNotFound, fmt.Errorf("no user %q in the database: name a user by email, id or world-file key (users come from 'dealctl admin apply')", s))
-	if cli.LooksLikeID(s) {
+	if api.IsID(s) {
 		u, err := st.User(ctx, s)
 		if errors.Is(err, store.ErrNotFound) {
 			return u, notFound
@@ -71,7 +71,7 @@ func userByRef(ctx context.Context, st store.Store, kind, name string) (store.Us
 // findDeal resolves a deal by id, world-file key, codename or name.
 func findDeal(ctx context.Context, st store.Store, s string) (store.Deal, error) {
 	notFound := cli.WithExit(cli.ExitNotFound, fmt.Errorf("no deal %q in the database: name it by id, codename, name or world-file key", s))
-	if cli.LooksLikeID(s) {
+	if api.IsID(s) {
 		d, err := st.Deal(ctx, s)
 		if errors.Is(err, store.ErrNotFound) {
 			return d, notFound
@@ -119,7 +119,7 @@ func findDeal(ctx context.Context, st store.Store, s string) (store.Deal, error)
 
 // findRequest resolves a row of a deal by number or id.
 func findRequest(ctx context.Context, st store.Store, d store.Deal, s string) (store.Request, error) {
-	if cli.LooksLikeID(s) {
+	if api.IsID(s) {
 		r, err := st.Request(ctx, d.ID, s)
 		if err == nil || !errors.Is(err, store.ErrNotFound) {
 			return r, err
