@@ -9,6 +9,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -171,7 +172,7 @@ func (m *Model) detailContent() string {
 // overdue is a due date before today in the deal's time zone: due dates
 // are calendar days where the deal is, not instants.
 func (m *Model) overdue(r *api.DealRequest) bool {
-	return isOverdue(r, m.today())
+	return domain.Overdue(r, m.today())
 }
 
 func (m *Model) today() string {

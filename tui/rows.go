@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // rowList is the deal's list with what the screen needs precomputed once
@@ -23,7 +24,8 @@ type rowList struct {
 	shown   int // requests (not headings) among visible
 
 	filter filter
-	query  string // lowered search text; "" matches all
+	rule   domain.RequestFilter // the filter as the list filter's rule
+	query  string               // lowered search text; "" matches all
 }
 
 // filter is what the list is narrowed to, as `dealctl requests ls`
@@ -43,6 +45,29 @@ type filter struct {
 // active reports a filter that hides rows (the order hides none).
 func (f filter) active() bool {
 	return f.status != "" || f.priority != "" || f.category != "" || f.mine || f.overdue
+}
+
+// rule is f as the list filter's rule, the one `dealctl requests ls`
+// and the server apply too.
+func (f filter) rule() domain.RequestFilter {
+	var r domain.RequestFilter
+	if f.status != "" {
+		r.Statuses = []api.RequestStatus{f.status}
+	}
+	if f.priority != "" {
+		r.Priorities = []api.Priority{f.priority}
+	}
+	if f.category != "" {
+		r.Categories = []api.RequestCategory{f.category}
+	}
+	if f.mine {
+		// Unknown (me ""), no row is the caller's: "" is no one's id.
+		r.Assignees = []string{f.me}
+	}
+	if f.overdue {
+		r.OverdueOn = f.today
+	}
+	return r
 }
 
 // describe is the filter in a few words for the status bar: "all", or
@@ -122,7 +147,7 @@ func newRowList(rows []api.DealRequest) rowList {
 // withFilter returns the list shown with another filter and query; the
 // rows themselves are shared.
 func (l rowList) withFilter(f filter, query string) rowList {
-	l.filter, l.query = f, strings.ToLower(strings.TrimSpace(query))
+	l.filter, l.rule, l.query = f, f.rule(), strings.ToLower(strings.TrimSpace(query))
 	l.apply()
 	return l
 }
@@ -203,25 +228,7 @@ func (l *rowList) sort(vis []int) {
 }
 
 func (l *rowList) matches(i int) bool {
-	r, f := &l.all[i], &l.filter
-	switch {
-	case f.status != "" && r.Status != f.status,
-		f.priority != "" && r.Priority != f.priority,
-		f.category != "" && r.Category != f.category,
-		f.mine && (r.AssigneeID == nil || f.me == "" || *r.AssigneeID != f.me),
-		f.overdue && !isOverdue(r, f.today):
-		return false
-	}
-	return l.query == "" || strings.Contains(l.hay[i], l.query)
-}
-
-// isOverdue is a due date before today (in the deal's zone) on a request
-// that is not complete; sections are never overdue.
-func isOverdue(r *api.DealRequest, today string) bool {
-	if r.DueDate == nil || r.Status == api.StatusComplete || r.Kind == api.KindSection {
-		return false
-	}
-	return *r.DueDate < today
+	return l.rule.Matches(&l.all[i]) && (l.query == "" || strings.Contains(l.hay[i], l.query))
 }
 
 // indexOf is the position in visible of row id, or -1.
