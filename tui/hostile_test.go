@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/termsafe"
+	"github.com/dealctl/dealctl/internal/termsafe/termsafetest"
 )
 
 // ownStyling is the TUI's own styling: SGR sequences (colour, bold,
@@ -72,7 +72,7 @@ func ptr(s string) *string { return &s }
 // pane, the thread, the status bar, pickers and the status line, with
 // colour off (no ESC at all may remain) and on (only the TUI's own SGR).
 func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
-	for _, h := range termsafe.Hostile {
+	for _, h := range termsafetest.Hostile {
 		for _, color := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/color=%v", h.Name, color), func(t *testing.T) {
 				m := hostileModel(t, h.Text, color)

@@ -14,7 +14,7 @@ import (
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
-	"github.com/dealctl/dealctl/internal/termsafe"
+	"github.com/dealctl/dealctl/internal/termsafe/termsafetest"
 )
 
 const bobKey = "dlk_bob0000000000000000000000000000000000"
@@ -23,7 +23,7 @@ const bobKey = "dlk_bob0000000000000000000000000000000000"
 // the character references are neutralised before rendering.
 const charRefs = " &#27;]52;c;ZXZpbA==&#7; &#x1b;[2J &#x9B;2J"
 
-// TestHostileTextThroughEveryPrinter puts each of termsafe.Hostile in an
+// TestHostileTextThroughEveryPrinter puts each of termsafetest.Hostile in an
 // owner's title, body and requester and in a counterparty's message, on
 // the real server, then prints them through every printer a person reads
 // on a terminal, and fails on any control left that dealctl did not write.
@@ -32,7 +32,7 @@ func TestHostileTextThroughEveryPrinter(t *testing.T) {
 	ctx := context.Background()
 	alice, bob := liveClient(t, ls.URL, aliceKey), liveClient(t, ls.URL, bobKey)
 	dealID, row := liveRow(t, alice, "1.2")
-	for _, h := range termsafe.Hostile {
+	for _, h := range termsafetest.Hostile {
 		t.Run(h.Name, func(t *testing.T) {
 			in := api.DealRequestUpdate{Title: api.Some("Minutes " + h.Text), Body: api.Some("Body\n" + h.Text),
 				Requester: api.Some("Req " + h.Text)}
@@ -76,7 +76,7 @@ func TestHostileTextInWatch(t *testing.T) {
 	ctx := context.Background()
 	bob := liveClient(t, ls.URL, bobKey)
 	dealID, row := liveRow(t, bob, "1.2")
-	for _, h := range termsafe.Hostile {
+	for _, h := range termsafetest.Hostile {
 		t.Run(h.Name, func(t *testing.T) {
 			ios, _, out, errOut := iostreams.Test()
 			ios.SetStdoutTTY(true)
@@ -110,7 +110,7 @@ func TestHostileTextInWatch(t *testing.T) {
 
 // TestHostileTextInErrors prints an error answer that quotes hostile text.
 func TestHostileTextInErrors(t *testing.T) {
-	for _, h := range termsafe.Hostile {
+	for _, h := range termsafetest.Hostile {
 		var buf bytes.Buffer
 		err := &client.Error{StatusCode: 422, Method: "PATCH", URL: "http://x/api/v1/deals/d/requests/r", Decoded: true,
 			Response: &api.ErrorResponse{Code: api.CodeValidationFailed, Fields: []api.FieldError{
@@ -126,7 +126,7 @@ func TestJSONOutputKeepsServerText(t *testing.T) {
 	ls := startLiveServer(t, 1_000_000)
 	alice := liveClient(t, ls.URL, aliceKey)
 	dealID, row := liveRow(t, alice, "1.2")
-	title := termsafe.Hostile[0].Text
+	title := termsafetest.Hostile[0].Text
 	if _, err := alice.UpdateRequest(context.Background(), dealID, row.ID, api.DealRequestUpdate{Title: api.Some(title)}); err != nil {
 		t.Fatal(err)
 	}

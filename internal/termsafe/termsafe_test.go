@@ -4,10 +4,12 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dealctl/dealctl/internal/termsafe/termsafetest"
 )
 
 func TestTextLeavesNoControlCharacter(t *testing.T) {
-	for _, h := range Hostile {
+	for _, h := range termsafetest.Hostile {
 		for name, f := range map[string]func(string) string{"Text": Text, "Line": Line} {
 			got := f(h.Text)
 			if bad := firstActive(got, name == "Text"); bad >= 0 {
@@ -61,7 +63,7 @@ func TestPlainTextIsNotCopied(t *testing.T) {
 }
 
 func FuzzText(f *testing.F) {
-	for _, h := range Hostile {
+	for _, h := range termsafetest.Hostile {
 		f.Add(h.Text)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

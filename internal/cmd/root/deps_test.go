@@ -59,3 +59,16 @@ func TestClientCommandsDoNotLinkTheServer(t *testing.T) {
 		}
 	}
 }
+
+// TestTestFixturesDoNotShip: the table of hostile terminal text is for
+// the printers' tests; the binary links no package of it.
+func TestTestFixturesDoNotShip(t *testing.T) {
+	const fixtures = "github.com/dealctl/dealctl/internal/termsafe/termsafetest"
+	binary := depsOf(t, "github.com/dealctl/dealctl/cmd/dealctl")
+	if len(linked(binary, "github.com/dealctl/dealctl/internal/termsafe")) == 0 {
+		t.Fatalf("cmd/dealctl does not link internal/termsafe; the listing is not what this test expects")
+	}
+	if found := linked(binary, fixtures); len(found) > 0 {
+		t.Errorf("cmd/dealctl links %s: only _test.go files may import it", strings.Join(found, ", "))
+	}
+}

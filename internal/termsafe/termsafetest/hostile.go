@@ -1,9 +1,12 @@
-package termsafe
+// Package termsafetest holds what the tests of every printer share
+// about text meant to act on a terminal. Only tests import it, so none
+// of it ships in the binary.
+package termsafetest
 
 // Hostile is a table of strings a counterparty or an owner might put in
 // a title, body, message or name to act on the reader's terminal. It is
-// here, not in a test file, so that every printer's tests (CLI tables,
-// Markdown, the TUI) range over the same cases.
+// a package of its own, not a test file, so that every printer's tests
+// (CLI tables, Markdown, the TUI) range over the same cases.
 var Hostile = []struct{ Name, Text string }{
 	{"OSC 52 clipboard write", "Accounts\x1b]52;c;cm0gLXJmIH4K\x07 attached"},
 	{"OSC 52 with ST", "x\x1b]52;c;ZWNobyBoaQ==\x1b\\y"},
