@@ -1,6 +1,9 @@
-// Package domain holds dealctl's pure rules: who may do what, which
-// statuses a caller may move a request to, request numbering and list
-// order. Nothing here touches storage or HTTP.
+// Package domain holds dealctl's pure rules, each written once and
+// called by the server, world files, the spreadsheet import, the CLI and
+// the TUI: who may do what, which statuses a caller may move a request
+// to, what an answer does to the status, request numbering and parents,
+// list order, the list filter and the text fields' limits. Nothing here
+// touches storage or HTTP.
 package domain
 
 import (
