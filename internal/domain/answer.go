@@ -22,10 +22,10 @@ func AnswerMove(kind api.MessageKind, partial, internal, updateStatus bool) (api
 
 // RequestAfterAnswer is r as a message just posted on it left it: the
 // server moves the status by AnswerMove, within r.AllowedStatuses (what
-// the poster may move r to from where it is). The CLI and the TUI show
-// the outcome from it without reading the request again. It is exact
-// when r is the server's copy when the message was posted; a row read
-// earlier may have moved since, which the next read of the list shows.
+// the poster may move r to from where it is). `dealctl answer` tells
+// where the status landed from it without reading the request again,
+// which is exact because r is the server's copy from just before the
+// post.
 func RequestAfterAnswer(r *api.DealRequest, posted *api.Message, in api.MessageCreate) api.DealRequest {
 	after := *r
 	updateStatus := !in.UpdateStatus.Set || in.UpdateStatus.Null || in.UpdateStatus.Value
