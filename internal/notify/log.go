@@ -23,6 +23,7 @@ func (s *LogSender) Send(ctx context.Context, n store.Notification) error {
 	}
 	attrs := []slog.Attr{
 		slog.String("notification_id", n.ID),
+		slog.String("kind", kindOf(n)),
 		slog.String("deal_id", n.DealID),
 		slog.String("message_id", n.MessageID),
 		slog.String("person_id", n.PersonID),

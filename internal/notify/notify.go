@@ -78,3 +78,12 @@ func IsPermanent(err error) bool {
 	var p *PermanentError
 	return errors.As(err, &p)
 }
+
+// kindOf is n's kind as receivers and logs name it; rows queued before
+// kinds existed are message notifications.
+func kindOf(n store.Notification) string {
+	if n.Kind == "" {
+		return store.NotifyMessage
+	}
+	return n.Kind
+}

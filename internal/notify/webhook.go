@@ -27,11 +27,14 @@ const SignatureHeader = "X-Dealctl-Signature"
 const DeliveryHeader = "X-Dealctl-Delivery"
 
 // WebhookPayload is the JSON body a webhook receives. SentAt is inside the
-// signed body so that a receiver can refuse old replays.
+// signed body so that a receiver can refuse old replays. Kind is
+// "message" (a message was posted: MessageID names it) or "digest" (a
+// person's daily digest, which has no MessageID).
 type WebhookPayload struct {
 	ID        string    `json:"id"`
+	Kind      string    `json:"kind"`
 	DealID    string    `json:"deal_id"`
-	MessageID string    `json:"message_id"`
+	MessageID string    `json:"message_id,omitempty"`
 	PersonID  string    `json:"person_id"`
 	Email     string    `json:"email"`
 	Subject   string    `json:"subject"`
@@ -88,7 +91,7 @@ func (s *WebhookSender) Send(ctx context.Context, n store.Notification) error {
 		now = s.Now
 	}
 	body, err := json.Marshal(WebhookPayload{
-		ID: n.ID, DealID: n.DealID, MessageID: n.MessageID, PersonID: n.PersonID, Email: n.Email,
+		ID: n.ID, Kind: kindOf(n), DealID: n.DealID, MessageID: n.MessageID, PersonID: n.PersonID, Email: n.Email,
 		Subject: n.Subject, Body: n.Body, Attempt: n.Attempts, CreatedAt: n.CreatedAt.UTC(), SentAt: now().UTC(),
 	})
 	if err != nil {

@@ -85,7 +85,7 @@ func TestWebhookSignsAndPosts(t *testing.T) {
 	if len(rcv.got) != 1 {
 		t.Fatalf("receiver accepted %d payloads, want 1", len(rcv.got))
 	}
-	want := WebhookPayload{ID: "n1", DealID: "deal-1", MessageID: "msg-1", PersonID: "person-1", Email: "bob@acme.example",
+	want := WebhookPayload{ID: "n1", Kind: "message", DealID: "deal-1", MessageID: "msg-1", PersonID: "person-1", Email: "bob@acme.example",
 		Subject: "New answer on 2.1", Body: "Ünïcode body", Attempt: 1, CreatedAt: n.CreatedAt, SentAt: sentAt}
 	if rcv.got[0] != want {
 		t.Errorf("payload = %+v\nwant %+v", rcv.got[0], want)

@@ -229,7 +229,7 @@ func backoff(attempt int, rnd func() float64) time.Duration {
 
 func rowAttrs(n store.Notification) []any {
 	return []any{
-		slog.String("notification_id", n.ID), slog.String("deal_id", n.DealID),
+		slog.String("notification_id", n.ID), slog.String("kind", kindOf(n)), slog.String("deal_id", n.DealID),
 		slog.String("message_id", n.MessageID), slog.String("person_id", n.PersonID),
 		slog.Int("attempt", n.Attempts),
 	}

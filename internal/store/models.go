@@ -146,9 +146,12 @@ type APIKey struct {
 	CreatedAt time.Time
 }
 
-// Notification is one outbox row: a message to deliver to one person.
+// Notification is one outbox row: something to deliver to one person,
+// about a message posted (Kind NotifyMessage) or their daily digest
+// (NotifyDigest, which has no MessageID).
 type Notification struct {
 	ID            string
+	Kind          string // NotifyMessage or NotifyDigest; "" reads as NotifyMessage
 	DealID        string
 	MessageID     string
 	PersonID      string
@@ -161,3 +164,9 @@ type Notification struct {
 	LastError     string
 	CreatedAt     time.Time
 }
+
+// Notification kinds.
+const (
+	NotifyMessage = "message"
+	NotifyDigest  = "digest"
+)

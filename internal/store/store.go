@@ -133,6 +133,9 @@ type AdminTx interface {
 	APIKey(id string) (APIKey, error)
 	// CountDeals tells an empty database (serve --demo).
 	CountDeals() (int, error)
+	// SetDigestOptOut turns a person's daily digest off (true) or back
+	// on.
+	SetDigestOptOut(personID string, optOut bool) error
 }
 
 // Outbox is the notification queue.

@@ -45,6 +45,9 @@ func (a *applier) deal(path string, d *Deal, orgIDs map[string]string) error {
 		joined := p.Joined == nil || *p.Joined
 		pid, err := a.tx.PutPerson(store.Person{DealID: id, UserID: a.res.Users[p.User], PartyID: ids.parties[p.Party],
 			Access: api.Access(p.Access), Role: api.ParticipantRole(p.Role), IsProjectAdmin: p.ProjectAdmin, Joined: joined})
+		if err == nil && p.Digest != nil {
+			err = a.tx.SetDigestOptOut(pid, !*p.Digest)
+		}
 		if err != nil {
 			return place(fmt.Sprintf("%s.people[%d]", path, i), err)
 		}

@@ -53,6 +53,10 @@ type Person struct {
 	Role         string `json:"role" yaml:"role"` // default: other
 	ProjectAdmin bool   `json:"project_admin" yaml:"project_admin"`
 	Joined       *bool  `json:"joined" yaml:"joined"` // default: true
+	// Digest turns the person's daily digest on or off. Absent leaves it
+	// as it is (on for a new person), so that re-applying a file keeps an
+	// opt-out made with `dealctl admin digest off`.
+	Digest *bool `json:"digest" yaml:"digest"`
 }
 
 // Request is a row of the list: a request or a section.

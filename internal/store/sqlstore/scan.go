@@ -188,13 +188,17 @@ func keyArgs(k store.APIKey) []any {
 	return []any{k.ID, k.UserID, k.Name, k.Prefix, k.Hash, string(k.Access), deals, micros(k.ExpiresAt), nullMicros(k.RevokedAt), micros(k.CreatedAt)}
 }
 
-const notificationCols = "id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at"
+// notificationCols are read in this order by scanNotification. kind came
+// with the digest (migration 0006); message_id is null on a digest.
+const notificationCols = "id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at, kind"
 
 func scanNotification(s scanner) (store.Notification, error) {
 	var n store.Notification
 	var next, created int64
 	var delivered sql.NullInt64
-	err := s.Scan(&n.ID, &n.DealID, &n.MessageID, &n.PersonID, &n.Email, &n.Subject, &n.Body, &n.Attempts, &next, &delivered, &n.LastError, &created)
+	var message sql.NullString
+	err := s.Scan(&n.ID, &n.DealID, &message, &n.PersonID, &n.Email, &n.Subject, &n.Body, &n.Attempts, &next, &delivered, &n.LastError, &created, &n.Kind)
+	n.MessageID = message.String
 	n.NextAttemptAt, n.CreatedAt, n.DeliveredAt = fromMicros(next), fromMicros(created), timePtr(delivered)
 	return n, err
 }

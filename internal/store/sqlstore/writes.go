@@ -200,7 +200,10 @@ func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store
 
 const insertMessage = "INSERT INTO messages (" + messageCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 const insertFile = "INSERT INTO files (" + fileCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-const insertNotification = "INSERT INTO notifications (" + notificationCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+// insertNotification queues a message's notification; kind takes its
+// default, message.
+const insertNotification = "INSERT INTO notifications (id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 // PostMessage writes a message with its files, moves the request's status
 // when asked, and queues the notifications, in one transaction.

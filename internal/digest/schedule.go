@@ -1,0 +1,70 @@
+package digest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TimeOfDay is the local time a digest goes out at.
+type TimeOfDay struct{ Hour, Minute int }
+
+// DefaultAt is when digests go out unless told otherwise: 07:00, before
+// a deal team's day starts.
+var DefaultAt = TimeOfDay{Hour: 7}
+
+// ParseTimeOfDay reads "HH:MM" (24-hour clock) or a bare hour ("7").
+func ParseTimeOfDay(s string) (TimeOfDay, error) {
+	s = strings.TrimSpace(s)
+	hh, mm, hasMinutes := strings.Cut(s, ":")
+	h, err := strconv.Atoi(hh)
+	if err != nil || h < 0 || h > 23 || len(hh) > 2 {
+		return TimeOfDay{}, fmt.Errorf("%q is not a time of day: give HH:MM on a 24-hour clock, like 07:00 or 18:30", s)
+	}
+	m := 0
+	if hasMinutes {
+		m, err = strconv.Atoi(mm)
+		if err != nil || m < 0 || m > 59 || len(mm) != 2 {
+			return TimeOfDay{}, fmt.Errorf("%q is not a time of day: give HH:MM on a 24-hour clock, like 07:00 or 18:30", s)
+		}
+	}
+	return TimeOfDay{Hour: h, Minute: m}, nil
+}
+
+func (t TimeOfDay) String() string { return fmt.Sprintf("%02d:%02d", t.Hour, t.Minute) }
+
+// slot is one local day's digest time in a deal's zone.
+type slot struct {
+	day   string    // the local date, YYYY-MM-DD: the lease's key
+	today time.Time // local midnight of that date, for counting days
+	at    time.Time // the instant the digest is for; its "new since" window ends here
+}
+
+// slotOf is the digest slot of the local day now falls on in loc. On the
+// day clocks move, the wall time still names the slot: 07:00 is 07:00
+// whether the day has 23, 24 or 25 hours. A time the change skips (02:30
+// where clocks jump from 02:00 to 03:00) is taken as Go normalises it, an
+// hour later, still once.
+func slotOf(now time.Time, loc *time.Location, at TimeOfDay) slot {
+	l := now.In(loc)
+	y, m, d := l.Date()
+	return slot{
+		day:   l.Format(time.DateOnly),
+		today: time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
+		at:    time.Date(y, m, d, at.Hour, at.Minute, 0, 0, loc),
+	}
+}
+
+// daysFrom counts whole calendar days from the slot's date to date
+// (YYYY-MM-DD): negative for a date in the past. ok is false for a date
+// that does not parse.
+func (s slot) daysFrom(date string) (int, bool) {
+	d, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return 0, false
+	}
+	// Both are UTC midnights, so the difference is a whole number of days
+	// whatever the deal's zone does in between.
+	return int(d.Sub(s.today).Hours() / 24), true
+}
