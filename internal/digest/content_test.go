@@ -142,6 +142,12 @@ func TestDigestNothingDue(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range recips {
+		if !r.Joined {
+			if r.LastWindowEnd != nil {
+				t.Errorf("%s has not joined, yet has a digest slot", r.Email)
+			}
+			continue
+		}
 		if r.LastWindowEnd == nil || !r.LastWindowEnd.Equal(day(12, 7, 0)) {
 			t.Errorf("%s: last slot %v, want %v", r.Email, r.LastWindowEnd, day(12, 7, 0))
 		}
@@ -169,8 +175,11 @@ func TestDigestOptOut(t *testing.T) {
 	if rep := runOnce(t, s); rep.OptedOut != 1 {
 		t.Errorf("day 11, after re-applying a file without digest: %+v; want the opt-out kept", rep)
 	}
-	if err := st.SetDigestOptOut(context.Background(), w.person("bob"), false); err != nil {
-		t.Fatal(err)
+	if changed, err := st.SetDigestOptOut(context.Background(), w.person("bob"), false); err != nil || !changed {
+		t.Fatalf("opting bob back in: %v, %v", changed, err)
+	}
+	if changed, err := st.SetDigestOptOut(context.Background(), w.person("bob"), false); err != nil || changed {
+		t.Errorf("opting bob in twice: %v, %v; want no change the second time", changed, err)
 	}
 	clk.Set(day(12, 7, 30))
 	if rep := runOnce(t, s); rep.Sent != 1 {
@@ -180,7 +189,7 @@ func TestDigestOptOut(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0].Body, "Overdue") {
 		t.Fatalf("bob's digests: %+v", got)
 	}
-	if err := st.SetDigestOptOut(context.Background(), "no-such-person", true); err != store.ErrNotFound {
+	if _, err := st.SetDigestOptOut(context.Background(), "no-such-person", true); err != store.ErrNotFound {
 		t.Errorf("opting out an unknown person: %v, want ErrNotFound", err)
 	}
 }

@@ -17,19 +17,33 @@ var DefaultAt = TimeOfDay{Hour: 7}
 // ParseTimeOfDay reads "HH:MM" (24-hour clock) or a bare hour ("7").
 func ParseTimeOfDay(s string) (TimeOfDay, error) {
 	s = strings.TrimSpace(s)
+	bad := fmt.Errorf("%q is not a time of day: give HH:MM on a 24-hour clock, like 07:00 or 18:30", s)
 	hh, mm, hasMinutes := strings.Cut(s, ":")
-	h, err := strconv.Atoi(hh)
-	if err != nil || h < 0 || h > 23 || len(hh) > 2 {
-		return TimeOfDay{}, fmt.Errorf("%q is not a time of day: give HH:MM on a 24-hour clock, like 07:00 or 18:30", s)
+	if !digits(hh, 1, 2) || (hasMinutes && !digits(mm, 2, 2)) {
+		return TimeOfDay{}, bad
 	}
+	h, _ := strconv.Atoi(hh)
 	m := 0
 	if hasMinutes {
-		m, err = strconv.Atoi(mm)
-		if err != nil || m < 0 || m > 59 || len(mm) != 2 {
-			return TimeOfDay{}, fmt.Errorf("%q is not a time of day: give HH:MM on a 24-hour clock, like 07:00 or 18:30", s)
-		}
+		m, _ = strconv.Atoi(mm)
+	}
+	if h > 23 || m > 59 {
+		return TimeOfDay{}, bad
 	}
 	return TimeOfDay{Hour: h, Minute: m}, nil
+}
+
+// digits reports whether s is between least and most ASCII digits.
+func digits(s string, least, most int) bool {
+	if len(s) < least || len(s) > most {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (t TimeOfDay) String() string { return fmt.Sprintf("%02d:%02d", t.Hour, t.Minute) }

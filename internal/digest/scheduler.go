@@ -139,7 +139,7 @@ func (s *Scheduler) runDeal(ctx context.Context, d store.Deal, now time.Time, re
 	var due []store.DigestRecipient
 	earliest := sl.at
 	for _, r := range recipients {
-		if sentToday(r, loc, sl) {
+		if !r.Joined || sentToday(r, loc, sl) {
 			continue
 		}
 		due = append(due, r)

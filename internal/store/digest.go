@@ -12,7 +12,8 @@ const (
 	DigestOptedOut = "opted_out" // the person asked for no digest
 )
 
-// DigestRecipient is a joined person of a deal as the digest sees them.
+// DigestRecipient is a person of a deal as the digest sees them (only
+// the joined get digests).
 type DigestRecipient struct {
 	Person
 	OptedOut bool
@@ -45,8 +46,8 @@ type DigestRecord struct {
 type Digests interface {
 	// DigestDeals lists the deals digests go out for: those not archived.
 	DigestDeals(ctx context.Context) ([]Deal, error)
-	// DigestRecipients lists a deal's joined people, with their opt-out
-	// and their last digest slot.
+	// DigestRecipients lists a deal's people, joined or not, with their
+	// opt-out and their last digest slot.
 	DigestRecipients(ctx context.Context, dealID string) ([]DigestRecipient, error)
 	// MessagesPosted lists a deal's messages posted after after and up to
 	// upTo, oldest first, every side's and internal ones included: the
@@ -58,7 +59,8 @@ type Digests interface {
 	// instance, or an earlier run, took one since) or r's slot is not
 	// after it.
 	ClaimDigest(ctx context.Context, r DigestRecord, n *Notification) (bool, error)
-	// SetDigestOptOut turns a person's digest off (true) or back on; it
-	// reports ErrNotFound for an unknown person.
-	SetDigestOptOut(ctx context.Context, personID string, optOut bool) error
+	// SetDigestOptOut turns a person's digest off (true) or back on,
+	// reporting whether that changed anything; ErrNotFound for an unknown
+	// person.
+	SetDigestOptOut(ctx context.Context, personID string, optOut bool) (changed bool, err error)
 }

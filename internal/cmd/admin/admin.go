@@ -27,7 +27,7 @@ func NewCmd(f *cli.Factory) *cobra.Command {
 	o := &adminOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "admin",
-		Short: "Administer a dealctl server's database: seed worlds, keys, archiving, files, backups",
+		Short: "Administer a dealctl server's database: seed worlds, keys, archiving, files, digests, backups",
 		Long: `Administer the database a dealctl server runs on, directly (no server or key needed).
 
 The database is --db, else $DEALCTL_DB, else the embedded database under the
@@ -54,6 +54,7 @@ default one and says so.`,
 		newAdminFilesCmd(o),
 		newAdminBackupCmd(o),
 		newAdminMigrateCmd(o),
+		newAdminDigestCmd(o),
 	)
 	return cmd
 }

@@ -209,7 +209,13 @@ func TestAdminMigrateSaysWhatItApplied(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("migrate -o json printed %q: %v", out, err)
 	}
-	if res.FromVersion != 1 || res.SchemaVersion != latest || res.Created || len(res.Applied) != latest-1 || res.Dialect != "sqlite" {
+	// Counted from the files, not from the latest number: numbers may
+	// skip (each branch reserves its own).
+	all, err := filepath.Glob("../../store/sqlstore/migrations/sqlite/*.sql")
+	if err != nil || len(all) < 2 {
+		t.Fatalf("migrations: %v, %v", all, err)
+	}
+	if res.FromVersion != 1 || res.SchemaVersion != latest || res.Created || len(res.Applied) != len(all)-1 || res.Dialect != "sqlite" {
 		t.Errorf("migrate -o json on a database at version 1 = %+v", res)
 	}
 }

@@ -41,6 +41,7 @@ type serveOptions struct {
 	logFormat       string
 	shutdownTimeout time.Duration
 	schemaCheck     time.Duration
+	digestAt        string // HH:MM, or off; "" is 07:00
 }
 
 func NewCmd() *cobra.Command {
@@ -53,7 +54,13 @@ default) or on PostgreSQL (--db postgres://…; several instances may share it).
 
 Every flag also reads an environment variable: DEALCTL_ADDR, DEALCTL_DB,
 DEALCTL_BASE_URL, DEALCTL_RATE_LIMIT, DEALCTL_NOTIFY_URL, DEALCTL_WEBHOOK_SECRET,
-DEALCTL_LOG_FORMAT. Secrets in them are never printed, not even as defaults here.
+DEALCTL_LOG_FORMAT, DEALCTL_DIGEST_AT. Secrets in them are never printed, not even
+as defaults here.
+
+Each joined person gets a daily digest per deal at --digest-at in the deal's
+time zone (their overdue and due-this-week requests, and new answers and
+questions on requests assigned to them), sent like notifications; give every
+instance on one database the same value (docs/server.md, "Daily digest").
 
 The first line printed names the address it listens on and, apart, the base
 URL; before it, a line says so when serve created a new database, and the log
@@ -84,6 +91,7 @@ migrated the database, it refuses writes (503, reason schema_newer) and
 	f.StringVar(&o.logFormat, "log-format", envOr("DEALCTL_LOG_FORMAT", "text"), "access log format: text or json")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let calls in flight finish on SIGINT/SIGTERM")
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
+	f.StringVar(&o.digestAt, "digest-at", envOr("DEALCTL_DIGEST_AT", "07:00"), "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
 	return cmd
 }
 
@@ -108,6 +116,10 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	}
 	if o.schemaCheck <= 0 {
 		return cli.UsageErrorf("--schema-check-interval must be positive, like 5s")
+	}
+	digestAt, digestsOn, err := digestSchedule(o.digestAt)
+	if err != nil {
+		return err
 	}
 	o.notifyURL = cmp.Or(o.notifyURL, os.Getenv("DEALCTL_NOTIFY_URL"))
 	o.webhookSecret = cmp.Or(o.webhookSecret, os.Getenv("DEALCTL_WEBHOOK_SECRET"))
@@ -147,6 +159,11 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	defer stopNotify()
+	if digestsOn {
+		defer startDigests(ctx, db, digestAt, worker.Poke, logger)()
+	} else {
+		logger.Info("daily digests off (--digest-at off)")
+	}
 	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke}
 	if shared, ok := any(db).(interface{ RateLimiter() store.RateLimiter }); ok && db.Dialect() == sqlstore.Postgres {
 		cfg.Limiter = shared.RateLimiter()

@@ -16,8 +16,8 @@ func (db *DB) DigestDeals(ctx context.Context) ([]store.Deal, error) {
 	return collect(ctx, db.read, scanDeal, "SELECT "+dealCols+" FROM deals WHERE archived = FALSE ORDER BY id")
 }
 
-// DigestRecipients lists a deal's joined people with their opt-out and
-// the end of their last digest slot.
+// DigestRecipients lists a deal's people with their opt-out and the end
+// of their last digest slot.
 func (db *DB) DigestRecipients(ctx context.Context, dealID string) ([]store.DigestRecipient, error) {
 	return collect(ctx, db.read, func(s scanner) (store.DigestRecipient, error) {
 		var r store.DigestRecipient
@@ -34,7 +34,7 @@ func (db *DB) DigestRecipients(ctx context.Context, dealID string) ([]store.Dige
 		LEFT JOIN digest_opt_outs o ON o.person_id = p.id
 		LEFT JOIN digests d ON d.person_id = p.id
 			AND d.window_end = (SELECT MAX(window_end) FROM digests x WHERE x.person_id = p.id)
-		WHERE p.deal_id = ? AND p.joined = TRUE ORDER BY p.id`), dealID)
+		WHERE p.deal_id = ? ORDER BY p.id`), dealID)
 }
 
 // MessagesPosted lists a deal's messages posted in (after, upTo].
@@ -113,27 +113,35 @@ func sameInstant(a, b *time.Time) bool {
 }
 
 // SetDigestOptOut turns a person's digest off or back on.
-func (db *DB) SetDigestOptOut(ctx context.Context, personID string, optOut bool) error {
-	return db.inTx(ctx, func(tx *sql.Tx) error {
-		return setDigestOptOut(ctx, db, tx, personID, optOut, time.Now())
+func (db *DB) SetDigestOptOut(ctx context.Context, personID string, optOut bool) (bool, error) {
+	changed := false
+	err := db.inTx(ctx, func(tx *sql.Tx) (err error) {
+		changed, err = setDigestOptOut(ctx, db, tx, personID, optOut, time.Now())
+		return err
 	})
+	return changed, err
 }
 
 // SetDigestOptOut is the world file's `digest:` on a person.
 func (a *adminTx) SetDigestOptOut(personID string, optOut bool) error {
-	return setDigestOptOut(a.ctx, a.db, a.tx, personID, optOut, time.Now())
+	_, err := setDigestOptOut(a.ctx, a.db, a.tx, personID, optOut, time.Now())
+	return err
 }
 
-func setDigestOptOut(ctx context.Context, db *DB, tx queryer, personID string, optOut bool, now time.Time) error {
+func setDigestOptOut(ctx context.Context, db *DB, tx queryer, personID string, optOut bool, now time.Time) (bool, error) {
 	var id string
 	if err := tx.QueryRowContext(ctx, db.q("SELECT id FROM people WHERE id = ?"), personID).Scan(&id); err != nil {
-		return notFound(err)
+		return false, notFound(err)
 	}
 	query, args := "DELETE FROM digest_opt_outs WHERE person_id = ?", []any{personID}
 	if optOut {
 		// An opt-out already there keeps its first time.
 		query, args = "INSERT INTO digest_opt_outs (person_id, opted_out_at) VALUES (?, ?) ON CONFLICT (person_id) DO NOTHING", []any{personID, micros(now)}
 	}
-	_, err := tx.ExecContext(ctx, db.q(query), args...)
-	return mapErr(err)
+	res, err := tx.ExecContext(ctx, db.q(query), args...)
+	if err != nil {
+		return false, mapErr(err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
