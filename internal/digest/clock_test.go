@@ -1,8 +1,14 @@
 package digest
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/store"
 )
 
 // step is how far the fake clock moves between runs, as a server's
@@ -169,5 +175,33 @@ func TestDigestSettles(t *testing.T) {
 	}
 	if n := len(digestsFor(digests(t, st, w.deal()), w.person("bob"))); n != 1 {
 		t.Errorf("bob has %d digests", n)
+	}
+}
+
+// TestDigestZoneThatDoesNotLoad: a deal whose stored zone no longer
+// loads still gets its digests, at the hour in UTC, and the log says so
+// once rather than every minute.
+func TestDigestZoneThatDoesNotLoad(t *testing.T) {
+	st, _ := openSQLite(t)
+	clk := newClock(day(8, 12, 0))
+	w := seed(t, st, testWorld("UTC"), clk.Now())
+	ctx := context.Background()
+	d, err := st.Deal(ctx, w.deal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Timezone = "Mars/Olympus_Mons"
+	if err := st.Apply(ctx, func(tx store.AdminTx) error { return tx.PutDeal(d) }); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	s := newScheduler(st, clk)
+	s.Log = slog.New(slog.NewTextHandler(&logs, nil))
+	runFromTo(t, s, clk, day(9, 6, 0), day(10, 8, 0))
+	if got := sentAt(t, w, time.UTC); len(got) != 2 || got[0].Hour() != 7 || got[1].Hour() != 7 {
+		t.Errorf("digests at %v, want at 07:xx UTC on the 9th and 10th", got)
+	}
+	if n := strings.Count(logs.String(), "does not load"); n != 1 {
+		t.Errorf("the bad zone was logged %d times, want once:\n%s", n, logs.String())
 	}
 }

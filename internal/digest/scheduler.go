@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/store"
@@ -45,6 +46,8 @@ type Scheduler struct {
 	// notification worker's Poke), so it goes out now rather than at the
 	// worker's next interval.
 	Queued func()
+
+	badZones sync.Map // deal id → the zone that did not load, warned about once
 }
 
 // Report counts what one run did.
@@ -123,9 +126,12 @@ func (s *Scheduler) runDeal(ctx context.Context, d store.Deal, now time.Time, re
 	loc, err := time.LoadLocation(d.Timezone)
 	if err != nil {
 		// The world file checks zones; one that no longer loads still
-		// gets its digests, on UTC, rather than none.
-		s.log().Warn("digest: deal time zone does not load; using UTC", slog.String("deal_id", d.ID),
-			slog.String("timezone", d.Timezone), slog.Any("error", err))
+		// gets its digests, on UTC, rather than none. Said once per deal
+		// and zone, not every minute.
+		if prev, seen := s.badZones.Swap(d.ID, d.Timezone); !seen || prev != d.Timezone {
+			s.log().Warn("digest: deal time zone does not load; its digests go at UTC", slog.String("deal_id", d.ID),
+				slog.String("timezone", d.Timezone), slog.Any("error", err))
+		}
 		loc = time.UTC
 	}
 	sl := slotOf(now, loc, s.At)

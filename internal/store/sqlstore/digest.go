@@ -56,7 +56,9 @@ func (db *DB) ClaimDigest(ctx context.Context, r store.DigestRecord, n *store.No
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		lock := "SELECT id FROM people WHERE id = ?"
 		if db.dialect == Postgres {
-			lock += " FOR UPDATE"
+			// NO KEY: posts by the person (whose foreign keys take KEY
+			// SHARE on this row) need not wait for the claim.
+			lock += " FOR NO KEY UPDATE"
 		}
 		var id string
 		if err := tx.QueryRowContext(ctx, db.q(lock), r.PersonID).Scan(&id); err != nil {
