@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
 // step is how far the fake clock moves between runs, as a server's
@@ -106,18 +107,24 @@ func TestDigestInASkippedHour(t *testing.T) {
 	}
 }
 
+// zoneCase is a deal moved from one zone to another between digests.
+type zoneCase struct {
+	name     string
+	from, to string
+	start    time.Time   // the clock's first run
+	change   time.Time   // when the world is re-applied with zone to
+	want     []time.Time // when digests are due (07:00 local; queued after the settle)
+}
+
+// marchUTC is h:00 UTC on d March 2026.
+func marchUTC(d, h int) time.Time { return time.Date(2026, 3, d, h, 0, 0, 0, time.UTC) }
+
 // TestDigestTimezoneChanged: a deal whose zone is changed between two
 // digests gets the next one at 07:00 in the new zone, and never a second
-// one for a day the last digest already covered.
+// one on a local date that already had one.
 func TestDigestTimezoneChanged(t *testing.T) {
-	utc := func(d, h int) time.Time { return time.Date(2026, 3, d, h, 0, 0, 0, time.UTC) }
-	cases := []struct {
-		name     string
-		from, to string
-		start    time.Time   // the clock's first run
-		change   time.Time   // when the world is re-applied with zone to
-		want     []time.Time // when digests are queued (07:00 local, after the settle)
-	}{
+	utc := marchUTC
+	cases := []zoneCase{
 		// Westward: Tokyo's 07:00 on the 10th is 22:00 UTC (and London)
 		// on the 9th. At 23:00 UTC the deal moves to London, where it is
 		// still the 9th, which has had its digest: the next is London's
@@ -135,26 +142,29 @@ func TestDigestTimezoneChanged(t *testing.T) {
 			[]time.Time{utc(9, 7), utc(9, 22)}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			st, _ := openSQLite(t)
-			clk := newClock(tc.start.Add(-time.Hour))
-			w := seed(t, st, testWorld(tc.from), clk.Now())
-			s := newScheduler(st, clk)
-			runFromTo(t, s, clk, tc.start, tc.change)
-			clk.Set(tc.change)
-			seed(t, st, testWorld(tc.to), clk.Now())
-			runFromTo(t, s, clk, tc.change, utc(10, 12))
+		t.Run(tc.name, func(t *testing.T) { onEachStore(t, tc.run) })
+	}
+}
 
-			got := sentAt(t, w, time.UTC)
-			if len(got) != len(tc.want) {
-				t.Fatalf("digests at %v, want at %v (+ settle)", got, tc.want)
-			}
-			for i, at := range got {
-				if d := at.Sub(tc.want[i]); d < DefaultSettle || d > DefaultSettle+step {
-					t.Errorf("digest %d at %s, want within %s after %s", i, at, step, tc.want[i].Add(DefaultSettle))
-				}
-			}
-		})
+// run steps the clock from start to noon UTC on the 10th, re-applying
+// the world in the new zone at change, and checks when digests went.
+func (tc zoneCase) run(t *testing.T, st *sqlstore.DB) {
+	clk := newClock(tc.start.Add(-time.Hour))
+	w := seed(t, st, testWorld(tc.from), clk.Now())
+	s := newScheduler(st, clk)
+	runFromTo(t, s, clk, tc.start, tc.change)
+	clk.Set(tc.change)
+	seed(t, st, testWorld(tc.to), clk.Now())
+	runFromTo(t, s, clk, tc.change, marchUTC(10, 12))
+
+	got := sentAt(t, w, time.UTC)
+	if len(got) != len(tc.want) {
+		t.Fatalf("digests at %v, want at %v (+ settle)", got, tc.want)
+	}
+	for i, at := range got {
+		if d := at.Sub(tc.want[i]); d < DefaultSettle || d > DefaultSettle+step {
+			t.Errorf("digest %d at %s, want within %s after %s", i, at, step, tc.want[i].Add(DefaultSettle))
+		}
 	}
 }
 

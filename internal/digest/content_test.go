@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -20,8 +21,9 @@ func day(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, time.
 // their requests posted since their last digest — never the other side's
 // internal posts, never their own, never one on someone else's request,
 // and a message posted after the slot waits for the next day's digest.
-func TestDigestContent(t *testing.T) {
-	st, _ := openSQLite(t)
+func TestDigestContent(t *testing.T) { onEachStore(t, testDigestContent) }
+
+func testDigestContent(t *testing.T, st *sqlstore.DB) {
 	clk := newClock(day(8, 12, 0))
 	w := seed(t, st, testWorld("Europe/London"), clk.Now())
 	srv := newAPI(t, st, clk)
@@ -116,8 +118,9 @@ func TestDigestContent(t *testing.T) {
 
 // TestDigestNothingDue: a person with nothing overdue, due soon or new
 // gets no digest, day after day, and the slot is still marked done.
-func TestDigestNothingDue(t *testing.T) {
-	st, _ := openSQLite(t)
+func TestDigestNothingDue(t *testing.T) { onEachStore(t, testDigestNothingDue) }
+
+func testDigestNothingDue(t *testing.T, st *sqlstore.DB) {
 	clk := newClock(day(8, 12, 0))
 	w := seed(t, st, testWorld("UTC"), clk.Now())
 	s := newScheduler(st, clk)
@@ -157,8 +160,9 @@ func TestDigestNothingDue(t *testing.T) {
 // TestDigestOptOut: a person opted out in the world file gets nothing;
 // turned back on, they get the next day's digest, whose "new" starts at
 // the day before (the slots passed while opted out still count).
-func TestDigestOptOut(t *testing.T) {
-	st, _ := openSQLite(t)
+func TestDigestOptOut(t *testing.T) { onEachStore(t, testDigestOptOut) }
+
+func testDigestOptOut(t *testing.T, st *sqlstore.DB) {
 	clk := newClock(day(8, 12, 0))
 	doc := strings.Replace(testWorld("UTC"), "{user: bob,   party: buy,  access: editor}", "{user: bob, party: buy, access: editor, digest: false}", 1)
 	w := seed(t, st, doc, clk.Now())

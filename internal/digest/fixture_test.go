@@ -115,6 +115,16 @@ func openSQLite(t *testing.T) (*sqlstore.DB, string) {
 	return openDSN(t, path), path
 }
 
+// onEachStore runs fn on a fresh SQLite store and on a fresh PostgreSQL
+// database.
+func onEachStore(t *testing.T, fn func(t *testing.T, st *sqlstore.DB)) {
+	t.Run("sqlite", func(t *testing.T) {
+		st, _ := openSQLite(t)
+		fn(t, st)
+	})
+	t.Run("postgres", func(t *testing.T) { fn(t, openDSN(t, pgtest.URL(t))) })
+}
+
 func openDSN(t *testing.T, dsn string) *sqlstore.DB {
 	t.Helper()
 	st, err := sqlstore.Open(context.Background(), dsn)
