@@ -237,3 +237,27 @@ func TestDigestHostileText(t *testing.T) {
 		t.Errorf("the OSC 52 attempt is not shown visibly:\n%s", body)
 	}
 }
+
+// TestDigestArchivedDeal: an archived deal takes no writes, so it sends
+// no digests; unarchived, it does again.
+func TestDigestArchivedDeal(t *testing.T) {
+	st, _ := openSQLite(t)
+	clk := newClock(day(8, 12, 0))
+	w := seed(t, st, testWorld("UTC"), clk.Now())
+	ctx := context.Background()
+	if err := st.SetDealArchived(ctx, w.deal(), true); err != nil {
+		t.Fatal(err)
+	}
+	s := newScheduler(st, clk)
+	clk.Set(day(9, 8, 0))
+	if rep := runOnce(t, s); rep != (Report{}) {
+		t.Errorf("an archived deal: %+v, want nothing done", rep)
+	}
+	if err := st.SetDealArchived(ctx, w.deal(), false); err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(day(10, 8, 0))
+	if rep := runOnce(t, s); rep.Sent != 1 {
+		t.Errorf("unarchived: %+v, want bob's digest", rep)
+	}
+}
