@@ -22,7 +22,6 @@ import (
 type Store interface {
 	store.Digests
 	Requests(ctx context.Context, dealID string) ([]store.Request, error)
-	People(ctx context.Context, dealID string) ([]store.Person, error)
 }
 
 // Defaults for a zero Scheduler field.
@@ -154,7 +153,7 @@ func (s *Scheduler) runDeal(ctx context.Context, d store.Deal, now time.Time, re
 	if len(due) == 0 {
 		return nil
 	}
-	data, err := s.readDeal(ctx, d, loc, sl, earliest)
+	data, err := s.readDeal(ctx, d, loc, sl, earliest, recipients)
 	if err != nil {
 		return err
 	}
@@ -170,13 +169,10 @@ func (s *Scheduler) runDeal(ctx context.Context, d store.Deal, now time.Time, re
 	return errors.Join(errs...)
 }
 
-// readDeal reads what the deal's digests are built from.
-func (s *Scheduler) readDeal(ctx context.Context, d store.Deal, loc *time.Location, sl slot, since time.Time) (*dealData, error) {
+// readDeal reads what the deal's digests are built from; people are
+// the deal's, who wrote the messages.
+func (s *Scheduler) readDeal(ctx context.Context, d store.Deal, loc *time.Location, sl slot, since time.Time, people []store.DigestRecipient) (*dealData, error) {
 	requests, err := s.Store.Requests(ctx, d.ID)
-	if err != nil {
-		return nil, err
-	}
-	people, err := s.Store.People(ctx, d.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +186,7 @@ func (s *Scheduler) readDeal(ctx context.Context, d store.Deal, loc *time.Locati
 		data.byID[r.ID] = r
 	}
 	for _, p := range people {
-		data.people[p.ID] = p
+		data.people[p.ID] = p.Person
 	}
 	return data, nil
 }
