@@ -89,9 +89,10 @@ func (d *dealData) contentFor(who store.Person, since time.Time) content {
 		days, ok := d.slot.daysFrom(*r.DueDate)
 		switch {
 		case !ok:
-		case days < 0:
+		case domain.Overdue(&api.DealRequest{Kind: r.Kind, Status: r.Status, DueDate: r.DueDate}, d.slot.day):
+			// The rule `requests ls --overdue` and the TUI apply.
 			c.overdue = append(c.overdue, dueItem{req: r, days: days})
-		case days < DueSoonDays:
+		case days >= 0 && days < DueSoonDays:
 			c.dueSoon = append(c.dueSoon, dueItem{req: r, days: days})
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
-	"github.com/dealctl/dealctl/internal/termsafe"
+	"github.com/dealctl/dealctl/internal/termsafe/termsafetest"
 )
 
 // day is a March 2026 date at h:m UTC (London is on GMT until the 29th).
@@ -209,7 +209,7 @@ func TestDigestHostileText(t *testing.T) {
 	s := newScheduler(st, clk)
 	clk.Set(day(9, 7, 30))
 	runOnce(t, s)
-	for i, h := range termsafe.Hostile {
+	for i, h := range termsafetest.Hostile {
 		if strings.ContainsRune(h.Text, 0) {
 			continue // the API refuses NUL
 		}
