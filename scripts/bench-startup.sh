@@ -5,6 +5,7 @@
 #   scripts/bench-startup.sh            # build ./cmd/dealctl, then measure
 #   DEALCTL_BIN=/path/dealctl scripts/bench-startup.sh   # measure a given binary
 #   RUNS=300 scripts/bench-startup.sh
+#   BASELINE=/path/older-dealctl scripts/bench-startup.sh  # before/after in one run
 #
 # Uses hyperfine when installed (Debian: apt-get install -y hyperfine),
 # else a plain timing loop. Read the minimum and the user+system CPU time
@@ -17,11 +18,22 @@ if [ -z "$BIN" ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	BIN=$tmp/dealctl
-	go build -trimpath -o "$BIN" ./cmd/dealctl
+	CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$BIN" ./cmd/dealctl # as released
 fi
 echo "binary: $BIN ($(du -h "$BIN" | cut -f1)); $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
 
 if command -v hyperfine >/dev/null; then
+	# With a baseline, the two alternate in rounds of 20 runs, so that the
+	# machine's drift lands on both.
+	if [ -n "${BASELINE:-}" ]; then
+		for r in $(seq $((RUNS / 20))); do
+			hyperfine -N --warmup 5 --runs 20 --style none --export-csv "$BIN.round.csv" \
+				-n now "$BIN --version" -n baseline "$BASELINE --version" >/dev/null
+			awk -F, -v r="$r" 'NR > 1 {m[$1] = $4 * 1000; c[$1] = ($5 + $6) * 1000}
+				END {printf "round %2d  median now %6.2f ms, baseline %6.2f ms;  CPU now %6.2f ms, baseline %6.2f ms\n", r, m["now"], m["baseline"], c["now"], c["baseline"]}' "$BIN.round.csv"
+		done
+		rm -f "$BIN.round.csv"
+	fi
 	hyperfine -N --warmup 20 --runs "$RUNS" "$BIN --version"
 else
 	echo "hyperfine not found: timing $RUNS runs in a loop"
