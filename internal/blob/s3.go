@@ -23,10 +23,14 @@ type S3 struct {
 
 // partSize is the multipart upload's part: the one buffer an upload holds
 // (minio-go reads a part at a time, sequentially, for a reader without
-// ReadAt). 16 MiB keeps an attach well under 64 MiB of memory and allows
-// 160 GiB through a pipe (10,000 parts); a file of known size gets parts
-// as large as its size needs.
-const partSize = 16 << 20
+// ReadAt). 8 MiB keeps an attach well under 64 MiB of memory; a file of
+// known size gets parts as large as its size needs (1 GiB per part for a
+// file of 9 TiB). A stream of unknown length gets pipePartSize, which
+// lets 160 GiB through a pipe (10,000 parts).
+const (
+	partSize     = 8 << 20
+	pipePartSize = 16 << 20
+)
 
 // maxParts is S3's limit on the parts of one upload, less a margin.
 const maxParts = 9_000
@@ -100,7 +104,7 @@ func (s *S3) Put(ctx context.Context, r io.Reader) (Info, error) {
 	}
 	pending := s.loc.Prefix + "pending/" + uuid.NewString()
 	h := NewHashingReader(r)
-	if _, err := s.client.PutObject(ctx, s.loc.Bucket, pending, h, -1, minio.PutObjectOptions{PartSize: partSize}); err != nil {
+	if _, err := s.client.PutObject(ctx, s.loc.Bucket, pending, h, -1, minio.PutObjectOptions{PartSize: pipePartSize}); err != nil {
 		return Info{}, fmt.Errorf("upload to %s: %w", s.loc, err)
 	}
 	defer func() { _ = s.client.RemoveObject(context.WithoutCancel(ctx), s.loc.Bucket, pending, minio.RemoveObjectOptions{}) }()

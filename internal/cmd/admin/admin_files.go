@@ -8,6 +8,7 @@ import (
 	"mime"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,7 @@ import (
 	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -81,6 +83,10 @@ input (give --name).`,
 }
 
 func adminAttachRun(ctx context.Context, a *attachOptions) error {
+	// Files stream through a few fixed buffers: memory should follow
+	// those, not the start-up collector setting.
+	gctune.ForLongRuns()
+	boundMemory()
 	db, err := a.open(ctx)
 	if err != nil {
 		return err
@@ -177,6 +183,15 @@ func attachOne(ctx context.Context, db *sqlstore.DB, objects *blob.S3, m store.M
 		return f, fmt.Errorf("cannot attach %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// boundMemory sets a soft memory limit for a command that streams large
+// files, so that the collector returns what each buffer leaves behind
+// rather than letting the heap grow (unless GOMEMLIMIT says otherwise).
+func boundMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(48 << 20)
+	}
 }
 
 // openAttachment opens a file to attach, or standard input for "-".

@@ -12,6 +12,7 @@ import (
 	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -69,6 +70,8 @@ type migrateTotals struct {
 }
 
 func adminFilesMigrateRun(ctx context.Context, m *migrateFilesOptions) error {
+	gctune.ForLongRuns()
+	boundMemory()
 	db, err := m.open(ctx)
 	if err != nil {
 		return err
