@@ -107,7 +107,9 @@ func (s *S3) Put(ctx context.Context, r io.Reader) (Info, error) {
 	if _, err := s.client.PutObject(ctx, s.loc.Bucket, pending, h, -1, minio.PutObjectOptions{PartSize: pipePartSize}); err != nil {
 		return Info{}, fmt.Errorf("upload to %s: %w", s.loc, err)
 	}
-	defer func() { _ = s.client.RemoveObject(context.WithoutCancel(ctx), s.loc.Bucket, pending, minio.RemoveObjectOptions{}) }()
+	defer func() {
+		_ = s.client.RemoveObject(context.WithoutCancel(ctx), s.loc.Bucket, pending, minio.RemoveObjectOptions{})
+	}()
 	info := h.Info()
 	if got, err := s.Stat(ctx, info.SHA256); err == nil && got.Size == info.Size {
 		return info, nil

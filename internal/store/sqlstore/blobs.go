@@ -236,7 +236,9 @@ func (db *DB) Blobs() blob.Store { return dbBlobs{db} }
 
 type dbBlobs struct{ db *DB }
 
-func (d dbBlobs) Put(ctx context.Context, r io.Reader) (blob.Info, error) { return d.db.PutBlob(ctx, r) }
+func (d dbBlobs) Put(ctx context.Context, r io.Reader) (blob.Info, error) {
+	return d.db.PutBlob(ctx, r)
+}
 
 func (d dbBlobs) Open(ctx context.Context, sha string) (io.ReadCloser, int64, error) {
 	rc, n, err := d.db.OpenBlob(ctx, sha)
