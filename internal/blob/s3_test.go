@@ -21,6 +21,15 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
 
+func openTestS3Bench(t testing.TB) *blob.S3 {
+	t.Helper()
+	s, err := blob.OpenS3(context.Background(), s3test.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func openTestS3(t *testing.T) *blob.S3 {
 	t.Helper()
 	s, err := blob.OpenS3(context.Background(), s3test.URL(t))

@@ -111,7 +111,7 @@ func newS3Env(t *testing.T, proxy bool, log *logBuffer) (*env, *blob.S3) {
 	t.Helper()
 	var objects *blob.S3
 	e := newEnv(t, func(c *server.Config) {
-		objects = moveFilesToS3(t, c.Store.(*sqlstore.DB))
+		objects = moveFilesToS3(t, storeOf(c))
 		c.Objects, c.FilesProxy = objects, proxy
 		if log != nil {
 			c.Logger = slog.New(slog.NewTextHandler(log, nil))
@@ -221,3 +221,6 @@ func TestS3ReadyzCoversTheStore(t *testing.T) {
 	e2 := newEnv(t, func(c *server.Config) { c.Objects = gone })
 	e2.anon(t).get("/readyz").wantErr(http.StatusServiceUnavailable, api.CodeInternal, "files_unreachable")
 }
+
+// storeOf is the database a test env's server runs on.
+func storeOf(c *server.Config) *sqlstore.DB { return c.Store.(*sqlstore.DB) }
