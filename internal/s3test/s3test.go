@@ -8,8 +8,11 @@
 //
 //	go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
 //
-// Without it tests are skipped, unless DEALCTL_REQUIRE_S3=1 (as in CI),
-// which turns the skip into a failure.
+// DEALCTL_TEST_S3=http://HOST:PORT points the tests at a server already
+// running instead (.ci/start-versitygw.sh prints it, with the credentials
+// in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY). Without either, tests
+// are skipped, unless DEALCTL_REQUIRE_S3=1 (as in CI), which turns the
+// skip into a failure.
 //
 // The server's credentials are put in the process's environment
 // (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), where the code under test
@@ -36,8 +39,13 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
-// EnvRequire makes a missing versitygw a failure rather than a skip.
-const EnvRequire = "DEALCTL_REQUIRE_S3"
+// Environment switches.
+const (
+	// EnvRequire makes a missing versitygw a failure rather than a skip.
+	EnvRequire = "DEALCTL_REQUIRE_S3"
+	// EnvURL names a running S3 server to use.
+	EnvURL = "DEALCTL_TEST_S3"
+)
 
 var (
 	once        sync.Once
@@ -96,9 +104,9 @@ func Main(m *testing.M) int {
 	return code
 }
 
-// Stop stops the server, if one was started.
+// Stop stops the server, if this process started one.
 func Stop() {
-	if local == nil {
+	if local == nil || local.cmd == nil {
 		return
 	}
 	_ = local.cmd.Process.Kill()
@@ -130,6 +138,15 @@ func Binary() (string, bool) {
 }
 
 func setup() {
+	if ep := os.Getenv(EnvURL); ep != "" {
+		s, err := external(ep)
+		if err != nil {
+			startErr = fmt.Errorf("%s=%s: %w", EnvURL, ep, err)
+			return
+		}
+		local = s
+		return
+	}
 	bin, ok := Binary()
 	if !ok {
 		unavailable = "versitygw is not on PATH nor in $GOPATH/bin"
@@ -145,6 +162,26 @@ func setup() {
 	os.Setenv("AWS_ACCESS_KEY_ID", s.access)
 	os.Setenv("AWS_SECRET_ACCESS_KEY", s.secret)
 	os.Unsetenv("AWS_SESSION_TOKEN")
+}
+
+// external is a server someone else runs, with the credentials in the
+// environment.
+func external(endpoint string) (*server, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Scheme != "http" || u.Host == "" {
+		return nil, fmt.Errorf("give http://HOST:PORT")
+	}
+	s := &server{endpoint: endpoint, access: os.Getenv("AWS_ACCESS_KEY_ID"), secret: os.Getenv("AWS_SECRET_ACCESS_KEY")}
+	s.client, err = minio.New(u.Host, &minio.Options{Creds: credentials.NewStaticV4(s.access, s.secret, ""), Region: "us-east-1", BucketLookup: minio.BucketLookupPath})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := s.client.ListBuckets(ctx); err != nil {
+		return nil, fmt.Errorf("the server does not answer with the credentials in AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY: %w", err)
+	}
+	return s, nil
 }
 
 func start(bin string) (*server, error) {
