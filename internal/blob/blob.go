@@ -21,6 +21,12 @@ var ErrNotFound = errors.New("no such blob")
 // pass over the same source said (a file changed while being attached).
 var ErrChanged = errors.New("the file changed while it was being stored")
 
+// ErrNoBucket: the object store has no bucket of the name given.
+var ErrNoBucket = errors.New("no such bucket")
+
+// ErrDenied: the object store refused the credentials.
+var ErrDenied = errors.New("access denied")
+
 // Info names stored bytes.
 type Info struct {
 	SHA256 string // lower-case hex

@@ -79,10 +79,14 @@ func (s *S3) String() string { return s.loc.String() }
 func (s *S3) Check(ctx context.Context) error {
 	ok, err := s.client.BucketExists(ctx, s.loc.Bucket)
 	if err != nil {
+		switch minio.ToErrorResponse(err).Code {
+		case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken":
+			return fmt.Errorf("the object store %s refused the credentials (%v): check AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or AWS_PROFILE, and that they may list the bucket: %w", s.loc, err, ErrDenied)
+		}
 		return fmt.Errorf("cannot reach the object store %s: %w (check the endpoint, the network and the AWS credentials)", s.loc, err)
 	}
 	if !ok {
-		return fmt.Errorf("the object store %s has no bucket %q: create it (e.g. aws s3 mb s3://%s) or fix the URL", s.loc, s.loc.Bucket, s.loc.Bucket)
+		return fmt.Errorf("the object store %s has no bucket %q: create it (e.g. aws s3 mb s3://%s) or fix the URL: %w", s.loc, s.loc.Bucket, s.loc.Bucket, ErrNoBucket)
 	}
 	return nil
 }

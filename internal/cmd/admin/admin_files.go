@@ -16,6 +16,7 @@ import (
 	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmd/dbopen"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -216,8 +217,5 @@ func (o *adminOptions) openFiles(ctx context.Context) (*blob.S3, error) {
 	if o.Files == "" {
 		return nil, nil
 	}
-	if _, err := blob.ParseS3URL(o.Files); err != nil {
-		return nil, cli.UsageErrorf("--files: %v", err)
-	}
-	return blob.OpenS3(ctx, o.Files)
+	return dbopen.OpenFiles(ctx, "--files", o.Files)
 }

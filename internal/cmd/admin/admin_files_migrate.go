@@ -12,6 +12,7 @@ import (
 	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmd/dbopen"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -91,10 +92,7 @@ func adminFilesMigrateRun(ctx context.Context, m *migrateFilesOptions) error {
 			return err
 		}
 	} else {
-		if _, err := blob.ParseS3URL(m.To); err != nil {
-			return cli.UsageErrorf("--to: %v", err)
-		}
-		objects, err := blob.OpenS3(ctx, m.To)
+		objects, err := dbopen.OpenFiles(ctx, "--to", m.To)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmd/dbopen"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -28,10 +29,7 @@ func openFiles(ctx context.Context, db *sqlstore.DB, o *serveOptions) (*blob.S3,
 		}
 		return nil, nil
 	}
-	if _, err := blob.ParseS3URL(o.files); err != nil {
-		return nil, cli.UsageErrorf("--files: %v", err)
-	}
-	return blob.OpenS3(ctx, o.files)
+	return dbopen.OpenFiles(ctx, "--files", o.files)
 }
 
 // filesWhere says where file bytes go, for the start-up log.

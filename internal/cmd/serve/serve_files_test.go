@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"fmt"
 	"context"
 	"os"
 	"path/filepath"
@@ -38,6 +39,9 @@ func TestServeFilesRefusesABadStore(t *testing.T) {
 		err := runServe(context.Background(), filesOptions(db, files), &out, &out)
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(out.String(), "serving the API") {
 			t.Errorf("serve --files %s: %v\n%s\nwant a refusal saying %q", files, err, out.String(), want)
+		}
+		if strings.Contains(files, "no-such-bucket") && cli.ExitCode(err) != cli.ExitNotFound {
+			t.Errorf("a missing bucket: exit %d, want %d (not found)", cli.ExitCode(err), cli.ExitNotFound)
 		}
 	}
 	o := filesOptions(db, "")
@@ -78,5 +82,17 @@ func TestServeFilesStarts(t *testing.T) {
 	err = runServe(ctx, filesOptions(db, ""), &out, &out)
 	if err == nil || !strings.Contains(err.Error(), "start it with --files") {
 		t.Errorf("serve without --files on a database with files in a store: %v", err)
+	}
+}
+
+// TestServeFilesWrongCredentials: refused credentials are exit 4, named.
+func TestServeFilesWrongCredentials(t *testing.T) {
+	t.Setenv("DEALCTL_NOTIFY_URL", "")
+	url := s3test.URL(t) // starts the server, which sets the right ones
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "wrong")
+	var out bytes.Buffer
+	err := runServe(context.Background(), filesOptions(filepath.Join(t.TempDir(), "deals.db"), url), &out, &out)
+	if cli.ExitCode(err) != cli.ExitAuth || !strings.Contains(fmt.Sprint(err), "refused the credentials") || strings.Contains(fmt.Sprint(err), "wrong") {
+		t.Errorf("serve with a wrong secret: exit %d, %v", cli.ExitCode(err), err)
 	}
 }
