@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/pgtest"
+	"github.com/dealctl/dealctl/internal/s3test"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -52,7 +53,7 @@ func TestMain(m *testing.M) {
 	case "static":
 		os.Exit(costStatic(os.Getenv(costArgEnv), os.Getenv(costETagEnv)))
 	}
-	os.Exit(m.Run())
+	os.Exit(s3test.Main(m))
 }
 
 // costServe serves dsn as `dealctl serve` would: the shared limiter on

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -43,11 +44,42 @@ func (s *Server) downloadLink(w http.ResponseWriter, r *http.Request, c *call) e
 		return api.NewError(api.CodeConflict, api.ReasonNotDownloadable)
 	}
 	expires := s.now().Add(s.linkTTL).UTC().Truncate(1e9)
-	token := s.signer.Sign(linkClaims{DealID: dc.deal.ID, VersionID: f.VersionID, PersonID: dc.seat.ID, Expires: expires})
+	url, err := s.presignedURL(r, f)
+	if err != nil {
+		return err
+	}
+	if url == "" {
+		token := s.signer.Sign(linkClaims{DealID: dc.deal.ID, VersionID: f.VersionID, PersonID: dc.seat.ID, Expires: expires})
+		url = s.baseURL + "/dl/" + token
+	}
 	writeJSON(w, http.StatusOK, api.DownloadLink{
-		URL: s.baseURL + "/dl/" + token, ExpiresAt: expires, Filename: *f.Name, Size: *f.Size, ContentType: contentType(f),
+		URL: url, ExpiresAt: expires, Filename: *f.Name, Size: *f.Size, ContentType: contentType(f),
 	})
 	return nil
+}
+
+// presignedURL is a URL to the object store for a file whose bytes are
+// there, when links are presigned (serve --files without --files-proxy);
+// "" when the link is to be /dl/{token}. Presigning is computed here: no
+// call reaches the store. It expires after linkTTL by the real clock, the
+// store's. Such a link cannot be revoked once issued (docs/server.md).
+func (s *Server) presignedURL(r *http.Request, f store.File) (string, error) {
+	if !s.presign {
+		return "", nil
+	}
+	where, err := s.store.BlobStorage(r.Context(), f.SHA256)
+	if err != nil || where != store.BlobInObjectStore {
+		// In the database still (a migration under way): /dl serves it.
+		return "", err
+	}
+	return s.objects.Presign(r.Context(), f.SHA256, s.linkTTL, attachment(*f.Name), contentType(f))
+}
+
+// attachment is the Content-Disposition of a download: the file's name,
+// quoted (or RFC 2231-encoded) by mime, so that no name can break out of
+// the header.
+func attachment(name string) string {
+	return mime.FormatMediaType("attachment", map[string]string{"filename": name})
 }
 
 func contentType(f store.File) string {
@@ -79,20 +111,42 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNotFound)
 		return
 	}
-	blob, size, err := s.store.OpenBlob(ctx, f.SHA256)
+	bytes, size, err := s.openFile(r, f)
 	if err != nil {
+		if errors.Is(err, blob.ErrNotFound) || errors.Is(err, store.ErrNotFound) {
+			// The file is listed but its bytes are gone: the caller can do
+			// nothing about it, the operator must.
+			s.log.Error("file bytes missing", "file", f.VersionID, "sha256", f.SHA256, "err", err, "request_id", requestID(ctx))
+			s.writeError(w, r, errNotFound)
+			return
+		}
 		s.writeError(w, r, fmt.Errorf("file %s: %w", f.VersionID, err))
 		return
 	}
-	defer blob.Close()
+	defer bytes.Close()
 	h := w.Header()
 	h.Set("Content-Type", contentType(f))
 	h.Set("Content-Length", strconv.FormatInt(size, 10))
-	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": *f.Name}))
+	h.Set("Content-Disposition", attachment(*f.Name))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "private, no-store")
 	w.WriteHeader(http.StatusOK)
-	_, _ = io.Copy(w, blob)
+	if n, err := io.Copy(w, bytes); err != nil && n < size {
+		s.log.Warn("download cut short", "file", f.VersionID, "sent", n, "size", size, "err", err, "request_id", requestID(ctx))
+	}
+}
+
+// openFile opens a file's bytes where they are: the database, or the
+// object store.
+func (s *Server) openFile(r *http.Request, f store.File) (io.ReadCloser, int64, error) {
+	rc, size, err := s.store.OpenBlob(r.Context(), f.SHA256)
+	if errors.Is(err, store.ErrBlobInObjectStore) {
+		if s.objects == nil {
+			return nil, 0, fmt.Errorf("%w, and this server was started without --files", err)
+		}
+		return s.objects.Open(r.Context(), f.SHA256)
+	}
+	return rc, size, err
 }
 
 func (s *Server) personStillOnDeal(r *http.Request, c linkClaims) bool {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/openapitest"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store"
@@ -88,11 +90,20 @@ func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *e
 		}
 	}
 	clk := &clock{now: t0.Add(time.Hour)}
+	var objects *blob.S3
+	if os.Getenv(filesEnv) == "s3" {
+		objects = moveFilesToS3(t, st)
+	}
 	cfg := server.Config{
 		Store:   st,
 		BaseURL: "http://placeholder.invalid",
 		Now:     clk.Now,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	if objects != nil {
+		// The suite's assertions hold /dl links: the store is behind the
+		// server. Presigned links have tests of their own (files_s3_test.go).
+		cfg.Objects, cfg.FilesProxy = objects, true
 	}
 	for _, o := range opts {
 		o(&cfg)

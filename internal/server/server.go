@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/server/openapi"
 	"github.com/dealctl/dealctl/internal/store"
 )
@@ -41,6 +42,21 @@ type Config struct {
 	// Posted, when set, is called after a message queued notifications,
 	// to wake the notification worker.
 	Posted func()
+	// Objects is the object store file bytes may be in (serve --files);
+	// nil: they are all in the database.
+	Objects ObjectStore
+	// FilesProxy keeps download links of object-stored files on
+	// /dl/{token}, streamed through this server, instead of presigned
+	// URLs to the store (docs/server.md, "Files in object storage").
+	FilesProxy bool
+}
+
+// ObjectStore is an S3-compatible store of file bytes (internal/blob).
+type ObjectStore interface {
+	blob.Store
+	blob.Presigner
+	// Check says whether the store answers, for /readyz.
+	Check(ctx context.Context) error
 }
 
 // Server is the API's HTTP handler.
@@ -59,6 +75,8 @@ type Server struct {
 	mux       *http.ServeMux
 	patterns  []string // every "METHOD /path" routed, for Routes
 	schema    *schemaWatch
+	objects   ObjectStore
+	presign   bool // links to object-stored files are presigned URLs
 }
 
 // New builds a server; it reads (or creates) the link-signing secret.
@@ -72,6 +90,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		now:       cfg.Now,
 		linkTTL:   cfg.LinkTTL,
 		posted:    cfg.Posted,
+		objects:   cfg.Objects,
+		presign:   cfg.Objects != nil && !cfg.FilesProxy,
 		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),
 		access:    newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL)),
 	}
@@ -212,6 +232,13 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if s.schema.state() != nil {
 		writeSchemaNewer(w)
 		return
+	}
+	if s.objects != nil {
+		if err := s.objects.Check(ctx); err != nil {
+			s.log.Warn("object store unreachable", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, api.NewError(api.CodeInternal, "files_unreachable"))
+			return
+		}
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }

@@ -17,6 +17,15 @@ var (
 	// knows, so writing to it could corrupt it. Backends wrap it in an
 	// error that names both versions.
 	ErrSchemaNewer = errors.New("the database schema is newer than this dealctl")
+	// ErrBlobInObjectStore: a file's bytes are in the object store, not
+	// in the database; read them there (internal/blob).
+	ErrBlobInObjectStore = errors.New("the file's bytes are in the object store")
+)
+
+// Where a blob's bytes are (BlobStorage).
+const (
+	BlobInDatabase    = "db"
+	BlobInObjectStore = "object"
 )
 
 // Store is what the server needs from storage. Every write is one
@@ -58,8 +67,12 @@ type Reader interface {
 	Files(ctx context.Context, dealID, requestID string) ([]File, error)
 	File(ctx context.Context, dealID, versionID string) (File, error)
 	Message(ctx context.Context, dealID, id string) (Message, error)
-	// OpenBlob streams a file's bytes.
+	// OpenBlob streams a file's bytes from the database;
+	// ErrBlobInObjectStore when they are in the object store instead.
 	OpenBlob(ctx context.Context, sha256 string) (io.ReadCloser, int64, error)
+	// BlobStorage says where a blob's bytes are: BlobInDatabase or
+	// BlobInObjectStore.
+	BlobStorage(ctx context.Context, sha256 string) (string, error)
 	// Setting reads a server-wide setting, creating it with create() the
 	// first time, so that every instance on one database agrees on it.
 	Setting(ctx context.Context, name string, create func() (string, error)) (string, error)

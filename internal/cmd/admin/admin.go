@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -19,6 +20,7 @@ import (
 // need no key: whoever can open the database file administers it.
 type adminOptions struct {
 	DB     string
+	Files  string // the object store file bytes go to; "" the database
 	Output string
 	IO     *iostreams.IOStreams // what is known of the terminal; output goes to cmd.OutOrStdout()
 }
@@ -44,6 +46,7 @@ default one and says so.`,
 	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&o.DB, "db", "", "database: file path, sqlite:PATH or postgres:// URL (env DEALCTL_DB)")
+	pf.StringVar(&o.Files, "files", os.Getenv("DEALCTL_FILES"), "where file bytes live, as serve --files: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	// Shadows the root's -o for admin commands, which print results of
 	// their own rather than API resources.
 	pf.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")

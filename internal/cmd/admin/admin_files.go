@@ -4,32 +4,36 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
-
-// maxAttach caps one attached file: the store keeps file bytes in the
-// database and serves them from memory.
-const maxAttach = 100 << 20
 
 // attachOptions are what `admin files attach` works from.
 type attachOptions struct {
 	runOptions
 	Deal, Request, Message, Name, ContentType string
 	Unscanned                                 bool
-	Paths                                     []string // the files to attach
+	Paths                                     []string  // the files to attach; "-" is Stdin
+	Stdin                                     io.Reader // read for "-"
 }
 
 func newAdminFilesCmd(o *adminOptions) *cobra.Command {
 	cmd := &cobra.Command{Use: "files", Short: "Put files on answers (the API has no upload)"}
-	cmd.AddCommand(newAdminFilesAttachCmd(o))
+	cmd.AddCommand(newAdminFilesAttachCmd(o), newAdminFilesMigrateCmd(o))
 	return cmd
 }
 
@@ -40,13 +44,21 @@ func newAdminFilesAttachCmd(o *adminOptions) *cobra.Command {
 		Short: "Attach files to an answer",
 		Long: `Attach files to a message of a request: the one --message names, else the
 request's newest response that both sides can see. Files are downloadable at
-once unless --unscanned marks them as still being scanned.`,
+once unless --unscanned marks them as still being scanned.
+
+Each file streams into the store (the database, or the object store --files
+names) in constant memory whatever its size, is hashed (SHA-256) on the way
+and is stored once however often it is attached. FILE - reads standard
+input (give --name).`,
 		Example: `  dealctl admin files attach --deal Falcon --request 2.3 accounts-2025.pdf
   dealctl admin files attach -d Falcon --request 1.1 --message 0192... scan.pdf --unscanned`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if a.Deal == "" || a.Request == "" {
 				return cli.UsageErrorf("--deal and --request are required")
+			}
+			if slices.Contains(args, "-") && a.Name == "" {
+				return cli.UsageErrorf("FILE - reads standard input: give its name with --name")
 			}
 			if a.Name != "" && len(args) > 1 {
 				return cli.UsageErrorf("--name renames one file; attach %d files one at a time to name them", len(args))
@@ -57,6 +69,7 @@ once unless --unscanned marks them as still being scanned.`,
 				return err
 			}
 			a.Paths = args
+			a.Stdin = cmd.InOrStdin()
 			return adminAttachRun(cmd.Context(), a)
 		},
 	}
@@ -71,6 +84,10 @@ once unless --unscanned marks them as still being scanned.`,
 }
 
 func adminAttachRun(ctx context.Context, a *attachOptions) error {
+	// Files stream through a few fixed buffers: memory should follow
+	// those, not the start-up collector setting.
+	gctune.ForLongRuns()
+	boundMemory()
 	db, err := a.open(ctx)
 	if err != nil {
 		return err
@@ -88,9 +105,13 @@ func adminAttachRun(ctx context.Context, a *attachOptions) error {
 	if err != nil {
 		return err
 	}
+	objects, err := a.openFiles(ctx)
+	if err != nil {
+		return err
+	}
 	var attached []map[string]any
 	for _, path := range a.Paths {
-		f, err := attachOne(ctx, db, m, path, a)
+		f, err := attachOne(ctx, db, objects, m, path, a)
 		if err != nil {
 			return err
 		}
@@ -126,21 +147,26 @@ func attachTarget(ctx context.Context, st store.Store, d store.Deal, r store.Req
 	return m, nil
 }
 
-func attachOne(ctx context.Context, st store.Store, m store.Message, path string, a *attachOptions) (store.File, error) {
-	info, err := os.Stat(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return store.File{}, cli.WithExit(cli.ExitNotFound, fmt.Errorf("file %s does not exist", path))
-	case err != nil:
-		return store.File{}, err
-	case info.IsDir():
-		return store.File{}, cli.UsageErrorf("%s is a folder; attach files", path)
-	case info.Size() > maxAttach:
-		return store.File{}, cli.UsageErrorf("%s is %d MiB; files up to %d MiB can be attached", path, info.Size()>>20, maxAttach>>20)
-	}
-	data, err := os.ReadFile(path)
+// attachOne streams one file into the store and lists it on m.
+func attachOne(ctx context.Context, db *sqlstore.DB, objects *blob.S3, m store.Message, path string, a *attachOptions) (store.File, error) {
+	src, err := openAttachment(path, a.Stdin)
 	if err != nil {
 		return store.File{}, err
+	}
+	defer src.Close()
+	var info blob.Info
+	if objects != nil {
+		if info, err = objects.Put(ctx, src); err == nil {
+			err = db.RecordObjectBlob(ctx, info)
+		}
+	} else {
+		info, err = db.PutBlob(ctx, src)
+	}
+	if errors.Is(err, blob.ErrChanged) {
+		return store.File{}, fmt.Errorf("cannot attach %s: it changed while being stored; attach it again once nothing writes to it", path)
+	}
+	if err != nil {
+		return store.File{}, fmt.Errorf("cannot attach %s: %w", path, err)
 	}
 	name := a.Name
 	if name == "" {
@@ -152,10 +178,44 @@ func attachOne(ctx context.Context, st store.Store, m store.Message, path string
 			ct = "application/octet-stream"
 		}
 	}
-	f := store.File{DealID: m.DealID, MessageID: m.ID, Name: &name, ContentType: &ct, Scanned: !a.Unscanned}
-	f, err = st.AttachFile(ctx, f, data)
+	f := store.File{DealID: m.DealID, MessageID: m.ID, Name: &name, ContentType: &ct, Scanned: !a.Unscanned, SHA256: info.SHA256, Size: &info.Size}
+	f, err = db.AttachBlob(ctx, f)
 	if err != nil {
 		return f, fmt.Errorf("cannot attach %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// boundMemory sets a soft memory limit for a command that streams large
+// files, so that the collector returns what each buffer leaves behind
+// rather than letting the heap grow (unless GOMEMLIMIT says otherwise).
+func boundMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(48 << 20)
+	}
+}
+
+// openAttachment opens a file to attach, or standard input for "-".
+func openAttachment(path string, stdin io.Reader) (io.ReadCloser, error) {
+	if path == "-" {
+		return io.NopCloser(stdin), nil
+	}
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, cli.WithExit(cli.ExitNotFound, fmt.Errorf("file %s does not exist", path))
+	case err != nil:
+		return nil, err
+	case info.IsDir():
+		return nil, cli.UsageErrorf("%s is a folder; attach files", path)
+	}
+	return os.Open(path)
+}
+
+// openFiles connects to the object store --files names; nil without it.
+func (o *adminOptions) openFiles(ctx context.Context) (*blob.S3, error) {
+	if o.Files == "" {
+		return nil, nil
+	}
+	return dbopen.OpenFiles(ctx, "--files", o.Files)
 }

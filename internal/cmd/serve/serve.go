@@ -42,6 +42,8 @@ type serveOptions struct {
 	shutdownTimeout time.Duration
 	schemaCheck     time.Duration
 	digestAt        string // HH:MM, or off; "" is 07:00
+	files           string
+	filesProxy      bool
 }
 
 func NewCmd() *cobra.Command {
@@ -54,8 +56,8 @@ default) or on PostgreSQL (--db postgres://…; several instances may share it).
 
 Every flag also reads an environment variable: DEALCTL_ADDR, DEALCTL_DB,
 DEALCTL_BASE_URL, DEALCTL_RATE_LIMIT, DEALCTL_NOTIFY_URL, DEALCTL_WEBHOOK_SECRET,
-DEALCTL_LOG_FORMAT, DEALCTL_DIGEST_AT. Secrets in them are never printed, not even
-as defaults here.
+DEALCTL_LOG_FORMAT, DEALCTL_DIGEST_AT, DEALCTL_FILES. Secrets in them are never
+printed, not even as defaults here.
 
 Each joined person gets a daily digest per deal at --digest-at in the deal's
 time zone (their overdue and due-this-week requests, and new answers and
@@ -68,7 +70,14 @@ says which migrations it applied. Every --schema-check-interval the instance
 compares the database's schema with its own: once a newer release has
 migrated the database, it refuses writes (503, reason schema_newer) and
 /readyz answers 503, so a load balancer drains it (docs/deploy.md,
-"Upgrading").`,
+"Upgrading").
+
+File bytes live in the database unless --files names an S3-compatible
+bucket (s3://BUCKET/PREFIX?endpoint=https://HOST:PORT&region=REGION, with
+credentials from the usual AWS environment variables or files). Download
+links are then presigned URLs to the store, valid 60 s, which cannot be
+revoked once issued; --files-proxy keeps them on /dl/{token}, streamed
+through the server (docs/server.md, "Files in object storage").`,
 		Example: `  dealctl serve --demo                      # a demo deal on a throwaway database
   dealctl serve --db /var/lib/dealctl/deals.db --addr 0.0.0.0:8080 --base-url https://deals.example.com
   dealctl serve --db postgres://dealctl@db/dealctl --notify-url smtp://mail:25?from=deals@example.com`,
@@ -90,6 +99,8 @@ migrated the database, it refuses writes (503, reason schema_newer) and
 	f.StringVar(&o.webhookSecret, "webhook-secret", "", "secret that signs webhook notifications (default $DEALCTL_WEBHOOK_SECRET)")
 	f.StringVar(&o.logFormat, "log-format", envOr("DEALCTL_LOG_FORMAT", "text"), "access log format: text or json")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let calls in flight finish on SIGINT/SIGTERM")
+	f.StringVar(&o.files, "files", os.Getenv("DEALCTL_FILES"), "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
+	f.BoolVar(&o.filesProxy, "files-proxy", false, "with --files: download links go through this server (/dl/{token}) instead of presigned URLs to the store")
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
 	f.StringVar(&o.digestAt, "digest-at", envOr("DEALCTL_DIGEST_AT", "07:00"), "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
 	return cmd
@@ -159,12 +170,20 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	defer stopNotify()
+	objects, err := openFiles(ctx, db, o)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	if digestsOn {
 		defer startDigests(ctx, db, digestAt, worker.Poke, logger)()
 	} else {
 		logger.Info("daily digests off (--digest-at off)")
 	}
-	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke}
+	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke, FilesProxy: o.filesProxy}
+	if objects != nil {
+		cfg.Objects = objects
+	}
 	if shared, ok := any(db).(interface{ RateLimiter() store.RateLimiter }); ok && db.Dialect() == sqlstore.Postgres {
 		cfg.Limiter = shared.RateLimiter()
 	}
@@ -181,7 +200,7 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "dealctl serving the API on %s (listening on %s; base URL %s; database %s)\n",
 		listenURL, ln.Addr(), baseURL, where)
 	logger.Info("serving", "listen", ln.Addr().String(), "base_url", baseURL, "database", where,
-		"schema_version", db.Migrated().To)
+		"schema_version", db.Migrated().To, "files", filesWhere(objects, o.filesProxy))
 	if demo != nil {
 		printDemo(stdout, demo, baseURL)
 	}

@@ -267,6 +267,32 @@ func (db *DB) SetDealArchived(ctx context.Context, dealID string, archived bool)
 // internal flag never changes, so it is read before the transaction,
 // which must know it from the start.)
 func (db *DB) AttachFile(ctx context.Context, f store.File, data []byte) (store.File, error) {
+	return db.attach(ctx, f, func(tx *sql.Tx) (string, int64, error) {
+		sha, err := putBlob(ctx, db, tx, data)
+		return sha, int64(len(data)), err
+	})
+}
+
+// AttachBlob lists on the message f names a content stored already (by
+// PutBlob, or in the object store and recorded by RecordObjectBlob):
+// f.SHA256 and f.Size name it.
+func (db *DB) AttachBlob(ctx context.Context, f store.File) (store.File, error) {
+	if f.Size == nil {
+		return f, fmt.Errorf("AttachBlob: the file's size is not set")
+	}
+	return db.attach(ctx, f, func(tx *sql.Tx) (string, int64, error) {
+		var size int64
+		err := tx.QueryRowContext(ctx, db.q("SELECT size FROM blobs WHERE sha256 = ?"), f.SHA256).Scan(&size)
+		if err == nil && size != *f.Size {
+			err = fmt.Errorf("blob %s holds %d bytes, not %d", f.SHA256, size, *f.Size)
+		}
+		return f.SHA256, size, notFound(err)
+	})
+}
+
+// attach writes the file row; put, inside the transaction, names the
+// content and its size.
+func (db *DB) attach(ctx context.Context, f store.File, put func(tx *sql.Tx) (string, int64, error)) (store.File, error) {
 	var internal bool
 	if err := db.read.QueryRowContext(ctx, db.q("SELECT internal FROM messages WHERE deal_id = ? AND id = ?"), f.DealID, f.MessageID).Scan(&internal); err != nil {
 		return f, notFound(err)
@@ -284,11 +310,10 @@ func (db *DB) AttachFile(ctx context.Context, f store.File, data []byte) (store.
 			return err
 		}
 		f.Kind = api.FileKindFile
-		sha, err := putBlob(ctx, db, tx, data)
+		sha, size, err := put(tx)
 		if err != nil {
 			return err
 		}
-		size := int64(len(data))
 		f.SHA256, f.Size = sha, &size
 		if _, err = tx.ExecContext(ctx, db.q(insertFile), fileArgs(f)...); err != nil {
 			return mapErr(err)

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"io"
 	"sort"
 	"strings"
 
@@ -183,54 +182,6 @@ func (db *DB) File(ctx context.Context, dealID, versionID string) (store.File, e
 	f, err := scanFile(db.reads.QueryRowContext(ctx, db.q("SELECT "+fileCols+" FROM files WHERE deal_id = ? AND version_id = ?"), dealID, versionID))
 	return f, notFound(err)
 }
-
-// OpenBlob streams a file's bytes in chunks, so a download of a large
-// file holds one chunk in memory, not the file.
-func (db *DB) OpenBlob(ctx context.Context, sha string) (io.ReadCloser, int64, error) {
-	var size int64
-	err := db.reads.QueryRowContext(ctx, db.q("SELECT size FROM blobs WHERE sha256 = ?"), sha).Scan(&size)
-	if err != nil {
-		return nil, 0, notFound(err)
-	}
-	return &blobReader{ctx: ctx, db: db, sha: sha, size: size}, size, nil
-}
-
-// blobChunk is how much of a blob one query reads.
-const blobChunk = 1 << 20
-
-// blobReader reads a blob a chunk at a time with SUBSTR, which both
-// dialects apply to bytes (1-based offsets).
-type blobReader struct {
-	ctx  context.Context
-	db   *DB
-	sha  string
-	size int64
-	off  int64
-	buf  []byte
-}
-
-func (b *blobReader) Read(p []byte) (int, error) {
-	if len(b.buf) == 0 {
-		if b.off >= b.size {
-			return 0, io.EOF
-		}
-		n := min(int64(blobChunk), b.size-b.off)
-		var chunk []byte
-		err := b.db.reads.QueryRowContext(b.ctx, b.db.q("SELECT SUBSTR(data, ?, ?) FROM blobs WHERE sha256 = ?"), b.off+1, n, b.sha).Scan(&chunk)
-		if err != nil {
-			return 0, err
-		}
-		if int64(len(chunk)) != n {
-			return 0, io.ErrUnexpectedEOF
-		}
-		b.buf, b.off = chunk, b.off+n
-	}
-	n := copy(p, b.buf)
-	b.buf = b.buf[n:]
-	return n, nil
-}
-
-func (b *blobReader) Close() error { return nil }
 
 // Setting reads a setting, creating it on first use. Two instances
 // racing to create it agree on whichever insert landed first.
