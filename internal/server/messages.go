@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/store"
@@ -124,15 +126,12 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 	if post.Notify != nil && s.posted != nil {
 		s.posted()
 	}
-	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, row.ID, dc.seat.PartyID)
-	if err != nil {
-		return err
-	}
-	var mine []store.File
-	for _, f := range files {
-		if f.MessageID == stored.ID {
-			mine = append(mine, f)
-		}
+	// The message's files are its links, as just written: nothing to
+	// read back.
+	mine := make([]store.File, len(post.Files))
+	for i, f := range post.Files {
+		f.DealID, f.RequestID, f.MessageID, f.Position = stored.DealID, stored.RequestID, stored.ID, i
+		mine[i] = f
 	}
 	writeJSON(w, http.StatusCreated, newDealView(dc).message(stored, mine))
 	return nil
@@ -145,7 +144,9 @@ func boolOr(o api.Optional[bool], def bool) bool {
 	return o.Value
 }
 
-// linkFiles stores a message's links as files of kind link.
+// linkFiles stores a message's links as files of kind link. Their ids
+// are chosen here, so that the answer can show them without reading them
+// back.
 func linkFiles(links []api.Link) []store.File {
 	out := make([]store.File, 0, len(links))
 	for _, l := range links {
@@ -154,7 +155,7 @@ func linkFiles(links []api.Link) []store.File {
 		if name == nil {
 			name = &u
 		}
-		out = append(out, store.File{Kind: api.FileKindLink, Name: name, URL: &u})
+		out = append(out, store.File{VersionID: uuid.Must(uuid.NewV7()).String(), Kind: api.FileKindLink, Name: name, URL: &u})
 	}
 	return out
 }

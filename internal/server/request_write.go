@@ -68,7 +68,8 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return err
 	}
-	return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusCreated, created)
+	respondCreated(w, dc, newDealView(dc), created)
+	return nil
 }
 
 // nullableText checks a nullable string by its rule.

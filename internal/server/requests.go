@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -89,47 +88,71 @@ func requestETag(dc *dealCall, r store.Request) string {
 	return etagOf("request", r.ID, strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10), internal, viewClass(dc), strconv.FormatBool(dc.deal.Archived))
 }
 
+// getRequest reads the deal's row, the request, its latest answer and its
+// files in one statement.
 func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) error {
 	ctx := r.Context()
-	dc, row, err := s.reachRequest(ctx, c, r)
+	st, id, err := s.seatAndRequestID(ctx, c, r)
 	if err != nil {
 		return err
 	}
-	if notModified(w, r, requestETag(dc, row)) {
+	rv, err := s.store.RequestView(ctx, st.dealID, id, st.seat.PartyID, api.MaxPreviewLen)
+	dc, err := st.reach(c, rv.Deal, err)
+	if err != nil {
+		return err
+	}
+	etag := requestETag(dc, rv.Request)
+	if notModified(w, r, etag) {
 		return nil
 	}
-	view := newDealView(dc)
-	return s.respondRequest(ctx, w, dc, view, http.StatusOK, row)
+	w.Header().Set("ETag", etag)
+	writeJSON(w, http.StatusOK, newDealView(dc).request(rv.Request, rv.Latest, rv.Files))
+	return nil
 }
 
-// reachRequest resolves the deal and the request of the path.
-func (s *Server) reachRequest(ctx context.Context, c *call, r *http.Request) (*dealCall, store.Request, error) {
-	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
+// seatAndRequestID finds the caller's seat on the deal of the path and
+// checks the request id of the path; a malformed one is 404.
+func (s *Server) seatAndRequestID(ctx context.Context, c *call, r *http.Request) (seating, string, error) {
+	st, err := s.seatOn(ctx, c, r.PathValue("deal_id"))
 	if err != nil {
-		return nil, store.Request{}, err
+		return seating{}, "", err
 	}
 	id := r.PathValue("request_id")
 	if !api.IsID(id) {
-		return nil, store.Request{}, errNotFound
+		return seating{}, "", errNotFound
 	}
-	id = canonicalID(id)
-	row, err := s.store.Request(ctx, dc.deal.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, store.Request{}, errNotFound
+	return st, canonicalID(id), nil
+}
+
+// reachRequest resolves the deal and the request of the path, reading
+// both rows in one statement.
+func (s *Server) reachRequest(ctx context.Context, c *call, r *http.Request) (*dealCall, store.Request, error) {
+	st, id, err := s.seatAndRequestID(ctx, c, r)
+	if err != nil {
+		return nil, store.Request{}, err
 	}
+	deal, row, err := s.store.DealRequest(ctx, st.dealID, id)
+	dc, err := st.reach(c, deal, err)
 	return dc, row, err
 }
 
-// respondRequest writes row, as just read or written, as the caller sees
-// it, with its ETag.
+// respondRequest writes row, as just written, as the caller sees it, with
+// its ETag: its latest answer and files are read with it in one statement.
 func (s *Server) respondRequest(ctx context.Context, w http.ResponseWriter, dc *dealCall, view *dealView, status int, row store.Request) error {
-	views, err := s.requestViews(ctx, dc, view, []store.Request{row}, row.ID)
+	rv, err := s.store.RequestView(ctx, dc.deal.ID, row.ID, dc.seat.PartyID, api.MaxPreviewLen)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("ETag", requestETag(dc, row))
-	writeJSON(w, status, views[0])
+	writeJSON(w, status, view.request(row, rv.Latest, rv.Files))
 	return nil
+}
+
+// respondCreated writes a request just created: it has no answers and
+// no files yet, so nothing more is read.
+func respondCreated(w http.ResponseWriter, dc *dealCall, view *dealView, row store.Request) {
+	w.Header().Set("ETag", requestETag(dc, row))
+	writeJSON(w, http.StatusCreated, view.request(row, nil, nil))
 }
 
 func duplicateNumber(number string) error {
