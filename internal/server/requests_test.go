@@ -356,8 +356,8 @@ func TestRequestCallsReadRowAndPeopleOnce(t *testing.T) {
 	olivia := e.as(t, "olivia-write")
 	bella := e.person("falcon/bella")
 	calls := []struct {
-		name     string
-		call     func()
+		name string
+		call func()
 		// The parent of a new row is read to check it; a PATCH reads the
 		// row, then, after the write, its answers and files (in one
 		// statement with the row, which the answer does not use).
