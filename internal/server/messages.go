@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -51,20 +52,30 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, c *call) e
 // postMessage posts under the key owner's name with source api. A
 // response moves the request's status (docs/api.md#states-and-transitions); a shared message
 // notifies the other side.
-func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) error {
-	ctx := r.Context()
+func (s *Server) postMessageCall() create {
+	return create{authorize: s.authorizePost, perform: s.postMessage, replay: s.replayMessage}
+}
+
+// authorizePost: who may post is known before the body is read, so a
+// viewer's body is never read, let alone decoded. (Answer does not depend
+// on the request's status, so a repeat of a post that moved it is
+// authorized as the first was.)
+func (s *Server) authorizePost(ctx context.Context, r *http.Request, c *call) (*target, error) {
 	dc, row, err := s.reachRequest(ctx, c, r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := denyWrite(dc); err != nil {
-		return err
+		return nil, err
 	}
-	// Who may post is known before the body is read: a viewer's body is
-	// never read, let alone decoded.
 	if !dc.caller.Can(row.Kind, row.Status).Answer {
-		return api.NewError(api.CodeForbidden, api.ReasonCannotPost)
+		return nil, api.NewError(api.CodeForbidden, api.ReasonCannotPost)
 	}
+	return &target{dc: dc, row: row}, nil
+}
+
+func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, t *target) error {
+	ctx, dc, row := r.Context(), t.dc, t.row
 	var in api.MessageCreate
 	if err := decodeBody(r, &in); err != nil {
 		return err
@@ -189,12 +200,8 @@ func notificationBody(dc *dealCall, req store.Request, m store.Message, who *str
 
 // replayMessage answers a repeated post whose first answer was never
 // saved with the message it posted.
-func (s *Server) replayMessage(w http.ResponseWriter, r *http.Request, c *call, id string) error {
-	ctx := r.Context()
-	dc, row, err := s.reachRequest(ctx, c, r)
-	if err != nil {
-		return err
-	}
+func (s *Server) replayMessage(w http.ResponseWriter, r *http.Request, t *target, id string) error {
+	ctx, dc, row := r.Context(), t.dc, t.row
 	m, err := s.store.Message(ctx, dc.deal.ID, id)
 	if err != nil {
 		return err

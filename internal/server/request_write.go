@@ -11,18 +11,29 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) error {
-	ctx := r.Context()
+// createRequestCall creates a request or a section.
+func (s *Server) createRequestCall() create {
+	return create{authorize: s.authorizeCreateRequest, perform: s.createRequest, replay: s.replayRequest}
+}
+
+// authorizeCreateRequest: only the owning side's admins and editors may
+// create, on a deal that is not archived, with a write key.
+func (s *Server) authorizeCreateRequest(ctx context.Context, r *http.Request, c *call) (*target, error) {
 	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := denyWrite(dc); err != nil {
-		return err
+		return nil, err
 	}
 	if !dc.caller.CanCreate() {
-		return api.NewError(api.CodeForbidden, api.ReasonCannotCreateRequest)
+		return nil, api.NewError(api.CodeForbidden, api.ReasonCannotCreateRequest)
 	}
+	return &target{dc: dc}, nil
+}
+
+func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, t *target) error {
+	ctx, dc := r.Context(), t.dc
 	var in api.DealRequestCreate
 	if err := decodeBody(r, &in); err != nil {
 		return err
@@ -241,12 +252,8 @@ func applyEdits(cur *store.Request, in api.DealRequestUpdate) {
 
 // replayRequest answers a repeated create whose first answer was never
 // saved with the request it created, as created.
-func (s *Server) replayRequest(w http.ResponseWriter, r *http.Request, c *call, id string) error {
-	ctx := r.Context()
-	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
-	if err != nil {
-		return err
-	}
+func (s *Server) replayRequest(w http.ResponseWriter, r *http.Request, t *target, id string) error {
+	ctx, dc := r.Context(), t.dc
 	row, err := s.store.Request(ctx, dc.deal.ID, id)
 	if err != nil {
 		return err
