@@ -31,22 +31,36 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 		writeBody(w, http.StatusOK, body)
 		return nil
 	}
-	all, err := s.store.Requests(ctx, dc.deal.ID)
+	// Readers polling a list that just changed all want the same new
+	// body: one of them builds it, the others wait for it.
+	body, err := s.listBuilds.do(etag, func() ([]byte, error) {
+		if body, ok := s.lists.get(etag); ok {
+			return body, nil // built by a call that finished just before
+		}
+		body, err := s.buildList(context.WithoutCancel(ctx), dc, filter) // others may be waiting for it
+		if err == nil {
+			s.lists.put(dc.deal.ID+"|"+viewClass(dc)+"|"+filter.key(), etag, body)
+		}
+		return body, err
+	})
 	if err != nil {
 		return err
 	}
-	view := newDealView(dc)
-	rows, err := s.requestViews(ctx, dc, view, listOrder(all), "")
-	if err != nil {
-		return err
-	}
-	body, err := json.Marshal(filter.apply(rows))
-	if err != nil {
-		return err
-	}
-	s.lists.put(dc.deal.ID+"|"+viewClass(dc)+"|"+filter.key(), etag, body)
 	writeBody(w, http.StatusOK, body)
 	return nil
+}
+
+// buildList reads and encodes the list as dc's caller sees it.
+func (s *Server) buildList(ctx context.Context, dc *dealCall, filter listFilter) ([]byte, error) {
+	all, err := s.store.Requests(ctx, dc.deal.ID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.requestViews(ctx, dc, newDealView(dc), listOrder(all), "")
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(filter.apply(rows))
 }
 
 // requestViews builds what the caller sees of rows, in their order. The

@@ -55,10 +55,13 @@ type Server struct {
 	posted    func()
 	signer    *linkSigner
 	lists     *bodyCache
-	access    accessCaches
-	mux       *http.ServeMux
-	patterns  []string // every "METHOD /path" routed, for Routes
-	schema    *schemaWatch
+	// listBuilds shares one build of a list among the calls that want it
+	// at once.
+	listBuilds coalescer
+	access     accessCaches
+	mux        *http.ServeMux
+	patterns   []string // every "METHOD /path" routed, for Routes
+	schema     *schemaWatch
 }
 
 // New builds a server; it reads (or creates) the link-signing secret.
