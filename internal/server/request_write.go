@@ -175,20 +175,23 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	if err := errs.err(); err != nil {
 		return err
 	}
-	ifMatch := r.Header.Get("If-Match")
+	pre, err := preconditionOf(r)
+	if err != nil {
+		return err
+	}
 	if !edits && !assigns && !in.Status.Set {
 		// Nothing to change: a write would only move updated_at and the
 		// deal's version, invalidating every cached copy for nothing. The
 		// precondition is still answered, against the row as just read.
-		if !ifMatchHolds(ifMatch, requestETag(dc, row)) {
-			return errIfMatchFailed
+		if err := pre.check(dc, row); err != nil {
+			return err
 		}
 		return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusOK, row)
 	}
 	now := s.now().UTC()
 	updated, err := s.store.UpdateRequest(ctx, dc.deal.ID, row.ID, func(cur *store.Request) error {
-		if !ifMatchHolds(ifMatch, requestETag(dc, *cur)) {
-			return errIfMatchFailed
+		if err := pre.check(dc, *cur); err != nil {
+			return err
 		}
 		if in.Status.Set {
 			allowed := dc.caller.AllowedStatuses(cur.Kind, cur.Status)
@@ -211,15 +214,6 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusOK, updated)
 }
 
-// errIfMatchFailed answers a PATCH whose If-Match names an ETag the
-// request no longer has.
-var errIfMatchFailed = &api.ErrorResponse{Code: api.CodeConflictStale, Params: map[string]any{"reason": "if_match_failed"}}
-
-// ifMatchHolds reports whether an If-Match header admits the request's
-// current ETag; no header, or "*", admits any.
-func ifMatchHolds(ifMatch, etag string) bool {
-	return ifMatch == "" || ifMatch == "*" || ifMatch == etag
-}
 
 // applyEdits copies the fields sent onto the row; null clears the
 // nullable ones.
