@@ -214,7 +214,6 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusOK, updated)
 }
 
-
 // applyEdits copies the fields sent onto the row; null clears the
 // nullable ones.
 func applyEdits(cur *store.Request, in api.DealRequestUpdate) {
