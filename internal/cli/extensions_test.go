@@ -215,3 +215,50 @@ func TestExtensionsLive(t *testing.T) {
 		t.Error("the POST was never sent with an Idempotency-Key")
 	}
 }
+
+// Against the real server: someone changes 1.1 between the list read that
+// resolved the number and the status move (a proxy slips a write in
+// first). The move carries the row's updated_at from the list, so it is a
+// conflict (exit 5) and the other change is not overwritten; run again, it
+// lands.
+func TestStatusByNumberSeesAChangeSinceTheList(t *testing.T) {
+	ls := startLiveServer(t, 6000)
+	var meddle atomic.Bool
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPatch && meddle.CompareAndSwap(true, false) {
+			if r.Header.Get("X-Dealctl-If-Updated-At") == "" {
+				t.Errorf("the move by number sent no updated_at precondition (If-Match %q)", r.Header.Get("If-Match"))
+			}
+			other := httptest.NewRequest(http.MethodPatch, r.URL.Path, strings.NewReader(`{"status":"partial"}`))
+			other.Header.Set("Authorization", "Bearer "+aliceKey)
+			ls.handler.ServeHTTP(httptest.NewRecorder(), other)
+		}
+		ls.handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	status := func() api.RequestStatus {
+		for _, row := range liveRows(t, ls.URL) {
+			if row.Number == "1.1" {
+				return row.Status
+			}
+		}
+		t.Fatal("no 1.1")
+		return ""
+	}
+	if s := status(); s == api.StatusPartial || s == api.StatusComplete {
+		t.Fatalf("1.1 starts %s; the test needs another status", s)
+	}
+	meddle.Store(true)
+	r := runLive(t, proxy.URL, "requests", "status", "1.1", "complete")
+	r.must(t, ExitConflict)
+	if !strings.Contains(r.err, "1.1 was changed by someone else") {
+		t.Errorf("stderr = %q", r.err)
+	}
+	if s := status(); s != api.StatusPartial {
+		t.Errorf("1.1 is %s after the refused move, want the other change (partial) kept", s)
+	}
+	runLive(t, proxy.URL, "requests", "status", "1.1", "complete").must(t, 0)
+	if s := status(); s != api.StatusComplete {
+		t.Errorf("1.1 is %s after the second move, want complete", s)
+	}
+}

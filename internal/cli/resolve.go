@@ -256,16 +256,17 @@ func (s *dealScope) readRequest(ctx context.Context, id string) (*api.DealReques
 	return r, nil
 }
 
-// forUpdate is the If-Match to send with a change to r: its ETag when
-// Request read it on its own, else "*", since r then comes from the list
-// this command has just read or confirmed (a 304), which makes it as
-// current as a read of the request would. No call is made only to fetch
-// an ETag (see docs/decisions.md, "Calls per command").
+// forUpdate is the precondition to send with a change to r: its ETag
+// when Request read it on its own, else the row's updated_at as the list
+// this command has just read or confirmed (a 304) showed it
+// (client.ListRowPrecondition), so that a change someone made since is a
+// conflict, not overwritten. No call is made only to fetch an ETag (see
+// docs/decisions.md, "Calls per command").
 func (s *dealScope) forUpdate(r *api.DealRequest) string {
 	if etag, ok := s.etags[r.ID]; ok && etag != "" {
 		return etag
 	}
-	return "*"
+	return client.ListRowPrecondition(r)
 }
 
 // update PATCHes r with in, conditional on etag (forUpdate). A change

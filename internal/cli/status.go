@@ -75,7 +75,8 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	if r.Kind == api.KindSection {
 		return usageErrorf("%s is a section: sections have no status", r.Number)
 	}
-	// r is current: from the list just read or confirmed, or read on its
+	// r is current: from the list just read or confirmed, whose
+	// updated_at the move sends back as its precondition, or read on its
 	// own with its ETag, which the move sends back as If-Match.
 	after, changed, err := s.c.MoveStatus(ctx, s.Deal.ID, r, s.forUpdate(r), to)
 	var refused *client.MoveRefusedError

@@ -107,10 +107,19 @@ func (c *Client) UpdateRequest(ctx context.Context, dealID, requestID string, in
 // UpdateRequestIfMatch is UpdateRequest that, where the server advertises
 // if-match and etag is not "", sends If-Match: etag, so that a change
 // someone made since that read fails with 409 conflict_stale
-// (IsConflictStale) instead of being overwritten.
+// (IsConflictStale) instead of being overwritten. etag may also be a
+// ListRowPrecondition.
 func (c *Client) UpdateRequestIfMatch(ctx context.Context, dealID, requestID string, in api.DealRequestUpdate, etag string) (*api.DealRequest, error) {
 	var hdr http.Header
-	if etag != "" && c.Supports(ExtIfMatch) {
+	updatedAt, fromList := strings.CutPrefix(etag, listRowPrefix)
+	switch {
+	case fromList && c.Supports(ExtIfUpdatedAt):
+		hdr = http.Header{ifUpdatedAtHeader: {updatedAt}}
+	case fromList && c.Supports(ExtIfMatch):
+		// A server without if-updated-at: the row is as current as the
+		// list it came from, and only its existence can be asked.
+		hdr = http.Header{"If-Match": {"*"}}
+	case etag != "" && c.Supports(ExtIfMatch):
 		hdr = http.Header{"If-Match": {etag}}
 	}
 	var out api.DealRequest
@@ -232,4 +241,23 @@ func requestPath(dealID, requestID string) string {
 // their own validators.
 func (c *Client) doUncached(ctx context.Context, method, path string, hdr http.Header) (*Response, error) {
 	return c.do(ctx, method, path, nil, hdr, &exchange{noCache: true})
+}
+
+// ifUpdatedAtHeader carries a ListRowPrecondition (extension
+// if-updated-at).
+const ifUpdatedAtHeader = "X-Dealctl-If-Updated-At"
+
+// listRowPrefix marks a ListRowPrecondition; an ETag is a quoted string,
+// so it never starts with it.
+const listRowPrefix = "updated-at "
+
+// ListRowPrecondition is the precondition for a change to r, a row read
+// from a list, which carries no ETag per row: pass it where an ETag goes
+// (UpdateRequestIfMatch, MoveStatus). Where the server advertises
+// if-updated-at, the change lands only while the row's updated_at is
+// still r's, so a change someone made since the list was read is a 409
+// conflict_stale (IsConflictStale) and not overwritten; elsewhere it is
+// If-Match: *, as for a row as current as the list.
+func ListRowPrecondition(r *api.DealRequest) string {
+	return listRowPrefix + r.UpdatedAt.UTC().Format(time.RFC3339Nano)
 }

@@ -25,6 +25,10 @@ const (
 	// ExtIfMatch: a PATCH with If-Match naming a stale ETag answers 409
 	// conflict_stale instead of overwriting someone else's change.
 	ExtIfMatch = "if-match"
+	// ExtIfUpdatedAt: a PATCH with X-Dealctl-If-Updated-At naming an
+	// updated_at the row no longer has answers 409 conflict_stale: the
+	// precondition for a row read from a list, which has no ETag per row.
+	ExtIfUpdatedAt = "if-updated-at"
 	// ExtIdempotencyKey: a POST with Idempotency-Key replays its first
 	// successful answer, so it can be retried without writing twice.
 	ExtIdempotencyKey = "idempotency-key"

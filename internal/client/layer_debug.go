@@ -30,7 +30,7 @@ func (t *debugLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 
 func (t *debugLayer) log(req *http.Request, status int, start time.Time, err error) {
 	var sent []string
-	for _, h := range []string{"If-None-Match", "If-Match", "Idempotency-Key"} {
+	for _, h := range []string{"If-None-Match", "If-Match", ifUpdatedAtHeader, "Idempotency-Key"} {
 		if v := req.Header.Get(h); v != "" {
 			sent = append(sent, h+": "+v)
 		}

@@ -45,8 +45,10 @@ func (e *MoveRefusedError) Unwrap() error {
 //
 // etag is r's ETag, sent back as If-Match where the server advertises
 // if-match, so the move lands on the version its checks ran on or fails
-// with 409 conflict_stale (IsConflictStale). "*" says r is current (read
-// by the caller just now) and only asks that the request still exists.
+// with 409 conflict_stale (IsConflictStale). ListRowPrecondition(r), for
+// r read from a list, makes the move land only while the row's updated_at
+// is still r's. "*" says r is current and only asks that the request
+// still exists.
 // With "", r may be old: where if-match is advertised, r is read again
 // first and the checks run on that fresh copy.
 //

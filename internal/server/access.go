@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -83,13 +82,9 @@ func (s *Server) keyByPrefix(ctx context.Context, prefix string, fresh bool) (ke
 			return h, nil
 		}
 	}
-	k, err := s.store.APIKeyByPrefix(ctx, prefix)
+	k, u, err := s.store.KeyHolder(ctx, prefix)
 	if err != nil {
 		return keyHolder{}, err
-	}
-	u, err := s.store.User(ctx, k.UserID)
-	if err != nil {
-		return keyHolder{}, fmt.Errorf("key %s has no user: %w", k.Prefix, err)
 	}
 	h := keyHolder{key: k, user: u}
 	s.access.keys.put(prefix, h)
@@ -104,11 +99,7 @@ func (s *Server) dealMembersOf(ctx context.Context, dealID string, fresh bool) (
 			return m, nil
 		}
 	}
-	people, err := s.store.People(ctx, dealID)
-	if err != nil {
-		return dealMembers{}, err
-	}
-	parties, err := s.store.Parties(ctx, dealID)
+	parties, people, err := s.store.Members(ctx, dealID)
 	if err != nil {
 		return dealMembers{}, err
 	}

@@ -51,12 +51,12 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 
 // ExtensionsHeader advertises, on every API answer, the extensions this
 // server adds to the contract, so that a client uses them only where they
-// exist (docs/api.md#extensions-x-dealctl-extensions): list filters, If-Match on PATCH, Idempotency-Key
-// on POST.
+// exist (docs/api.md#extensions-x-dealctl-extensions): list filters,
+// If-Match and X-Dealctl-If-Updated-At on PATCH, Idempotency-Key on POST.
 const ExtensionsHeader = "X-Dealctl-Extensions"
 
 // Extensions is the value of ExtensionsHeader.
-const Extensions = "list-filters, if-match, idempotency-key"
+const Extensions = "list-filters, if-match, if-updated-at, idempotency-key"
 
 var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
 
@@ -135,42 +135,66 @@ var errNotFound = api.NewError(api.CodeNotFound, "")
 // joined, or an archived one for someone not its project admin are all
 // 404.
 func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCall, error) {
-	if !api.IsID(dealID) {
-		return nil, errNotFound
-	}
-	dealID = canonicalID(dealID)
-	if c.key.DealIDs != nil && !slices.Contains(c.key.DealIDs, dealID) {
-		return nil, errNotFound
-	}
-	members, err := s.dealMembersOf(ctx, dealID, c.fresh)
+	st, err := s.seatOn(ctx, c, dealID)
 	if err != nil {
 		return nil, err
 	}
-	seat, ok := members.seat(c.user.ID)
-	if !ok {
-		return nil, errNotFound
-	}
 	// The deal row is read by every call: its version decides a 304 and
 	// its archived flag what may be done.
-	deal, err := s.store.Deal(ctx, dealID)
+	deal, err := s.store.Deal(ctx, st.dealID)
+	return st.reach(c, deal, err)
+}
+
+// seating is the caller's seat on a deal, found before the deal's row is
+// read, so that the reads a call needs next can go with that row in one
+// statement.
+type seating struct {
+	dealID  string
+	members dealMembers
+	seat    store.Person
+}
+
+// seatOn finds the caller's seat on dealID: 404 for a malformed id, a
+// deal outside the key's limits, or one the user is not on or has not
+// joined.
+func (s *Server) seatOn(ctx context.Context, c *call, dealID string) (seating, error) {
+	if !api.IsID(dealID) {
+		return seating{}, errNotFound
+	}
+	dealID = canonicalID(dealID)
+	if c.key.DealIDs != nil && !slices.Contains(c.key.DealIDs, dealID) {
+		return seating{}, errNotFound
+	}
+	members, err := s.dealMembersOf(ctx, dealID, c.fresh)
+	if err != nil {
+		return seating{}, err
+	}
+	seat, ok := members.seat(c.user.ID)
+	// A person invited but not yet joined has accepted nothing (the deal's
+	// terms, its confidentiality): their key does not reach the deal until
+	// they join. See docs/decisions.md, "Input hardening, idempotency after
+	// a crash, and people who have not joined".
+	if !ok || !seat.Joined {
+		return seating{}, errNotFound
+	}
+	return seating{dealID: dealID, members: members, seat: seat}, nil
+}
+
+// reach finishes reachDeal with the deal's row as read (err: how reading
+// it failed): a deal that is gone, or archived for someone not its project
+// admin, is 404.
+func (st seating) reach(c *call, deal store.Deal, err error) (*dealCall, error) {
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	// A person invited but not yet joined has accepted nothing (the deal's
-	// terms, its confidentiality): their key does not reach the deal until
-	// they join. See docs/decisions.md, "Input hardening, idempotency after
-	// a crash, and people who have not joined".
-	if !seat.Joined {
+	if !domain.DealVisible(deal.Archived, st.seat.IsProjectAdmin) {
 		return nil, errNotFound
 	}
-	if !domain.DealVisible(deal.Archived, seat.IsProjectAdmin) {
-		return nil, errNotFound
-	}
-	return &dealCall{call: c, deal: deal, parties: members.parties, people: members.people, seat: seat,
-		caller: callerOf(c.key, deal, members.parties, seat)}, nil
+	return &dealCall{call: c, deal: deal, parties: st.members.parties, people: st.members.people, seat: st.seat,
+		caller: callerOf(c.key, deal, st.members.parties, st.seat)}, nil
 }
 
 func callerOf(k store.APIKey, deal store.Deal, parties []store.Party, seat store.Person) domain.Caller {

@@ -47,6 +47,13 @@ func bigDeal(b *testing.B, cacheBytes int) (*httptest.Server, string, []string) 
 // also returns the dsn, so that a second instance can serve it too.
 func bigDealOn(b *testing.B, dsn string, cacheBytes int) (*httptest.Server, string, []string, string) {
 	b.Helper()
+	return dealOfSize(b, dsn, cacheBytes, 20, 109)
+}
+
+// dealOfSize is bigDealOn with sections × perSection requests (and the
+// sections themselves).
+func dealOfSize(b *testing.B, dsn string, cacheBytes, sections, perSection int) (*httptest.Server, string, []string, string) {
+	b.Helper()
 	ctx := context.Background()
 	st, err := sqlstore.Open(ctx, dsn)
 	if err != nil {
@@ -75,12 +82,12 @@ func bigDealOn(b *testing.B, dsn string, cacheBytes int) (*httptest.Server, stri
 		must(err)
 		must(tx.PutAPIKey(store.APIKey{ID: id(), UserID: user, Name: "bench", Prefix: keys.Prefix(benchSecret), Hash: keys.Hash(benchSecret),
 			Access: api.KeyWrite, ExpiresAt: now.Add(time.Hour), CreatedAt: now}))
-		for s := 1; s <= 20; s++ {
+		for s := 1; s <= sections; s++ {
 			section := store.Request{DealID: dealID, Kind: api.KindSection, Number: strconv.Itoa(s), Title: fmt.Sprintf("Section %d", s),
 				Status: api.StatusOpen, Priority: api.PriorityMedium, Category: api.CategoryBusiness, CreatedAt: now, UpdatedAt: now}
 			sid, err := tx.PutRequest(section)
 			must(err)
-			for r := 1; r <= 109; r++ {
+			for r := 1; r <= perSection; r++ {
 				due := "2026-12-01"
 				row := store.Request{DealID: dealID, ParentID: &sid, Kind: api.KindRequest, Number: fmt.Sprintf("%d.%d", s, r),
 					Title: fmt.Sprintf("Provide the documents for item %d of section %d", r, s), Body: strings.Repeat("Details of the request. ", 8),

@@ -151,6 +151,24 @@ func (s *countingStore) People(ctx context.Context, dealID string) ([]store.Pers
 	return s.Store.People(ctx, dealID)
 }
 
+// The reads that stand for several in one statement count as the reads
+// they include.
+
+func (s *countingStore) Members(ctx context.Context, dealID string) ([]store.Party, []store.Person, error) {
+	s.people.Add(1)
+	return s.Store.Members(ctx, dealID)
+}
+
+func (s *countingStore) DealRequest(ctx context.Context, dealID, id string) (store.Deal, store.Request, error) {
+	s.requests.Add(1)
+	return s.Store.DealRequest(ctx, dealID, id)
+}
+
+func (s *countingStore) RequestView(ctx context.Context, dealID, id, party string, previewLen int) (store.RequestView, error) {
+	s.requests.Add(1)
+	return s.Store.RequestView(ctx, dealID, id, party, previewLen)
+}
+
 // reset zeroes the counts.
 func (s *countingStore) reset() {
 	s.seats.Store(0)

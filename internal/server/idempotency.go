@@ -42,10 +42,27 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 // server died) holds its key.
 const staleClaim = time.Minute
 
-// replayFunc rebuilds the answer of a create whose write committed but
-// whose answer was never saved (its server died in between), from the id
-// of what it created.
-type replayFunc func(w http.ResponseWriter, r *http.Request, c *call, resourceID string) error
+// create is a POST that makes something (a request, a message), split so
+// that who may make the call is settled before anything else: the
+// Idempotency-Key is neither read nor claimed, and the body neither read
+// nor hashed, for a caller who gets a 404 or a 403.
+type create struct {
+	// authorize resolves what the path names and refuses a caller who
+	// may not make the call, without reading the body.
+	authorize func(ctx context.Context, r *http.Request, c *call) (*target, error)
+	// perform reads the body and writes.
+	perform func(w http.ResponseWriter, r *http.Request, t *target) error
+	// replay rebuilds the answer of a create whose write committed but
+	// whose answer was never saved (its server died in between), from the
+	// id of what it created.
+	replay func(w http.ResponseWriter, r *http.Request, t *target, resourceID string) error
+}
+
+// target is what an authorized create acts on.
+type target struct {
+	dc  *dealCall
+	row store.Request // the request a message is posted to
+}
 
 // idempotent is the *extension* for POSTs: with an Idempotency-Key, the
 // first successful answer is kept for 24 hours and replayed to a repeat
@@ -58,9 +75,15 @@ type replayFunc func(w http.ResponseWriter, r *http.Request, c *call, resourceID
 // create records what it wrote on the claim in its own transaction
 // (store.Claim), so a crash between the write and saving the answer still
 // replays. Failures before the write are not kept: they may be retried
-// for real.
-func (s *Server) idempotent(h handlerFunc, replay replayFunc) handlerFunc {
+// for real. The caller's reach and permission come first, key or not.
+func (s *Server) idempotent(cr create) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, c *call) error {
+		t, err := cr.authorize(r.Context(), r, c)
+		if err != nil {
+			return err
+		}
+		h := func(w http.ResponseWriter, r *http.Request, _ *call) error { return cr.perform(w, r, t) }
+		replay := func(w http.ResponseWriter, r *http.Request, _ *call, id string) error { return cr.replay(w, r, t, id) }
 		idemKey := r.Header.Get("Idempotency-Key")
 		if idemKey == "" {
 			return h(w, r, c)

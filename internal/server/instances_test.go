@@ -193,6 +193,21 @@ func (s *readCounter) Seat(ctx context.Context, dealID, userID string) (store.Pe
 	return s.Store.Seat(ctx, dealID, userID)
 }
 
+func (s *readCounter) KeyHolder(ctx context.Context, prefix string) (store.APIKey, store.User, error) {
+	s.n.Add(1)
+	return s.Store.KeyHolder(ctx, prefix)
+}
+
+func (s *readCounter) Members(ctx context.Context, dealID string) ([]store.Party, []store.Person, error) {
+	s.n.Add(1)
+	return s.Store.Members(ctx, dealID)
+}
+
+func (s *readCounter) DealRequest(ctx context.Context, dealID, id string) (store.Deal, store.Request, error) {
+	s.n.Add(1)
+	return s.Store.DealRequest(ctx, dealID, id)
+}
+
 // TestWarmCallsReadOnlyTheDeal: once an instance has seen a key and a
 // deal, a list 304 reads one row (the deal, for its version) and GET /me
 // none; a write reads the key and the seat again.
@@ -215,7 +230,7 @@ func TestWarmCallsReadOnlyTheDeal(t *testing.T) {
 	}
 	reads.n.Store(0)
 	c.post(messagesPath(falcon, row), map[string]any{"text": "note", "internal": true}).want(http.StatusCreated)
-	if n := reads.n.Load(); n < 4 {
-		t.Errorf("a write made %d reads of key, user, people, parties and deal; it must read them afresh", n)
+	if n := reads.n.Load(); n < 3 {
+		t.Errorf("a write made %d reads of the key with its user, the deal's members and the deal's row; it must read them afresh", n)
 	}
 }

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
@@ -49,20 +52,30 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, c *call) e
 // postMessage posts under the key owner's name with source api. A
 // response moves the request's status (docs/api.md#states-and-transitions); a shared message
 // notifies the other side.
-func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) error {
-	ctx := r.Context()
+func (s *Server) postMessageCall() create {
+	return create{authorize: s.authorizePost, perform: s.postMessage, replay: s.replayMessage}
+}
+
+// authorizePost: who may post is known before the body is read, so a
+// viewer's body is never read, let alone decoded. (Answer does not depend
+// on the request's status, so a repeat of a post that moved it is
+// authorized as the first was.)
+func (s *Server) authorizePost(ctx context.Context, r *http.Request, c *call) (*target, error) {
 	dc, row, err := s.reachRequest(ctx, c, r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := denyWrite(dc); err != nil {
-		return err
+		return nil, err
 	}
-	// Who may post is known before the body is read: a viewer's body is
-	// never read, let alone decoded.
 	if !dc.caller.Can(row.Kind, row.Status).Answer {
-		return api.NewError(api.CodeForbidden, api.ReasonCannotPost)
+		return nil, api.NewError(api.CodeForbidden, api.ReasonCannotPost)
 	}
+	return &target{dc: dc, row: row}, nil
+}
+
+func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, t *target) error {
+	ctx, dc, row := r.Context(), t.dc, t.row
 	var in api.MessageCreate
 	if err := decodeBody(r, &in); err != nil {
 		return err
@@ -124,15 +137,12 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, c *call) er
 	if post.Notify != nil && s.posted != nil {
 		s.posted()
 	}
-	files, err := s.store.VisibleFiles(ctx, dc.deal.ID, row.ID, dc.seat.PartyID)
-	if err != nil {
-		return err
-	}
-	var mine []store.File
-	for _, f := range files {
-		if f.MessageID == stored.ID {
-			mine = append(mine, f)
-		}
+	// The message's files are its links, as just written: nothing to
+	// read back.
+	mine := make([]store.File, len(post.Files))
+	for i, f := range post.Files {
+		f.DealID, f.RequestID, f.MessageID, f.Position = stored.DealID, stored.RequestID, stored.ID, i
+		mine[i] = f
 	}
 	writeJSON(w, http.StatusCreated, newDealView(dc).message(stored, mine))
 	return nil
@@ -145,7 +155,9 @@ func boolOr(o api.Optional[bool], def bool) bool {
 	return o.Value
 }
 
-// linkFiles stores a message's links as files of kind link.
+// linkFiles stores a message's links as files of kind link. Their ids
+// are chosen here, so that the answer can show them without reading them
+// back.
 func linkFiles(links []api.Link) []store.File {
 	out := make([]store.File, 0, len(links))
 	for _, l := range links {
@@ -154,7 +166,7 @@ func linkFiles(links []api.Link) []store.File {
 		if name == nil {
 			name = &u
 		}
-		out = append(out, store.File{Kind: api.FileKindLink, Name: name, URL: &u})
+		out = append(out, store.File{VersionID: uuid.Must(uuid.NewV7()).String(), Kind: api.FileKindLink, Name: name, URL: &u})
 	}
 	return out
 }
@@ -188,12 +200,8 @@ func notificationBody(dc *dealCall, req store.Request, m store.Message, who *str
 
 // replayMessage answers a repeated post whose first answer was never
 // saved with the message it posted.
-func (s *Server) replayMessage(w http.ResponseWriter, r *http.Request, c *call, id string) error {
-	ctx := r.Context()
-	dc, row, err := s.reachRequest(ctx, c, r)
-	if err != nil {
-		return err
-	}
+func (s *Server) replayMessage(w http.ResponseWriter, r *http.Request, t *target, id string) error {
+	ctx, dc, row := r.Context(), t.dc, t.row
 	m, err := s.store.Message(ctx, dc.deal.ID, id)
 	if err != nil {
 		return err

@@ -11,18 +11,29 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) error {
-	ctx := r.Context()
+// createRequestCall creates a request or a section.
+func (s *Server) createRequestCall() create {
+	return create{authorize: s.authorizeCreateRequest, perform: s.createRequest, replay: s.replayRequest}
+}
+
+// authorizeCreateRequest: only the owning side's admins and editors may
+// create, on a deal that is not archived, with a write key.
+func (s *Server) authorizeCreateRequest(ctx context.Context, r *http.Request, c *call) (*target, error) {
 	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := denyWrite(dc); err != nil {
-		return err
+		return nil, err
 	}
 	if !dc.caller.CanCreate() {
-		return api.NewError(api.CodeForbidden, api.ReasonCannotCreateRequest)
+		return nil, api.NewError(api.CodeForbidden, api.ReasonCannotCreateRequest)
 	}
+	return &target{dc: dc}, nil
+}
+
+func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, t *target) error {
+	ctx, dc := r.Context(), t.dc
 	var in api.DealRequestCreate
 	if err := decodeBody(r, &in); err != nil {
 		return err
@@ -68,7 +79,8 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return err
 	}
-	return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusCreated, created)
+	respondCreated(w, dc, newDealView(dc), created)
+	return nil
 }
 
 // nullableText checks a nullable string by its rule.
@@ -163,20 +175,23 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 	if err := errs.err(); err != nil {
 		return err
 	}
-	ifMatch := r.Header.Get("If-Match")
+	pre, err := preconditionOf(r)
+	if err != nil {
+		return err
+	}
 	if !edits && !assigns && !in.Status.Set {
 		// Nothing to change: a write would only move updated_at and the
 		// deal's version, invalidating every cached copy for nothing. The
 		// precondition is still answered, against the row as just read.
-		if !ifMatchHolds(ifMatch, requestETag(dc, row)) {
-			return errIfMatchFailed
+		if err := pre.check(dc, row); err != nil {
+			return err
 		}
 		return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusOK, row)
 	}
 	now := s.now().UTC()
 	updated, err := s.store.UpdateRequest(ctx, dc.deal.ID, row.ID, func(cur *store.Request) error {
-		if !ifMatchHolds(ifMatch, requestETag(dc, *cur)) {
-			return errIfMatchFailed
+		if err := pre.check(dc, *cur); err != nil {
+			return err
 		}
 		if in.Status.Set {
 			allowed := dc.caller.AllowedStatuses(cur.Kind, cur.Status)
@@ -197,16 +212,6 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 		return err
 	}
 	return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusOK, updated)
-}
-
-// errIfMatchFailed answers a PATCH whose If-Match names an ETag the
-// request no longer has.
-var errIfMatchFailed = &api.ErrorResponse{Code: api.CodeConflictStale, Params: map[string]any{"reason": "if_match_failed"}}
-
-// ifMatchHolds reports whether an If-Match header admits the request's
-// current ETag; no header, or "*", admits any.
-func ifMatchHolds(ifMatch, etag string) bool {
-	return ifMatch == "" || ifMatch == "*" || ifMatch == etag
 }
 
 // applyEdits copies the fields sent onto the row; null clears the
@@ -240,12 +245,8 @@ func applyEdits(cur *store.Request, in api.DealRequestUpdate) {
 
 // replayRequest answers a repeated create whose first answer was never
 // saved with the request it created, as created.
-func (s *Server) replayRequest(w http.ResponseWriter, r *http.Request, c *call, id string) error {
-	ctx := r.Context()
-	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
-	if err != nil {
-		return err
-	}
+func (s *Server) replayRequest(w http.ResponseWriter, r *http.Request, t *target, id string) error {
+	ctx, dc := r.Context(), t.dc
 	row, err := s.store.Request(ctx, dc.deal.ID, id)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -32,22 +31,36 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 		writeBody(w, http.StatusOK, body)
 		return nil
 	}
-	all, err := s.store.Requests(ctx, dc.deal.ID)
+	// Readers polling a list that just changed all want the same new
+	// body: one of them builds it, the others wait for it.
+	body, err := s.listBuilds.do(etag, func() ([]byte, error) {
+		if body, ok := s.lists.get(etag); ok {
+			return body, nil // built by a call that finished just before
+		}
+		body, err := s.buildList(context.WithoutCancel(ctx), dc, filter) // others may be waiting for it
+		if err == nil {
+			s.lists.put(dc.deal.ID+"|"+viewClass(dc)+"|"+filter.key(), etag, body)
+		}
+		return body, err
+	})
 	if err != nil {
 		return err
 	}
-	view := newDealView(dc)
-	rows, err := s.requestViews(ctx, dc, view, listOrder(all), "")
-	if err != nil {
-		return err
-	}
-	body, err := json.Marshal(filter.apply(rows))
-	if err != nil {
-		return err
-	}
-	s.lists.put(dc.deal.ID+"|"+viewClass(dc)+"|"+filter.key(), etag, body)
 	writeBody(w, http.StatusOK, body)
 	return nil
+}
+
+// buildList reads and encodes the list as dc's caller sees it.
+func (s *Server) buildList(ctx context.Context, dc *dealCall, filter listFilter) ([]byte, error) {
+	all, err := s.store.Requests(ctx, dc.deal.ID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.requestViews(ctx, dc, newDealView(dc), listOrder(all), "")
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(filter.apply(rows))
 }
 
 // requestViews builds what the caller sees of rows, in their order. The
@@ -89,47 +102,71 @@ func requestETag(dc *dealCall, r store.Request) string {
 	return etagOf("request", r.ID, strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10), internal, viewClass(dc), strconv.FormatBool(dc.deal.Archived))
 }
 
+// getRequest reads the deal's row, the request, its latest answer and its
+// files in one statement.
 func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) error {
 	ctx := r.Context()
-	dc, row, err := s.reachRequest(ctx, c, r)
+	st, id, err := s.seatAndRequestID(ctx, c, r)
 	if err != nil {
 		return err
 	}
-	if notModified(w, r, requestETag(dc, row)) {
+	rv, err := s.store.RequestView(ctx, st.dealID, id, st.seat.PartyID, api.MaxPreviewLen)
+	dc, err := st.reach(c, rv.Deal, err)
+	if err != nil {
+		return err
+	}
+	etag := requestETag(dc, rv.Request)
+	if notModified(w, r, etag) {
 		return nil
 	}
-	view := newDealView(dc)
-	return s.respondRequest(ctx, w, dc, view, http.StatusOK, row)
+	w.Header().Set("ETag", etag)
+	writeJSON(w, http.StatusOK, newDealView(dc).request(rv.Request, rv.Latest, rv.Files))
+	return nil
 }
 
-// reachRequest resolves the deal and the request of the path.
-func (s *Server) reachRequest(ctx context.Context, c *call, r *http.Request) (*dealCall, store.Request, error) {
-	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
+// seatAndRequestID finds the caller's seat on the deal of the path and
+// checks the request id of the path; a malformed one is 404.
+func (s *Server) seatAndRequestID(ctx context.Context, c *call, r *http.Request) (seating, string, error) {
+	st, err := s.seatOn(ctx, c, r.PathValue("deal_id"))
 	if err != nil {
-		return nil, store.Request{}, err
+		return seating{}, "", err
 	}
 	id := r.PathValue("request_id")
 	if !api.IsID(id) {
-		return nil, store.Request{}, errNotFound
+		return seating{}, "", errNotFound
 	}
-	id = canonicalID(id)
-	row, err := s.store.Request(ctx, dc.deal.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, store.Request{}, errNotFound
+	return st, canonicalID(id), nil
+}
+
+// reachRequest resolves the deal and the request of the path, reading
+// both rows in one statement.
+func (s *Server) reachRequest(ctx context.Context, c *call, r *http.Request) (*dealCall, store.Request, error) {
+	st, id, err := s.seatAndRequestID(ctx, c, r)
+	if err != nil {
+		return nil, store.Request{}, err
 	}
+	deal, row, err := s.store.DealRequest(ctx, st.dealID, id)
+	dc, err := st.reach(c, deal, err)
 	return dc, row, err
 }
 
-// respondRequest writes row, as just read or written, as the caller sees
-// it, with its ETag.
+// respondRequest writes row, as just written, as the caller sees it, with
+// its ETag: its latest answer and files are read with it in one statement.
 func (s *Server) respondRequest(ctx context.Context, w http.ResponseWriter, dc *dealCall, view *dealView, status int, row store.Request) error {
-	views, err := s.requestViews(ctx, dc, view, []store.Request{row}, row.ID)
+	rv, err := s.store.RequestView(ctx, dc.deal.ID, row.ID, dc.seat.PartyID, api.MaxPreviewLen)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("ETag", requestETag(dc, row))
-	writeJSON(w, status, views[0])
+	writeJSON(w, status, view.request(row, rv.Latest, rv.Files))
 	return nil
+}
+
+// respondCreated writes a request just created: it has no answers and
+// no files yet, so nothing more is read.
+func respondCreated(w http.ResponseWriter, dc *dealCall, view *dealView, row store.Request) {
+	w.Header().Set("ETag", requestETag(dc, row))
+	writeJSON(w, http.StatusCreated, view.request(row, nil, nil))
 }
 
 func duplicateNumber(number string) error {

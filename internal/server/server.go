@@ -71,12 +71,15 @@ type Server struct {
 	posted    func()
 	signer    *linkSigner
 	lists     *bodyCache
-	access    accessCaches
-	mux       *http.ServeMux
-	patterns  []string // every "METHOD /path" routed, for Routes
-	schema    *schemaWatch
-	objects   ObjectStore
-	presign   bool // links to object-stored files are presigned URLs
+	// listBuilds shares one build of a list among the calls that want it
+	// at once.
+	listBuilds coalescer
+	access     accessCaches
+	mux        *http.ServeMux
+	patterns   []string // every "METHOD /path" routed, for Routes
+	schema     *schemaWatch
+	objects    ObjectStore
+	presign    bool // links to object-stored files are presigned URLs
 }
 
 // New builds a server; it reads (or creates) the link-signing secret.
@@ -151,11 +154,11 @@ func (s *Server) routes() *http.ServeMux {
 	handle("GET "+v1+"/deals/{deal_id}", s.authed(s.getDeal))
 	handle("GET "+v1+"/deals/{deal_id}/people", s.authed(s.listPeople))
 	handle("GET "+v1+"/deals/{deal_id}/requests", s.authed(s.listRequests))
-	handle("POST "+v1+"/deals/{deal_id}/requests", s.authed(s.idempotent(s.createRequest, s.replayRequest)))
+	handle("POST "+v1+"/deals/{deal_id}/requests", s.authed(s.idempotent(s.createRequestCall())))
 	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.getRequest))
 	handle("PATCH "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.updateRequest))
 	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.listMessages))
-	handle("POST "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.idempotent(s.postMessage, s.replayMessage)))
+	handle("POST "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.idempotent(s.postMessageCall())))
 	handle("POST "+v1+"/deals/{deal_id}/files/{version_id}/download-link", s.authed(s.downloadLink))
 	handle("GET /dl/{token}", http.HandlerFunc(s.download))
 	handle("GET /healthz", http.HandlerFunc(s.healthz))

@@ -53,6 +53,15 @@ type Reader interface {
 	// with whether the user is its project admin.
 	UserDeals(ctx context.Context, userID string) ([]UserDeal, error)
 	Deal(ctx context.Context, id string) (Deal, error)
+	// DealRequest reads a deal's row and one of its requests in one round
+	// trip; ErrNotFound when either is not there.
+	DealRequest(ctx context.Context, dealID, requestID string) (Deal, Request, error)
+	// KeyHolder reads a key by its prefix with the user it belongs to, in
+	// one round trip.
+	KeyHolder(ctx context.Context, prefix string) (APIKey, User, error)
+	// Members reads a deal's parties and people (as Parties and People
+	// order them) in one round trip.
+	Members(ctx context.Context, dealID string) ([]Party, []Person, error)
 	// Parties lists the parties of the given deals, by deal and position.
 	Parties(ctx context.Context, dealIDs ...string) ([]Party, error)
 	// Seat finds the user's person on the deal.
@@ -186,6 +195,19 @@ type ViewReader interface {
 	// VisibleFiles lists the files and links on messages the viewer may
 	// see, by message and position. requestID "" covers the whole deal.
 	VisibleFiles(ctx context.Context, dealID, requestID, viewerParty string) ([]File, error)
+	// RequestView reads, in one round trip, what one request's answer
+	// needs: the deal's row, the request, the newest response the viewer
+	// may see (Text cut as LatestAnswers cuts it) and the files the viewer
+	// may see. ErrNotFound when the deal or the request is not there.
+	RequestView(ctx context.Context, dealID, requestID, viewerParty string, previewLen int) (RequestView, error)
+}
+
+// RequestView is one request as RequestView reads it.
+type RequestView struct {
+	Deal    Deal
+	Request Request
+	Latest  *Message // nil: no response the viewer may see
+	Files   []File
 }
 
 // SavedResponse is a POST's first answer, replayed for a repeated

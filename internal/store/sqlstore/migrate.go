@@ -67,7 +67,7 @@ func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 
 // advisoryLockID keeps two instances starting together from migrating at
 // once on PostgreSQL (an arbitrary, fixed number). Writers hold it shared
-// (see checkSchemaInTx), so a migration waits for writes in flight and
+// (see guardSchemaInTx), so a migration waits for writes in flight and
 // writes that start meanwhile see its result.
 const advisoryLockID = 7_343_221_901
 

@@ -59,10 +59,12 @@ func (db *DB) takeTokens(ctx context.Context, key string, limit, want int, now t
 		return 0, 0, err
 	}
 	// Refused. Read the bucket to say how much there is; this read is
-	// not atomic with the upsert, so the caller treats it as a hint.
+	// not atomic with the upsert, so the caller treats it as a hint. It
+	// runs as the API's other reads do (prepared once, on SQLite), since
+	// a key over its limit may keep calling.
 	var stored float64
 	var updated int64
-	if err := db.read.QueryRowContext(ctx, db.q("SELECT tokens, updated_at FROM rate_buckets WHERE key = ?"), key).Scan(&stored, &updated); err != nil {
+	if err := db.reads.QueryRowContext(ctx, db.q("SELECT tokens, updated_at FROM rate_buckets WHERE key = ?"), key).Scan(&stored, &updated); err != nil {
 		return 0, 0, err
 	}
 	return 0, min(capacity, stored+float64(max(at-updated, 0))*capacity/perMinute), nil

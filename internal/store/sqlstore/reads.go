@@ -102,12 +102,8 @@ func (db *DB) Seat(ctx context.Context, dealID, userID string) (store.Person, er
 // People lists everyone on a deal, by side then name, unnamed last
 // (stated, because SQLite sorts NULLs first and PostgreSQL last).
 func (db *DB) People(ctx context.Context, dealID string) ([]store.Person, error) {
-	type ranked struct {
-		store.Person
-		position int
-	}
-	rows, err := collect(ctx, db.reads, func(s scanner) (ranked, error) {
-		var r ranked
+	rows, err := collect(ctx, db.reads, func(s scanner) (rankedPerson, error) {
+		var r rankedPerson
 		var name, email sql.NullString
 		err := s.Scan(&r.ID, &r.DealID, &r.UserID, &r.PartyID, &r.Access, &r.Role, &r.IsProjectAdmin, &r.Joined, &name, &email, &r.position)
 		r.Name, r.Email = strPtr(name), email.String
@@ -117,8 +113,18 @@ func (db *DB) People(ctx context.Context, dealID string) ([]store.Person, error)
 	if err != nil {
 		return nil, err
 	}
-	// By side, then name (unnamed last), email and id, sorted here so that
-	// both dialects agree whatever PostgreSQL's locale.
+	return sortPeople(rows), nil
+}
+
+// rankedPerson is a person with their party's position.
+type rankedPerson struct {
+	store.Person
+	position int
+}
+
+// sortPeople puts people by side, then name (unnamed last), email and id,
+// sorted here so that both dialects agree whatever PostgreSQL's locale.
+func sortPeople(rows []rankedPerson) []store.Person {
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.position != b.position {
@@ -139,7 +145,18 @@ func (db *DB) People(ctx context.Context, dealID string) ([]store.Person, error)
 	for i, r := range rows {
 		out[i] = r.Person
 	}
-	return out, nil
+	return out
+}
+
+// sortParties puts one deal's parties in Parties' order: by position,
+// then id.
+func sortParties(parties []store.Party) {
+	sort.Slice(parties, func(i, j int) bool {
+		if parties[i].Position != parties[j].Position {
+			return parties[i].Position < parties[j].Position
+		}
+		return parties[i].ID < parties[j].ID
+	})
 }
 
 // Requests lists a deal's rows; the caller puts them in list order.

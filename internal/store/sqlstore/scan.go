@@ -70,8 +70,13 @@ const dealCols = "id, name, codename, timezone, archived, version, shared_versio
 
 func scanDeal(s scanner) (store.Deal, error) {
 	var d store.Deal
-	err := s.Scan(&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion)
+	err := s.Scan(dealDest(&d)...)
 	return d, err
+}
+
+// dealDest is where dealCols are scanned to.
+func dealDest(d *store.Deal) []any {
+	return []any{&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion}
 }
 
 // scanUserDeal reads dealCols followed by the seat's is_project_admin.
@@ -106,16 +111,25 @@ const requestCols = `id, deal_id, parent_id, kind, number, title, body, status, 
 
 func scanRequest(s scanner) (store.Request, error) {
 	var r store.Request
+	dest, finish := requestDest(&r)
+	err := s.Scan(dest...)
+	finish()
+	return r, err
+}
+
+// requestDest is where requestCols are scanned to; finish converts them
+// into r once scanned.
+func requestDest(r *store.Request) (dest []any, finish func()) {
 	var parent, requester, due, assignee sql.NullString
 	var changed, internal sql.NullInt64
 	var created, updated int64
-	err := s.Scan(&r.ID, &r.DealID, &parent, &r.Kind, &r.Number, &r.Title, &r.Body, &r.Status, &r.Priority, &r.Category,
-		&requester, &due, &assignee, &changed, &created, &updated, &internal)
-	r.InternalUpdatedAt = timePtr(internal)
-	r.ParentID, r.Requester, r.DueDate, r.AssigneeID = strPtr(parent), strPtr(requester), strPtr(due), strPtr(assignee)
-	r.StatusChangedAt = timePtr(changed)
-	r.CreatedAt, r.UpdatedAt = fromMicros(created), fromMicros(updated)
-	return r, err
+	return []any{&r.ID, &r.DealID, &parent, &r.Kind, &r.Number, &r.Title, &r.Body, &r.Status, &r.Priority, &r.Category,
+			&requester, &due, &assignee, &changed, &created, &updated, &internal}, func() {
+			r.InternalUpdatedAt = timePtr(internal)
+			r.ParentID, r.Requester, r.DueDate, r.AssigneeID = strPtr(parent), strPtr(requester), strPtr(due), strPtr(assignee)
+			r.StatusChangedAt = timePtr(changed)
+			r.CreatedAt, r.UpdatedAt = fromMicros(created), fromMicros(updated)
+		}
 }
 
 func requestArgs(r store.Request) []any {
@@ -162,21 +176,29 @@ const keyCols = "id, user_id, name, prefix, hash, access, deal_ids, expires_at, 
 
 func scanKey(s scanner) (store.APIKey, error) {
 	var k store.APIKey
+	dest, finish := keyDest(&k)
+	if err := s.Scan(dest...); err != nil {
+		return k, err
+	}
+	return k, finish()
+}
+
+// keyDest is where keyCols are scanned to; finish converts them into k
+// once scanned.
+func keyDest(k *store.APIKey) (dest []any, finish func() error) {
 	var deals sql.NullString
 	var expires, created int64
 	var revoked sql.NullInt64
-	err := s.Scan(&k.ID, &k.UserID, &k.Name, &k.Prefix, &k.Hash, &k.Access, &deals, &expires, &revoked, &created)
-	if err != nil {
-		return k, err
-	}
-	if deals.Valid {
-		k.DealIDs = []string{}
-		if err := json.Unmarshal([]byte(deals.String), &k.DealIDs); err != nil {
-			return k, err
+	return []any{&k.ID, &k.UserID, &k.Name, &k.Prefix, &k.Hash, &k.Access, &deals, &expires, &revoked, &created}, func() error {
+		if deals.Valid {
+			k.DealIDs = []string{}
+			if err := json.Unmarshal([]byte(deals.String), &k.DealIDs); err != nil {
+				return err
+			}
 		}
+		k.ExpiresAt, k.CreatedAt, k.RevokedAt = fromMicros(expires), fromMicros(created), timePtr(revoked)
+		return nil
 	}
-	k.ExpiresAt, k.CreatedAt, k.RevokedAt = fromMicros(expires), fromMicros(created), timePtr(revoked)
-	return k, nil
 }
 
 func keyArgs(k store.APIKey) []any {

@@ -52,19 +52,47 @@ func (db *DB) CheckSchema(ctx context.Context) error {
 	return db.compareSchema(ctx, db.read)
 }
 
-// checkSchemaInTx is CheckSchema inside a write transaction, so that no
+// guardSchemaInTx is CheckSchema inside a write transaction, so that no
 // write of this build lands on a newer schema. On SQLite the transaction
 // already holds the write lock, which a migration needs too. On
 // PostgreSQL it takes the migration lock shared: a migration waits for
 // writes in flight, and a write that waited for a migration reads its
 // version afterwards (a new statement sees what committed before it).
-func (db *DB) checkSchemaInTx(ctx context.Context, tx *sql.Tx) error {
+// With check false the version is read by the transaction's next
+// statement (bumpDealGuarded), which saves a round trip per write.
+func (db *DB) guardSchemaInTx(ctx context.Context, tx *sql.Tx, check bool) error {
 	if db.dialect == Postgres {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock_shared($1)", advisoryLockID); err != nil {
 			return err
 		}
 	}
+	if !check {
+		return nil
+	}
 	return db.compareSchema(ctx, tx)
+}
+
+// bumpDealGuarded moves the deal's version on, as bumpDealSeen does, only
+// while the schema is not newer than this build: the write's first
+// statement checks the schema version too. When it changes nothing it
+// says why: a newer schema (*SchemaNewerError) or no such deal.
+func bumpDealGuarded(ctx context.Context, db *DB, tx *sql.Tx, dealID string, shared bool) error {
+	query := "UPDATE deals SET version = version + 1"
+	if shared {
+		query += ", shared_version = shared_version + 1"
+	}
+	query += " WHERE id = ? AND (SELECT MAX(version) FROM schema_migrations) <= ?"
+	res, err := tx.ExecContext(ctx, db.q(query), dealID, db.KnownSchemaVersion())
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil
+	}
+	if err := db.compareSchema(ctx, tx); err != nil {
+		return err
+	}
+	return store.ErrNotFound
 }
 
 func (db *DB) compareSchema(ctx context.Context, q queryer) error {

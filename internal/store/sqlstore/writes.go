@@ -36,12 +36,18 @@ func mapErr(err error) error {
 
 // inTx runs fn in a write transaction and commits it.
 func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return db.inTxGuarded(ctx, true, fn)
+}
+
+// inTxGuarded is inTx; with check false, fn's first statement checks the
+// schema version itself (bumpDealGuarded).
+func (db *DB) inTxGuarded(ctx context.Context, check bool, fn func(tx *sql.Tx) error) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if err := db.checkSchemaInTx(ctx, tx); err != nil {
+	if err := db.guardSchemaInTx(ctx, tx, check); err != nil {
 		return err
 	}
 	if err := fn(tx); err != nil {
@@ -61,8 +67,8 @@ func (db *DB) dealTx(ctx context.Context, dealID string, fn func(tx *sql.Tx) err
 // dealTxSeen is dealTx for a write that the counterparty sees (shared) or
 // does not (an internal message): only the former moves shared_version.
 func (db *DB) dealTxSeen(ctx context.Context, dealID string, shared bool, fn func(tx *sql.Tx) error) error {
-	return db.inTx(ctx, func(tx *sql.Tx) error {
-		if err := bumpDealSeen(ctx, db, tx, dealID, shared); err != nil {
+	return db.inTxGuarded(ctx, false, func(tx *sql.Tx) error {
+		if err := bumpDealGuarded(ctx, db, tx, dealID, shared); err != nil {
 			return err
 		}
 		return fn(tx)

@@ -45,6 +45,7 @@ func Run(t *testing.T, open Opener) {
 		{"PostMessageStatus", testPostMessageStatus},
 		{"PostMessageAtomic", testPostMessageAtomic},
 		{"Views", testViews},
+		{"OneStatementReads", testOneStatementReads},
 		{"Outbox", testOutbox},
 		{"OutboxLimit", testOutboxLimit},
 		{"OutboxConcurrentClaims", testOutboxConcurrentClaims},

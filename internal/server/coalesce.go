@@ -1,0 +1,45 @@
+package server
+
+import "sync"
+
+// coalescer lets callers who need the same thing at the same moment share
+// one computation of it: the list of a deal that just changed is wanted
+// by every reader polling it, and building it once instead of once per
+// reader keeps the reads' latency down while writes land.
+type coalescer struct {
+	mu       sync.Mutex
+	inflight map[string]*flight
+}
+
+type flight struct {
+	done    chan struct{}
+	body    []byte
+	err     error
+	waiters int // calls waiting for it, for tests
+}
+
+// do returns build's result for key, running build only when no other
+// call for key is running; the others wait for its result.
+func (c *coalescer) do(key string, build func() ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	if c.inflight == nil {
+		c.inflight = map[string]*flight{}
+	}
+	if f, ok := c.inflight[key]; ok {
+		f.waiters++
+		c.mu.Unlock()
+		<-f.done
+		return f.body, f.err
+	}
+	f := &flight{done: make(chan struct{})}
+	c.inflight[key] = f
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.inflight, key)
+		c.mu.Unlock()
+		close(f.done)
+	}()
+	f.body, f.err = build()
+	return f.body, f.err
+}
