@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +43,11 @@ func (s *Server) downloadLink(w http.ResponseWriter, r *http.Request, c *call) e
 	if !f.Downloadable() || f.Name == nil {
 		return api.NewError(api.CodeConflict, api.ReasonNotDownloadable)
 	}
+	// The audit trail is written before the link is given: a link whose
+	// issue could not be recorded is not issued.
+	if err := s.recordDownload(ctx, api.EventLinkIssued, f, m, dc.seat.ID); err != nil {
+		return err
+	}
 	expires := s.now().Add(s.linkTTL).UTC().Truncate(1e9)
 	token := s.signer.Sign(linkClaims{DealID: dc.deal.ID, VersionID: f.VersionID, PersonID: dc.seat.ID, Expires: expires})
 	writeJSON(w, http.StatusOK, api.DownloadLink{
@@ -79,6 +85,17 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNotFound)
 		return
 	}
+	// A fetch is recorded before a byte is sent (a HEAD sends none).
+	if r.Method == http.MethodGet {
+		m, err := s.store.Message(ctx, claims.DealID, f.MessageID)
+		if err == nil {
+			err = s.recordDownload(ctx, api.EventFileFetched, f, m, claims.PersonID)
+		}
+		if err != nil {
+			s.writeError(w, r, fmt.Errorf("file %s: recording the download: %w", f.VersionID, err))
+			return
+		}
+	}
 	blob, size, err := s.store.OpenBlob(ctx, f.SHA256)
 	if err != nil {
 		s.writeError(w, r, fmt.Errorf("file %s: %w", f.VersionID, err))
@@ -93,6 +110,16 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "private, no-store")
 	w.WriteHeader(http.StatusOK)
 	_, _ = io.Copy(w, blob)
+}
+
+// recordDownload writes a download event (audit: the owning side's
+// project admins read it) by the person personID.
+func (s *Server) recordDownload(ctx context.Context, t api.EventType, f store.File, m store.Message, personID string) error {
+	req, err := s.store.Request(ctx, f.DealID, f.RequestID)
+	if err != nil {
+		return err
+	}
+	return s.store.RecordEvents(ctx, f.DealID, store.FileEvent(t, req, m, f, s.now().UTC(), &personID))
 }
 
 func (s *Server) personStillOnDeal(r *http.Request, c linkClaims) bool {

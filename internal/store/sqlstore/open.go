@@ -44,6 +44,9 @@ type DB struct {
 	idemPurge idempotencyPurge
 	// migrated is what Open's migration run applied.
 	migrated MigrationReport
+	// skipEvents leaves events unwritten; only the benchmark that prices
+	// recording sets it (export_test.go).
+	skipEvents bool
 }
 
 var _ store.Store = (*DB)(nil)
