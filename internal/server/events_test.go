@@ -249,7 +249,7 @@ func TestEventsCursorErrors(t *testing.T) {
 	for _, c := range []struct{ after, reason string }{
 		{"not-an-id", api.ReasonInvalidCursor},
 		{"AAAAAAAAAAAAAAAAAAAAAA", api.ReasonUnknownCursor}, // the right shape, not an id given out
-		{ospreyEvents[0].ID, api.ReasonUnknownCursor},      // another deal's
+		{ospreyEvents[0].ID, api.ReasonUnknownCursor},       // another deal's
 	} {
 		got := olivia.get(eventsPath(falcon, "after="+url.QueryEscape(c.after))).wantErr(http.StatusBadRequest, api.CodeBadRequest, c.reason)
 		if got.Params["param"] != "after" || got.Params["message"] == "" {
