@@ -40,11 +40,33 @@ func (r *recorder) flush(ctx context.Context, db *DB, tx *sql.Tx) error {
 		for i, e := range batch {
 			args = append(args, r.dealID, r.seq, start+i, string(e.Type), micros(e.At), e.ActorID, e.RequestID, string(e.Scope), e.PartyID, string(e.Data))
 		}
-		if _, err := tx.ExecContext(ctx, db.q(insertEventsSQL[len(batch)]), args...); err != nil {
+		if err := execPrepared(ctx, db, tx, db.q(insertEventsSQL[len(batch)]), args...); err != nil {
 			return mapErr(err)
 		}
 	}
 	return nil
+}
+
+// prepareWrites prepares, while the write pool is idle (at Open), the
+// statements recording runs in every write transaction, so SQLite does
+// not parse them each time. A statement that fails to prepare is run
+// unprepared, which costs time, not correctness.
+func (db *DB) prepareWrites(ctx context.Context) {
+	for _, q := range insertEventsSQL[1:] {
+		_, _ = db.writes.stmt(ctx, db.q(q))
+	}
+}
+
+// execPrepared runs query in tx, as its statement prepared at Open where
+// there is one.
+func execPrepared(ctx context.Context, db *DB, tx *sql.Tx, query string, args ...any) error {
+	stmt := db.writes.kept(query)
+	if stmt == nil {
+		_, err := tx.ExecContext(ctx, query, args...)
+		return err
+	}
+	_, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, args...)
+	return err
 }
 
 // RecordEvents writes events that change nothing else (downloads): the

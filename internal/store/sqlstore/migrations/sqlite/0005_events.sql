@@ -25,4 +25,4 @@ CREATE TABLE events (
     party_id   TEXT,
     data       TEXT NOT NULL,   -- a JSON object, by type (docs/api.md)
     PRIMARY KEY (deal_id, seq, idx)
-);
+) WITHOUT ROWID; -- one b-tree, by the key every read pages on
