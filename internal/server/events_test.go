@@ -321,3 +321,21 @@ func TestEventsAdvertised(t *testing.T) {
 		t.Errorf("a seeded world has %d events, want none (seeding records none)", len(got))
 	}
 }
+
+// TestEventsNoneForRefusedCalls: a call the API refuses, before or
+// inside the write, records nothing.
+func TestEventsNoneForRefusedCalls(t *testing.T) {
+	e := newEnv(t)
+	falcon, r21 := e.deal("falcon"), e.row("falcon/2.1")
+	oscar := e.as(t, "oscar-write")
+	oscar.patch(requestPath(falcon, r21), map[string]any{"title": "x"}, header(`If-Match: "stale"`)).wantErr(http.StatusConflict, api.CodeConflictStale, "")
+	oscar.patch(requestPath(falcon, r21), map[string]any{"number": "3"}).wantErr(http.StatusConflict, api.CodeConflict, api.ReasonDuplicateNumber)
+	oscar.post(requestsPath(falcon), map[string]any{"title": "dup", "number": "3"}).wantErr(http.StatusConflict, api.CodeConflict, api.ReasonDuplicateNumber)
+	e.as(t, "bella-write").patch(requestPath(falcon, e.row("falcon/1.3")), map[string]any{"status": "open"}).wantErr(http.StatusConflict, api.CodeConflict, api.ReasonStatusNotAllowed)
+	e.as(t, "bianca-write").post(messagesPath(falcon, r21), map[string]any{"text": "hi"}).wantErr(http.StatusForbidden, api.CodeForbidden, api.ReasonCannotPost)
+	e.as(t, "bella-read").post(messagesPath(falcon, r21), map[string]any{"text": "hi"}).wantErr(http.StatusForbidden, api.CodeForbidden, api.ReasonReadOnlyKey)
+	e.as(t, "bella-write").post(linkPath(falcon, e.fileID(scanTXT)), nil).wantErr(http.StatusConflict, api.CodeConflict, api.ReasonNotDownloadable)
+	if got := e.as(t, "olivia-write").get(eventsPath(falcon)).want(http.StatusOK).events(); len(got) != 0 {
+		t.Errorf("refused calls recorded %v", eventLines(t, got))
+	}
+}
