@@ -57,10 +57,11 @@ func cursorError(reason, message string) error {
 // with every event the caller may read and with nothing else it may not
 // learn of: the counterparty's moves with what both sides see, the owning
 // side's with its internal notes too, and its project admins', who read
-// downloads, with every recorded event.
+// downloads, with those too (event_seq; version as well, which moves
+// with the people whose names the events show).
 func eventsVersion(dc *dealCall) string {
 	if canReadAudit(dc) {
-		return "e" + strconv.FormatInt(dc.deal.EventSeq, 10)
+		return versionFor(dc) + "e" + strconv.FormatInt(dc.deal.EventSeq, 10)
 	}
 	return versionFor(dc)
 }

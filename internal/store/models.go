@@ -36,8 +36,9 @@ type Deal struct {
 	// SharedVersion grows only with changes both sides see; the owning
 	// side's internal messages move Version alone.
 	SharedVersion int64
-	// EventSeq grows with every write and every recorded download: it is
-	// the place of the deal's newest events (Event.Seq).
+	// EventSeq grows with every API or admin write (not seeding) and every
+	// recorded download: it is the place of the deal's newest events
+	// (Event.Seq).
 	EventSeq int64
 }
 

@@ -81,9 +81,17 @@ func (db *DB) eventTx(ctx context.Context, dealID string, shared bool, fn func(t
 	})
 }
 
+// bumpDeal moves the versions of a deal that seeding touched. Seeding
+// records no events, so it takes no event place.
 func bumpDeal(ctx context.Context, db *DB, tx queryer, dealID string) error {
-	_, err := bumpDealSeen(ctx, db, tx, dealID, true)
-	return err
+	res, err := tx.ExecContext(ctx, db.q("UPDATE deals SET version = version + 1, shared_version = shared_version + 1 WHERE id = ?"), dealID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
 }
 
 // bumpDealSeen moves the deal's version (and, for a shared write, its

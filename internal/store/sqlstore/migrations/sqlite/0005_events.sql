@@ -1,7 +1,7 @@
 -- Events: what happened on a deal, who did it and when, written in the
 -- transaction of the write that did it (docs/decisions.md, "Events").
 --
--- event_seq grows by one with every write transaction on a deal (the
+-- event_seq grows by one with every API or admin write on a deal (the
 -- same UPDATE that moves version, which also locks the row), and with
 -- every download recorded. Writers of one deal are serialised by that
 -- row, so (seq, idx) orders events in commit order with no later commit
