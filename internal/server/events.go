@@ -92,7 +92,7 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request, c *call) err
 	if err != nil {
 		return err
 	}
-	view := dealViewOf(dc, dc.people)
+	view := newDealView(dc)
 	out := make([]api.Event, 0, len(events))
 	for _, e := range events {
 		out = append(out, api.Event{ID: s.eventIDs.encode(dc.deal.ID, e.Cursor()), Type: e.Type, At: e.At,
