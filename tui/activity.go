@@ -42,11 +42,12 @@ func (m *Model) openActivity() tea.Cmd {
 	}
 	m.setMode(modeActivity)
 	m.activityView.GotoTop()
-	if !m.o.Client.Supports(client.ExtEvents) {
-		m.syncActivity()
-		return nil
-	}
 	if m.activity == nil || m.activity.dealID != m.deal.ID {
+		m.activity = nil
+		if m.o.Client == nil || !m.o.Client.Supports(client.ExtEvents) {
+			m.syncActivity() // says there is nothing to show, and why
+			return nil
+		}
 		m.activity = &activityFeed{dealID: m.deal.ID, cursor: m.o.Client.NewEventsCursor(m.deal.ID)}
 	}
 	m.syncActivity()
@@ -57,7 +58,7 @@ func (m *Model) openActivity() tea.Cmd {
 // nothing is new. Nothing is asked while a read is in flight.
 func (m *Model) readActivity() tea.Cmd {
 	a := m.activity
-	if a == nil || a.loading {
+	if a == nil || a.loading || a.cursor == nil {
 		return nil
 	}
 	a.loading = true
@@ -132,10 +133,10 @@ func (m *Model) syncActivity() {
 func (m *Model) activityText() string {
 	a := m.activity
 	switch {
-	case !m.o.Client.Supports(client.ExtEvents):
+	case a == nil:
 		return "This server does not offer the events extension, so there is no activity to show.\n" +
 			"The list still refreshes every 30 seconds; dealctl serve offers events."
-	case a == nil || (!a.loaded && a.err == nil):
+	case !a.loaded && a.err == nil:
 		return "Reading the deal's events…"
 	case a.err != nil && len(a.events) == 0:
 		return m.st.errText.Render("error: " + termsafe.Line(m.o.Describe(a.err)))
