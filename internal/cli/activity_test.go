@@ -6,13 +6,16 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/activity"
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -168,7 +171,7 @@ func TestActivityFollowPrintsWhatComes(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	f.Global.JSON = true
 	polls := 0
-	opts := &ActivityOptions{cmdEnv: f.env(), Since: "24h", Interval: time.Second, Count: 3, Sleep: func(context.Context, time.Duration) error {
+	opts := &ActivityOptions{cmdEnv: f.env(), Since: "24h", Follow: true, Interval: time.Second, Count: 3, Sleep: func(context.Context, time.Duration) error {
 		polls++
 		if polls == 1 {
 			runAs(t, ls.URL, bobKey, runOpts{}, "answer", "1.2", "-m", "Minutes attached").must(t, 0)
@@ -336,12 +339,16 @@ func startAuditServer(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	// Download links are built on the base URL: the listener's.
+	hs := httptest.NewUnstartedServer(nil)
 	srv, err := server.New(context.Background(), server.Config{Store: st, RateLimit: 1_000_000,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		BaseURL: "http://" + hs.Listener.Addr().String(),
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv)
+	hs.Config.Handler = srv
+	hs.Start()
 	t.Cleanup(hs.Close)
 	return hs.URL
 }
@@ -394,10 +401,11 @@ func TestAuditDownloads(t *testing.T) {
 	}
 
 	// Anyone but the owning side's project admins: exit 4, and why.
-	for name, key := range map[string]string{"owning side's editor": tomKey, "counterparty's project admin": bobKey} {
+	for key, seat := range map[string]string{tomKey: "an editor of the owning side", bobKey: "a project admin of the counterparty"} {
+		name := seat
 		r := runAs(t, url, key, runOpts{}, "audit", "downloads")
 		r.must(t, ExitAuth)
-		if !strings.Contains(r.err, "owning side's project admins") {
+		if !strings.Contains(r.err, "owning side's project admins") || !strings.Contains(r.err, "acts as "+seat) {
 			t.Errorf("%s: stderr does not say who may: %s", name, r.err)
 		}
 		if r.out != "" {
@@ -417,5 +425,31 @@ func TestAuditDownloadsOnUnknownDeal(t *testing.T) {
 	r.must(t, ExitNotFound)
 	if !strings.Contains(r.err, "no deal") {
 		t.Errorf("stderr: %s", r.err)
+	}
+}
+
+// A server that refuses the events call itself (a proxy's rule, a
+// server's own policy): a line that says what it means, and exit 4 or 3.
+func TestActivityRefusedByTheServer(t *testing.T) {
+	ls := startLiveServer(t, 1_000_000)
+	for status, code := range map[int]int{http.StatusForbidden: ExitAuth, http.StatusNotFound: ExitNotFound} {
+		refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/events") {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("X-Dealctl-Extensions", "events")
+				w.WriteHeader(status)
+				_ = json.NewEncoder(w).Encode(api.ErrorResponse{Code: map[int]api.ErrorCode{403: api.CodeForbidden, 404: api.CodeNotFound}[status]})
+				return
+			}
+			ls.handler.ServeHTTP(w, r)
+		}))
+		t.Cleanup(refusing.Close)
+		for _, args := range [][]string{{"activity"}, {"audit", "downloads"}, {"watch", "--count", "1"}} {
+			r := runAs(t, refusing.URL, aliceKey, runOpts{}, args...)
+			r.must(t, code)
+			if !strings.Contains(r.err, "events of Falcon") || !strings.Contains(r.err, strconv.Itoa(status)) {
+				t.Errorf("%v on a %d: %s", args, status, r.err)
+			}
+		}
 	}
 }

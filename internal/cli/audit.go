@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -117,8 +118,8 @@ func checkAuditSeat(ctx context.Context, s *dealScope) error {
 		return nil
 	}
 	who := "a " + orDash(string(d.Me.Access))
-	if d.Me.Access == "admin" {
-		who = "an admin"
+	if strings.ContainsAny(string(d.Me.Access)[:min(1, len(d.Me.Access))], "aeiou") {
+		who = "an " + string(d.Me.Access) // an admin, an editor
 	}
 	if d.Me.IsProjectAdmin {
 		who = "a project admin of the counterparty"
