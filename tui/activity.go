@@ -88,6 +88,10 @@ func (m *Model) onActivity(msg activityMsg) {
 			a.events = append([]client.Event(nil), a.events[len(a.events)-activityKeep:]...)
 		}
 	}
+	if msg.err != nil && len(a.events) > 0 {
+		// The events shown stay; the status line says the read failed.
+		m.failf("reading the activity", msg.err)
+	}
 	m.syncActivity()
 }
 
