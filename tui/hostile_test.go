@@ -158,6 +158,6 @@ func hostileEvents(text string) []client.Event {
 		{ID: "2", Type: activity.RequestAssigned, At: t0, Actor: actor, RequestID: &rid, Data: data(map[string]any{"to": text})},
 		{ID: "3", Type: activity.FileAttached, At: t0, Actor: &api.Author{Email: text}, RequestID: &rid, Data: data(map[string]any{"name": text})},
 		{ID: "4", Type: activity.StatusMoved, At: t0, RequestID: &none, Data: data(map[string]any{"number": text, "from": text, "to": text})},
-		{ID: "5", Type: "x." + text, At: t0, Actor: actor, Data: data(map[string]any{"k": text})},
+		{ID: "5", Type: api.EventType("x." + text), At: t0, Actor: actor, Data: data(map[string]any{"k": text})},
 	}
 }

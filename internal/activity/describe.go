@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
 )
 
@@ -44,7 +45,7 @@ func Describe(ev client.Event, n Names) Entry {
 			}
 		}
 	}
-	e.What = what(string(ev.Type), f, n)
+	e.What = what(ev.Type, f, n)
 	return e
 }
 
@@ -160,7 +161,7 @@ func (f fields) fileName() string {
 	return "a file"
 }
 
-func what(t string, f fields, n Names) string {
+func what(t api.EventType, f fields, n Names) string {
 	switch t {
 	case RequestCreated:
 		if f.str("kind") == "section" {
@@ -194,7 +195,7 @@ func what(t string, f fields, n Names) string {
 	case FileFetched:
 		return "downloaded " + f.fileName()
 	}
-	return unknown(t, f)
+	return unknown(string(t), f)
 }
 
 func edited(f fields) string {

@@ -32,7 +32,8 @@ func names() Names {
 
 func TestDescribeEachType(t *testing.T) {
 	cases := []struct {
-		typ, data, want string
+		typ        api.EventType
+		data, want string
 	}{
 		{RequestCreated, `{"number":"1.1","kind":"request","title":"x"}`, "created the request"},
 		{RequestCreated, `{"number":"1","kind":"section","title":"x"}`, "created the section"},
@@ -97,7 +98,7 @@ func TestDescribeNamesTheRequestAndActor(t *testing.T) {
 }
 
 func TestIsDownload(t *testing.T) {
-	for typ, want := range map[string]bool{DownloadLinkIssued: true, FileFetched: true, FileAttached: false, MessagePosted: false} {
+	for typ, want := range map[api.EventType]bool{DownloadLinkIssued: true, FileFetched: true, FileAttached: false, MessagePosted: false} {
 		if IsDownload(typ) != want {
 			t.Errorf("IsDownload(%s) = %v", typ, !want)
 		}

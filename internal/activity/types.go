@@ -9,22 +9,24 @@
 // (internal/termsafe), JSON output keeps it exact.
 package activity
 
+import "github.com/dealctl/dealctl/internal/api"
+
 // The event types the server records (docs/api.md, "Events"). A type
 // this release does not know is still shown, by its name and data.
 const (
-	RequestCreated     = "request.created"
-	RequestEdited      = "request.edited"
-	RequestAssigned    = "request.assigned"
-	DueDateSet         = "request.due_date_set"
-	StatusMoved        = "request.status_moved"
-	MessagePosted      = "message.posted"
-	FileAttached       = "file.attached"
-	DownloadLinkIssued = "file.link_issued"
-	FileFetched        = "file.fetched"
+	RequestCreated     = api.EventRequestCreated
+	RequestEdited      = api.EventRequestEdited
+	RequestAssigned    = api.EventAssigned
+	DueDateSet         = api.EventDueDateSet
+	StatusMoved        = api.EventStatusMoved
+	MessagePosted      = api.EventMessagePosted
+	FileAttached       = api.EventFileAttached
+	DownloadLinkIssued = api.EventLinkIssued
+	FileFetched        = api.EventFileFetched
 )
 
 // IsDownload reports whether t is a download event: the audit trail,
 // which the server shows to the owning side's project admins only.
-func IsDownload(t string) bool {
+func IsDownload(t api.EventType) bool {
 	return t == DownloadLinkIssued || t == FileFetched
 }

@@ -30,7 +30,7 @@ type activityRecord struct {
 
 func recordOf(e activity.Entry) activityRecord {
 	ev := e.Event
-	r := activityRecord{ID: ev.ID, Type: ev.Type, At: ev.At, Actor: ev.Actor, RequestID: ev.RequestID, Title: e.Title, What: e.What, Data: ev.Data}
+	r := activityRecord{ID: ev.ID, Type: string(ev.Type), At: ev.At, Actor: ev.Actor, RequestID: ev.RequestID, Title: e.Title, What: e.What, Data: ev.Data}
 	if !strings.HasPrefix(e.Number, "#") { // "#abcd1234": a request this key cannot name
 		r.Number = e.Number
 	}
@@ -163,5 +163,5 @@ func activityRow(e activity.Entry) []string {
 	if e.Event.Actor != nil {
 		email = e.Event.Actor.Email
 	}
-	return []string{e.Event.At.UTC().Format(time.RFC3339), e.Actor, email, recordOf(e).Number, e.Title, e.Event.Type, e.What, e.Event.ID}
+	return []string{e.Event.At.UTC().Format(time.RFC3339), e.Actor, email, recordOf(e).Number, e.Title, string(e.Event.Type), e.What, e.Event.ID}
 }

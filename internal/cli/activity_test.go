@@ -92,7 +92,7 @@ func TestActivityAsEachRole(t *testing.T) {
 		}
 	}
 	for _, r := range owner {
-		if r.Type == activity.StatusMoved && r.What == "moved partial → complete" && (r.Actor == nil || r.Actor.Email != "alice@target.example") {
+		if r.Type == string(activity.StatusMoved) && r.What == "moved partial → complete" && (r.Actor == nil || r.Actor.Email != "alice@target.example") {
 			t.Errorf("the move to complete does not name alice: %+v", r.Actor)
 		}
 	}
@@ -368,7 +368,7 @@ func TestAuditDownloads(t *testing.T) {
 	}
 	who := map[string]int{}
 	for _, rec := range recs {
-		if !activity.IsDownload(rec.Type) {
+		if !activity.IsDownload(api.EventType(rec.Type)) {
 			t.Errorf("a %s event in the download trail", rec.Type)
 		}
 		if rec.Actor != nil {

@@ -158,5 +158,5 @@ func downloadRow(e activity.Entry) []string {
 	if a := e.Event.Actor; a != nil {
 		email = a.Email
 	}
-	return []string{e.Event.At.UTC().Format(time.RFC3339), e.Actor, email, recordOf(e).Number, e.Title, e.What, e.Event.Type, e.Event.ID}
+	return []string{e.Event.At.UTC().Format(time.RFC3339), e.Actor, email, recordOf(e).Number, e.Title, e.What, string(e.Event.Type), e.Event.ID}
 }

@@ -80,7 +80,7 @@ func watchEventOf(ev client.Event, rows map[string]api.DealRequest) (watchEvent,
 	if we.Number == "" {
 		we.Number = d.Number // the request is gone from the list since
 	}
-	switch string(ev.Type) {
+	switch ev.Type {
 	case activity.RequestCreated:
 		if d.Kind == string(api.KindSection) {
 			return watchEvent{}, false

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 )
@@ -23,15 +22,9 @@ const ExtEvents = "events"
 const EventsPageSize = 1000
 
 // Event is one thing that happened on a deal, as the events extension
-// serves it. ID is opaque: the last one seen is the next call's after.
-type Event struct {
-	ID        string          `json:"id"`
-	Type      string          `json:"type"`
-	At        time.Time       `json:"at"`
-	Actor     *api.Author     `json:"actor"`      // nil: the system
-	RequestID *string         `json:"request_id"` // nil: about the deal
-	Data      json.RawMessage `json:"data"`
-}
+// serves it (the API's own type). ID is opaque: the last one seen is the
+// next call's after.
+type Event = api.Event
 
 // EventsPage is one call of the events extension: the events after the
 // cursor after ("" for the first), at most limit of them (0: the
