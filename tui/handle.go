@@ -42,6 +42,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.answerKey(msg)
 	case modePick:
 		return m.picker.key(m, msg)
+	case modeActivity:
+		return m.activityKey(msg)
 	}
 	return m.browseKey(msg)
 }
@@ -98,6 +100,8 @@ func (m *Model) browseKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.startMove()
 	case key.Matches(msg, k.download):
 		return m.startDownload()
+	case key.Matches(msg, k.activity):
+		return m.openActivity()
 	case m.focus == paneDetail:
 		m.scrollDetail(msg)
 	default:

@@ -2,14 +2,18 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/termsafe/termsafetest"
 )
 
@@ -104,10 +108,18 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 						m.Update(tea.PasteMsg{Content: h.Text})
 						m.Update(keyMsg("enter"))
 					},
+					"activity view": func() {
+						m.activity = &activityFeed{dealID: "d"}
+						m.Update(keyMsg("e"))
+						m.Update(activityMsg{dealID: "d", events: hostileEvents(h.Text)})
+					},
 				}
-				for _, step := range []string{"list and detail", "conversation", "end of the conversation", "download picker", "move picker", "answer form", "error from the server", "search"} {
+				for _, step := range []string{"list and detail", "conversation", "end of the conversation", "download picker", "move picker", "answer form", "error from the server", "search", "activity view"} {
 					views[step]()
 					v := m.View().Content
+					if step == "activity view" && strings.Count(v, "Mar 01 09:00") != 5 {
+						t.Fatalf("the activity view shows no events:\n%s", v)
+					}
 					if !color {
 						if rest := cursorOnly.ReplaceAllString(v, ""); indexByte(rest, 0x1b) >= 0 {
 							t.Fatalf("%s: ESC at byte %d of a colourless screen:\n%q", step, indexByte(rest, 0x1b), rest)
@@ -130,4 +142,22 @@ func indexByte(s string, c byte) int {
 		}
 	}
 	return -1
+}
+
+// hostileEvents are events whose every text is text: the actor, the
+// data's file name, edited fields, assignee and an unknown type's data.
+func hostileEvents(text string) []client.Event {
+	rid, none := "r", "elsewhere"
+	actor := &api.Author{Name: &text, Email: text}
+	data := func(v any) json.RawMessage {
+		b, _ := json.Marshal(v)
+		return b
+	}
+	return []client.Event{
+		{ID: "1", Type: activity.RequestEdited, At: t0, Actor: actor, RequestID: &rid, Data: data(map[string]any{"fields": []string{text}})},
+		{ID: "2", Type: activity.RequestAssigned, At: t0, Actor: actor, RequestID: &rid, Data: data(map[string]any{"to": text})},
+		{ID: "3", Type: activity.FileAttached, At: t0, Actor: &api.Author{Email: text}, RequestID: &rid, Data: data(map[string]any{"name": text})},
+		{ID: "4", Type: activity.StatusMoved, At: t0, RequestID: &none, Data: data(map[string]any{"number": text, "from": text, "to": text})},
+		{ID: "5", Type: api.EventType("x." + text), At: t0, Actor: actor, Data: data(map[string]any{"k": text})},
+	}
 }

@@ -11,6 +11,7 @@ type keyMap struct {
 	mine, overdue, priority, category   key.Binding
 	order                               key.Binding
 	status, download, deal, refresh     key.Binding
+	activity                            key.Binding
 	help, quit, back                    key.Binding
 
 	// In the answer form; ctrl and alt spellings both work because some
@@ -43,6 +44,7 @@ func newKeyMap() keyMap {
 		download: b("d", "download its file", "d"),
 		deal:     b("D", "switch deal", "D"),
 		refresh:  b("r", "refresh now", "r"),
+		activity: b("e", "activity: recent events", "e"),
 		help:     b("?", "this help", "?"),
 		quit:     b("q ^c", "quit", "q", "ctrl+c"),
 		back:     b("esc", "back, clear search/filters", "esc"),
@@ -65,7 +67,7 @@ func (k keyMap) helpSections() []helpSection {
 	return []helpSection{
 		{"Move", []key.Binding{k.up, k.down, k.pgUp, k.pgDown, k.top, k.bottom, k.pane}},
 		{"Find", []key.Binding{k.search, k.filter, k.mine, k.overdue, k.priority, k.category, k.order, k.back}},
-		{"Act", []key.Binding{k.open, k.answer, k.status, k.download, k.deal, k.refresh}},
+		{"Act", []key.Binding{k.open, k.answer, k.status, k.download, k.activity, k.deal, k.refresh}},
 		{"Answer form", []key.Binding{k.send, k.partial, k.kind, k.internal}},
 		{"", []key.Binding{k.help, k.quit}},
 	}

@@ -39,6 +39,9 @@ func (m *Model) resize() {
 		m.answer.text.SetHeight(max(1, l.detailH-1))
 	}
 	m.search.SetWidth(max(10, m.width-4))
+	if m.mode == modeActivity {
+		m.syncActivity()
+	}
 	m.clampCursor()
 	m.syncDetail(true)
 	if atEnd {

@@ -28,6 +28,7 @@ const (
 	modeAnswer
 	modePick
 	modeHelp
+	modeActivity
 )
 
 // Model is the program's state. It is used through a pointer: the list
@@ -60,7 +61,10 @@ type Model struct {
 
 	search textinput.Model
 	answer *answerForm
-	picker *picker
+
+	activity     *activityFeed // nil until the activity view is first opened
+	activityView viewport.Model
+	picker       *picker
 
 	loading    bool
 	refreshing bool
@@ -95,6 +99,8 @@ func New(ctx context.Context, o Options) *Model {
 		md:     newMarkdown(o.Color),
 		search: ti,
 		detail: viewport.New(viewport.WithWidth(MinWidth), viewport.WithHeight(8)),
+
+		activityView: viewport.New(viewport.WithWidth(MinWidth), viewport.WithHeight(MinHeight-3)),
 	}
 	if o.Deal != nil {
 		m.setDeal(*o.Deal)
@@ -150,9 +156,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.refreshing = true
 			cmd = m.refresh(false)
 		}
+		if m.mode == modeActivity {
+			// The view on screen is read again like the list: a 304
+			// while nothing is new.
+			cmd = tea.Batch(cmd, m.readActivity())
+		}
 		return m, tea.Batch(cmd, m.tick())
 	case messagesMsg:
 		m.onMessages(msg)
+		return m, nil
+	case activityMsg:
+		m.onActivity(msg)
 		return m, nil
 	case postedMsg:
 		return m, m.onPosted(msg)
@@ -237,6 +251,9 @@ func (m *Model) onDealLoaded(msg dealLoadedMsg) tea.Cmd {
 		}
 	}
 	m.convo = map[string]*conversation{}
+	if m.activity != nil && m.activity.dealID != msg.deal.ID {
+		m.activity = nil
+	}
 	m.cursor, m.offset = 0, 0
 	m.setRows(msg.rows, "")
 	m.skipHeading()
@@ -260,6 +277,9 @@ func (m *Model) onRefreshed(msg refreshedMsg) tea.Cmd {
 		m.etag = msg.etag
 		keep := m.currentID()
 		m.setRows(msg.rows, keep)
+		if m.mode == modeActivity {
+			m.syncActivity() // titles and numbers may have changed
+		}
 		if msg.manual {
 			m.say("Refreshed: %d requests", len(m.list.all))
 		}

@@ -29,6 +29,8 @@ func (m *Model) screen() string {
 	var body string
 	if m.mode == modeHelp {
 		body = m.helpView(m.width, m.height-2)
+	} else if m.mode == modeActivity {
+		body = m.activityBody(m.width, m.height-2)
 	} else {
 		// A form or menu in the detail pane has the keys, whatever the
 		// focus was.
@@ -181,6 +183,8 @@ func (m *Model) messageLine() string {
 		s = m.note
 	case m.mode == modeHelp:
 		s = "any key closes the help"
+	case m.mode == modeActivity:
+		s = m.st.dim.Render("j/k scroll · g/G newest/oldest · r refresh · e esc back · ? help · q quit")
 	default:
 		s = m.st.dim.Render(m.keyHint())
 	}
@@ -191,7 +195,7 @@ func (m *Model) messageLine() string {
 // quit: keys are dropped from the middle, never "q quit".
 func (m *Model) keyHint() string {
 	const tail = "? help · q quit"
-	keys := []string{"j/k move", "/ search", "f m ! p c filter", "o sort", "tab pane", "enter talk", "a answer", "s status", "d download", "D deal", "r refresh"}
+	keys := []string{"j/k move", "/ search", "f m ! p c filter", "o sort", "tab pane", "enter talk", "a answer", "s status", "d download", "e activity", "D deal", "r refresh"}
 	for n := len(keys); n > 0; n-- {
 		if s := strings.Join(keys[:n], " · ") + " · " + tail; ansi.StringWidth(s) <= m.width {
 			return s

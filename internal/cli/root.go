@@ -114,6 +114,8 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		NewCmdDownload(f, nil),
 		NewCmdProgress(f, nil),
 		NewCmdWatch(f, nil),
+		NewCmdActivity(f, nil),
+		NewCmdAudit(f),
 		NewCmdAPI(f, nil),
 		NewCmdCompletion(f),
 		NewCmdVersion(f),

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
@@ -29,10 +30,15 @@ func NewCmdWatch(f *Factory, runF func(*WatchOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "watch",
 		Short: "Print new answers and status moves on the deal as they happen",
-		Long: `Polls the deal's list with If-None-Match (an unchanged list costs a 304)
-and prints each status move and each new answer. The API has no webhooks;
-the default interval of 30s uses 2 of the 600 calls a minute. With -o json
-(or --json) each event is one JSON object on its own line.`,
+		Long: `Prints each new request, status move and new answer on the deal as it
+happens. Against a server with the events extension (dealctl serve) each
+poll asks for the events since the last one seen, so every change made
+between two polls is printed, with who made it; otherwise the deal's list
+is polled with If-None-Match and compared with the last one (two moves of
+one request between polls then show as one, and nobody is named). Either
+way a poll with nothing new costs a 304. The default interval of 30s uses
+2 of the 600 calls a minute. With -o json (or --json) each event is one
+JSON object on its own line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Interval < time.Second {
@@ -62,6 +68,10 @@ type watchEvent struct {
 	Author    string            `json:"author,omitempty"`
 	Partial   bool              `json:"partial,omitempty"`
 	Preview   string            `json:"preview,omitempty"`
+	// Added with the events extension: who made the change (nil when
+	// it was seen by diffing, which cannot tell) and the event's id.
+	Actor   *api.Author `json:"actor,omitempty"`
+	EventID string      `json:"event_id,omitempty"`
 }
 
 func watchRun(ctx context.Context, o *WatchOptions) error {
@@ -74,6 +84,9 @@ func watchRun(ctx context.Context, o *WatchOptions) error {
 	asJSON := p.Machine()
 	if !asJSON {
 		o.Infof("Watching %s every %s (Ctrl-C to stop)", describeDeal(s.Deal), o.Interval)
+	}
+	if s.c.Supports(client.ExtEvents) {
+		return watchOnEvents(ctx, o, s)
 	}
 	var etag string
 	var prev map[string]api.DealRequest
@@ -162,18 +175,25 @@ func printEvent(o *WatchOptions, ev watchEvent, asJSON bool) error {
 	at := ev.At.Local().Format("15:04:05")
 	ev = output.SafeCopy(ev)
 	w = terminalSafeWriter{w: w, color: o.IO.ColorEnabled()}
+	by := "" // who made the change, where events tell
+	if ev.Actor != nil {
+		by = " by " + th.Bold(activity.ActorName(client.Event{Actor: ev.Actor}))
+	}
 	var err error
 	switch ev.Type {
 	case "status":
-		_, err = fmt.Fprintf(w, "%s %s %s → %s  %s\n", at, th.Cyan(ev.Number), th.Status(string(ev.From)), th.Status(string(ev.To)), ev.Title)
+		_, err = fmt.Fprintf(w, "%s %s %s → %s  %s%s\n", at, th.Cyan(ev.Number), th.Status(string(ev.From)), th.Status(string(ev.To)), ev.Title, by)
 	case "answer":
 		kind := "answer"
 		if ev.Partial {
 			kind = "partial answer"
 		}
-		_, err = fmt.Fprintf(w, "%s %s %s by %s: %s\n", at, th.Cyan(ev.Number), kind, orDash(ev.Author), exporters.OneLine(ev.Preview))
+		if by == "" {
+			by = " by " + orDash(ev.Author)
+		}
+		_, err = fmt.Fprintf(w, "%s %s %s%s: %s\n", at, th.Cyan(ev.Number), kind, by, exporters.OneLine(ev.Preview))
 	case "new_request":
-		_, err = fmt.Fprintf(w, "%s %s new request: %s\n", at, th.Cyan(ev.Number), ev.Title)
+		_, err = fmt.Fprintf(w, "%s %s new request: %s%s\n", at, th.Cyan(ev.Number), ev.Title, by)
 	}
 	return err
 }

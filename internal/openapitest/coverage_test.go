@@ -12,6 +12,7 @@ import (
 var wantOperations = []string{
 	"GET /api/v1/deals",
 	"GET /api/v1/deals/{deal_id}",
+	"GET /api/v1/deals/{deal_id}/events",
 	"GET /api/v1/deals/{deal_id}/people",
 	"GET /api/v1/deals/{deal_id}/requests",
 	"GET /api/v1/deals/{deal_id}/requests/{request_id}",

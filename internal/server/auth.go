@@ -52,11 +52,12 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 // ExtensionsHeader advertises, on every API answer, the extensions this
 // server adds to the contract, so that a client uses them only where they
 // exist (docs/api.md#extensions-x-dealctl-extensions): list filters,
-// If-Match and X-Dealctl-If-Updated-At on PATCH, Idempotency-Key on POST.
+// If-Match and X-Dealctl-If-Updated-At on PATCH, Idempotency-Key on POST,
+// the events feed.
 const ExtensionsHeader = "X-Dealctl-Extensions"
 
 // Extensions is the value of ExtensionsHeader.
-const Extensions = "list-filters, if-match, if-updated-at, idempotency-key"
+const Extensions = "list-filters, if-match, if-updated-at, idempotency-key, events"
 
 var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
 

@@ -40,6 +40,9 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	olivia.post(linkPath(falcon, e.fileID("falcon/1.1/0/file/0")), nil).want(http.StatusOK).into(&link)
 	e.anon(t).get(strings.TrimPrefix(link.URL, e.ts.URL)).want(http.StatusOK)
 
+	events := olivia.get(dealPath(falcon) + "/events?limit=50").want(http.StatusOK)
+	olivia.get(dealPath(falcon)+"/events?limit=50", header("If-None-Match: "+events.header.Get("ETag"))).want(http.StatusNotModified)
+
 	anon := e.anon(t)
 	for _, p := range []string{"/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/llms.txt"} {
 		anon.get(p).want(http.StatusOK)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +43,11 @@ func (s *Server) downloadLink(w http.ResponseWriter, r *http.Request, c *call) e
 	}
 	if !f.Downloadable() || f.Name == nil {
 		return api.NewError(api.CodeConflict, api.ReasonNotDownloadable)
+	}
+	// The audit trail is written before the link is given: a link whose
+	// issue could not be recorded is not issued.
+	if err := s.recordDownload(ctx, api.EventLinkIssued, f, m, dc.seat.ID); err != nil {
+		return err
 	}
 	expires := s.now().Add(s.linkTTL).UTC().Truncate(1e9)
 	url, err := s.presignedURL(r, f)
@@ -123,6 +129,19 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, fmt.Errorf("file %s: %w", f.VersionID, err))
 		return
 	}
+	// A fetch is recorded before a byte is sent (a HEAD sends none),
+	// once the bytes are known to be there.
+	if r.Method == http.MethodGet {
+		m, err := s.store.Message(ctx, claims.DealID, f.MessageID)
+		if err == nil {
+			err = s.recordDownload(ctx, api.EventFileFetched, f, m, claims.PersonID)
+		}
+		if err != nil {
+			_ = bytes.Close()
+			s.writeError(w, r, fmt.Errorf("file %s: recording the download: %w", f.VersionID, err))
+			return
+		}
+	}
 	defer bytes.Close()
 	h := w.Header()
 	h.Set("Content-Type", contentType(f))
@@ -147,6 +166,16 @@ func (s *Server) openFile(r *http.Request, f store.File) (io.ReadCloser, int64, 
 		return s.objects.Open(r.Context(), f.SHA256)
 	}
 	return rc, size, err
+}
+
+// recordDownload writes a download event (audit: the owning side's
+// project admins read it) by the person personID.
+func (s *Server) recordDownload(ctx context.Context, t api.EventType, f store.File, m store.Message, personID string) error {
+	req, err := s.store.Request(ctx, f.DealID, f.RequestID)
+	if err != nil {
+		return err
+	}
+	return s.store.RecordEvents(ctx, f.DealID, store.FileEvent(t, req, m, f, s.now().UTC(), &personID))
 }
 
 func (s *Server) personStillOnDeal(r *http.Request, c linkClaims) bool {

@@ -70,7 +70,7 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, t *target
 		// A section is a heading: it has no assignee or due date.
 		row.AssigneeID, row.DueDate = nil, nil
 	}
-	created, err := s.store.CreateRequest(ctx, row)
+	created, err := s.store.CreateRequest(store.WithActor(ctx, dc.seat.ID), row)
 	if errors.Is(err, store.ErrDuplicate) {
 		// Only a number given by the caller can collide: the store steps
 		// past taken numbers when it chooses one.
@@ -189,7 +189,7 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 		return s.respondRequest(ctx, w, dc, newDealView(dc), http.StatusOK, row)
 	}
 	now := s.now().UTC()
-	updated, err := s.store.UpdateRequest(ctx, dc.deal.ID, row.ID, func(cur *store.Request) error {
+	updated, err := s.store.UpdateRequest(store.WithActor(ctx, dc.seat.ID), dc.deal.ID, row.ID, func(cur *store.Request) error {
 		if err := pre.check(dc, *cur); err != nil {
 			return err
 		}

@@ -70,6 +70,7 @@ type Server struct {
 	linkTTL   time.Duration
 	posted    func()
 	signer    *linkSigner
+	eventIDs  *eventIDs
 	lists     *bodyCache
 	// listBuilds shares one build of a list among the calls that want it
 	// at once.
@@ -119,6 +120,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.signer = signer
+	if s.eventIDs, err = loadEventIDs(ctx, cfg.Store); err != nil {
+		return nil, err
+	}
 	s.mux = s.routes()
 	return s, nil
 }
@@ -159,6 +163,7 @@ func (s *Server) routes() *http.ServeMux {
 	handle("PATCH "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.updateRequest))
 	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.listMessages))
 	handle("POST "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.idempotent(s.postMessageCall())))
+	handle("GET "+v1+"/deals/{deal_id}/events", s.authed(s.listEvents))
 	handle("POST "+v1+"/deals/{deal_id}/files/{version_id}/download-link", s.authed(s.downloadLink))
 	handle("GET /dl/{token}", http.HandlerFunc(s.download))
 	handle("GET /healthz", http.HandlerFunc(s.healthz))

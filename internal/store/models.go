@@ -36,6 +36,10 @@ type Deal struct {
 	// SharedVersion grows only with changes both sides see; the owning
 	// side's internal messages move Version alone.
 	SharedVersion int64
+	// EventSeq grows with every API or admin write (not seeding) and every
+	// recorded download: it is the place of the deal's newest events
+	// (Event.Seq).
+	EventSeq int64
 }
 
 // UserDeal is a deal as listed for one user, with what their seat on it

@@ -37,6 +37,7 @@ type Store interface {
 	Admin
 	Outbox
 	Idempotency
+	Events
 	// Ping checks the database is reachable.
 	Ping(ctx context.Context) error
 	// Dialect is "sqlite" or "postgres".

@@ -297,7 +297,7 @@ func (db *DB) attach(ctx context.Context, f store.File, put func(tx *sql.Tx) (st
 	if err := db.read.QueryRowContext(ctx, db.q("SELECT internal FROM messages WHERE deal_id = ? AND id = ?"), f.DealID, f.MessageID).Scan(&internal); err != nil {
 		return f, notFound(err)
 	}
-	err := db.dealTxSeen(ctx, f.DealID, !internal, func(tx *sql.Tx) error {
+	err := db.eventTx(ctx, f.DealID, !internal, func(tx *sql.Tx, rec *recorder) error {
 		m, err := scanMessage(tx.QueryRowContext(ctx, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND id = ?"), f.DealID, f.MessageID))
 		if err != nil {
 			return notFound(err)
@@ -323,7 +323,9 @@ func (db *DB) attach(ctx context.Context, f store.File, put func(tx *sql.Tx) (st
 		if err != nil {
 			return err
 		}
-		touch(&r, m.Internal, time.Now())
+		now := time.Now()
+		touch(&r, m.Internal, now)
+		rec.add(store.FileEvent(api.EventFileAttached, r, m, f, fromMicros(micros(now)), store.ActorFrom(ctx)))
 		return writeRequest(ctx, db, tx, r)
 	})
 	return f, err

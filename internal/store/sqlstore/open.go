@@ -40,10 +40,17 @@ type DB struct {
 	read *sql.DB
 	// reads runs the API's reads on read, as prepared statements.
 	reads *preparedReads
+	// writes keeps the statements that recording events runs inside write
+	// transactions, prepared on the write pool (SQLite: its one
+	// connection), so that recording costs no parse per write.
+	writes *preparedReads
 	// idemPurge paces the purge of expired idempotency answers.
 	idemPurge idempotencyPurge
 	// migrated is what Open's migration run applied.
 	migrated MigrationReport
+	// skipEvents leaves events unwritten; only the benchmark that prices
+	// recording sets it (export_test.go).
+	skipEvents bool
 }
 
 var _ store.Store = (*DB)(nil)
@@ -139,6 +146,7 @@ func OpenWith(ctx context.Context, dsn string, opt OpenOptions) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
+	db.prepareWrites(ctx)
 	return db, nil
 }
 
@@ -218,7 +226,7 @@ func openSQLite(path string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	read.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	return &DB{dialect: SQLite, write: write, read: read, reads: newPreparedReads(read, true)}, nil
+	return &DB{dialect: SQLite, write: write, read: read, reads: newPreparedReads(read, true), writes: newPreparedReads(write, true)}, nil
 }
 
 func openPostgres(dsn string) (*DB, error) {
@@ -228,7 +236,7 @@ func openPostgres(dsn string) (*DB, error) {
 	}
 	pool.SetMaxOpenConns(max(8, runtime.NumCPU()*4))
 	pool.SetMaxIdleConns(max(8, runtime.NumCPU()*4))
-	return &DB{dialect: Postgres, write: pool, read: pool, reads: newPreparedReads(pool, false)}, nil
+	return &DB{dialect: Postgres, write: pool, read: pool, reads: newPreparedReads(pool, false), writes: newPreparedReads(pool, false)}, nil
 }
 
 // Dialect is "sqlite" or "postgres".
@@ -245,6 +253,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // Close closes the pools.
 func (db *DB) Close() error {
 	db.reads.Close()
+	db.writes.Close()
 	err := db.write.Close()
 	if db.read != db.write {
 		if e := db.read.Close(); err == nil {

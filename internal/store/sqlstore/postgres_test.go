@@ -138,3 +138,12 @@ func TestPostgresBackupRefused(t *testing.T) {
 		t.Error("Backup on PostgreSQL succeeded; it should point to pg_dump")
 	}
 }
+
+// TestPostgresTwoInstancesEvents: writers on two instances and a reader
+// polling with a cursor on a third connection; the reader misses no event
+// and sees none twice, whatever order the transactions committed in.
+func TestPostgresTwoInstancesEvents(t *testing.T) {
+	url := pgtest.URL(t)
+	a, b, reader := openPostgresURL(t, url), openPostgresURL(t, url), openPostgresURL(t, url)
+	storetest.ConcurrentEvents(t, 16, 15, a, b, reader)
+}

@@ -53,6 +53,15 @@ func (p *preparedReads) stmt(ctx context.Context, query string) (*sql.Stmt, erro
 	return s, nil
 }
 
+// kept is query's statement if it was prepared already, else nil. It never
+// prepares: inside a transaction on SQLite's one write connection,
+// preparing on the pool would wait for that very connection.
+func (p *preparedReads) kept(query string) *sql.Stmt {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.stmts[query]
+}
+
 func (p *preparedReads) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	s, err := p.stmt(ctx, query)
 	if err != nil {

@@ -61,7 +61,7 @@ func (db *DB) Organization(ctx context.Context, id string) (store.Organization, 
 // UserDeals lists the deals the user has a seat on, with the seat's
 // project-admin flag, which decides whether an archived deal is listed.
 func (db *DB) UserDeals(ctx context.Context, userID string) ([]store.UserDeal, error) {
-	deals, err := collect(ctx, db.reads, scanUserDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version,
+	deals, err := collect(ctx, db.reads, scanUserDeal, db.q(`SELECT d.id, d.name, d.codename, d.timezone, d.archived, d.version, d.shared_version, d.event_seq,
 		p.is_project_admin, p.joined FROM deals d JOIN people p ON p.deal_id = d.id WHERE p.user_id = ?`), userID)
 	// Sorted here, not by ORDER BY: PostgreSQL orders text by the
 	// database's locale, SQLite by bytes, and both must list alike.

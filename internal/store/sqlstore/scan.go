@@ -66,7 +66,7 @@ func notFound(err error) error {
 	return err
 }
 
-const dealCols = "id, name, codename, timezone, archived, version, shared_version"
+const dealCols = "id, name, codename, timezone, archived, version, shared_version, event_seq"
 
 func scanDeal(s scanner) (store.Deal, error) {
 	var d store.Deal
@@ -76,13 +76,13 @@ func scanDeal(s scanner) (store.Deal, error) {
 
 // dealDest is where dealCols are scanned to.
 func dealDest(d *store.Deal) []any {
-	return []any{&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion}
+	return []any{&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion, &d.EventSeq}
 }
 
 // scanUserDeal reads dealCols followed by the seat's is_project_admin.
 func scanUserDeal(s scanner) (store.UserDeal, error) {
 	var d store.UserDeal
-	err := s.Scan(&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion, &d.IsProjectAdmin, &d.Joined)
+	err := s.Scan(&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion, &d.EventSeq, &d.IsProjectAdmin, &d.Joined)
 	return d, err
 }
 

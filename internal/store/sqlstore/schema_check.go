@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"errors"
 	"context"
 	"database/sql"
 	"fmt"
@@ -72,27 +73,29 @@ func (db *DB) guardSchemaInTx(ctx context.Context, tx *sql.Tx, check bool) error
 	return db.compareSchema(ctx, tx)
 }
 
-// bumpDealGuarded moves the deal's version on, as bumpDealSeen does, only
-// while the schema is not newer than this build: the write's first
+// bumpDealGuarded moves the deal's version (and, for a shared write, its
+// shared_version) on and takes its next event place, which it returns,
+// only while the schema is not newer than this build: the write's first
 // statement checks the schema version too. When it changes nothing it
 // says why: a newer schema (*SchemaNewerError) or no such deal.
-func bumpDealGuarded(ctx context.Context, db *DB, tx *sql.Tx, dealID string, shared bool) error {
-	query := "UPDATE deals SET version = version + 1"
+func bumpDealGuarded(ctx context.Context, db *DB, tx *sql.Tx, dealID string, shared bool) (int64, error) {
+	query := "UPDATE deals SET version = version + 1, event_seq = event_seq + 1"
 	if shared {
 		query += ", shared_version = shared_version + 1"
 	}
-	query += " WHERE id = ? AND (SELECT MAX(version) FROM schema_migrations) <= ?"
-	res, err := tx.ExecContext(ctx, db.q(query), dealID, db.KnownSchemaVersion())
-	if err != nil {
-		return err
+	query += " WHERE id = ? AND (SELECT MAX(version) FROM schema_migrations) <= ? RETURNING event_seq"
+	var seq int64
+	err := tx.QueryRowContext(ctx, db.q(query), dealID, db.KnownSchemaVersion()).Scan(&seq)
+	if err == nil {
+		return seq, nil
 	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		return nil
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
 	}
 	if err := db.compareSchema(ctx, tx); err != nil {
-		return err
+		return 0, err
 	}
-	return store.ErrNotFound
+	return 0, store.ErrNotFound
 }
 
 func (db *DB) compareSchema(ctx context.Context, q queryer) error {

@@ -67,24 +67,30 @@ func (db *DB) dealTx(ctx context.Context, dealID string, fn func(tx *sql.Tx) err
 // dealTxSeen is dealTx for a write that the counterparty sees (shared) or
 // does not (an internal message): only the former moves shared_version.
 func (db *DB) dealTxSeen(ctx context.Context, dealID string, shared bool, fn func(tx *sql.Tx) error) error {
+	return db.eventTx(ctx, dealID, shared, func(tx *sql.Tx, _ *recorder) error { return fn(tx) })
+}
+
+// eventTx is dealTxSeen for a write that records events: fn adds them to
+// rec, and they are written, at the deal's place the bump took, in the
+// same transaction once fn succeeds. A write that fails records nothing.
+func (db *DB) eventTx(ctx context.Context, dealID string, shared bool, fn func(tx *sql.Tx, rec *recorder) error) error {
 	return db.inTxGuarded(ctx, false, func(tx *sql.Tx) error {
-		if err := bumpDealGuarded(ctx, db, tx, dealID, shared); err != nil {
+		seq, err := bumpDealGuarded(ctx, db, tx, dealID, shared)
+		if err != nil {
 			return err
 		}
-		return fn(tx)
+		rec := &recorder{dealID: dealID, seq: seq}
+		if err := fn(tx, rec); err != nil {
+			return err
+		}
+		return rec.flush(ctx, db, tx)
 	})
 }
 
+// bumpDeal moves the versions of a deal that seeding touched. Seeding
+// records no events, so it takes no event place.
 func bumpDeal(ctx context.Context, db *DB, tx queryer, dealID string) error {
-	return bumpDealSeen(ctx, db, tx, dealID, true)
-}
-
-func bumpDealSeen(ctx context.Context, db *DB, tx queryer, dealID string, shared bool) error {
-	query := "UPDATE deals SET version = version + 1 WHERE id = ?"
-	if shared {
-		query = "UPDATE deals SET version = version + 1, shared_version = shared_version + 1 WHERE id = ?"
-	}
-	res, err := tx.ExecContext(ctx, db.q(query), dealID)
+	res, err := tx.ExecContext(ctx, db.q("UPDATE deals SET version = version + 1, shared_version = shared_version + 1 WHERE id = ?"), dealID)
 	if err != nil {
 		return err
 	}
@@ -113,7 +119,7 @@ func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request
 	}
 	r.CreatedAt, r.UpdatedAt = fromMicros(micros(r.CreatedAt)), fromMicros(micros(r.UpdatedAt))
 	r.StatusChangedAt = roundPtr(r.StatusChangedAt)
-	err := db.dealTx(ctx, r.DealID, func(tx *sql.Tx) error {
+	err := db.eventTx(ctx, r.DealID, true, func(tx *sql.Tx, rec *recorder) error {
 		if r.Number == "" {
 			n, err := nextNumber(ctx, db, tx, r.DealID, r.ParentID)
 			if err != nil {
@@ -124,6 +130,7 @@ func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request
 		if _, err := tx.ExecContext(ctx, db.q(insertRequest), requestArgs(r)...); err != nil {
 			return mapErr(err)
 		}
+		rec.add(store.CreatedEvents(r, store.ActorFrom(ctx))...)
 		return db.settleClaim(ctx, tx, r.ID)
 	})
 	return r, err
@@ -178,7 +185,7 @@ func writeRequest(ctx context.Context, db *DB, tx queryer, r store.Request) erro
 // UpdateRequest reads, changes and writes a request in one transaction.
 func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store.RequestChange) (store.Request, error) {
 	var out store.Request
-	err := db.dealTx(ctx, dealID, func(tx *sql.Tx) error {
+	err := db.eventTx(ctx, dealID, true, func(tx *sql.Tx, rec *recorder) error {
 		r, err := getRequest(ctx, db, tx, dealID, id)
 		if err != nil {
 			return err
@@ -199,6 +206,7 @@ func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store
 			r.UpdatedAt = fromMicros(max(micros(time.Now()), micros(old.UpdatedAt)+1))
 		}
 		out = r
+		rec.add(store.UpdateEvents(old, r, store.ActorFrom(ctx))...)
 		return writeRequest(ctx, db, tx, r)
 	})
 	return out, err
@@ -223,7 +231,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 	}
 	m.PostedAt = fromMicros(micros(m.PostedAt))
 	var req store.Request
-	err := db.dealTxSeen(ctx, m.DealID, !m.Internal, func(tx *sql.Tx) error {
+	err := db.eventTx(ctx, m.DealID, !m.Internal, func(tx *sql.Tx, rec *recorder) error {
 		r, err := getRequest(ctx, db, tx, m.DealID, m.RequestID)
 		if err != nil {
 			return err
@@ -244,8 +252,11 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		// files), so it counts as an update of the request.
 		now := m.PostedAt
 		touch(&r, m.Internal, now)
+		rec.add(store.MessageEvent(r, m))
 		if p.MoveStatus != nil && *p.MoveStatus != r.Status && (p.AllowMove == nil || p.AllowMove(r.Status)) {
+			from := r.Status
 			r.Status, r.StatusChangedAt = *p.MoveStatus, &now
+			rec.add(store.StatusEvent(r, from, now, m.AuthorID))
 		}
 		if err := writeRequest(ctx, db, tx, r); err != nil {
 			return err

@@ -59,6 +59,10 @@ func Run(t *testing.T, open Opener) {
 		{"SeedingTouchesRequests", testSeedingTouchesRequests},
 		{"ConcurrentCreates", testConcurrentCreates},
 		{"ConcurrentWrites", testConcurrentWrites},
+		{"EventsRecorded", testEventsRecorded},
+		{"EventsFailedWrites", testEventsFailedWrites},
+		{"EventsVisibility", testEventsVisibility},
+		{"ConcurrentEvents", testConcurrentEvents},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

@@ -1,0 +1,105 @@
+package store
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// These build the events of the store's writes from what the write read
+// and wrote, so that every backend records the same ones.
+
+func newEvent(t api.EventType, at time.Time, actor *string, requestID string, data any) Event {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		// Every data type is a struct of strings, bools and numbers.
+		panic("event data does not encode: " + err.Error())
+	}
+	rid := requestID
+	return Event{Type: t, At: at, ActorID: actor, RequestID: &rid, Scope: ScopeShared, Data: raw}
+}
+
+// CreatedEvents are the events of creating r.
+func CreatedEvents(r Request, actor *string) []Event {
+	return []Event{newEvent(api.EventRequestCreated, r.CreatedAt, actor, r.ID,
+		api.RequestCreatedData{Number: r.Number, Kind: r.Kind, Title: r.Title})}
+}
+
+// UpdateEvents are the events of changing old into new: one edit event
+// naming the edited fields, then assignment, due date and status, each
+// only when it changed. A write that changed nothing records nothing.
+func UpdateEvents(old, new Request, actor *string) []Event {
+	at := new.UpdatedAt
+	var out []Event
+	if fields := editedFields(old, new); len(fields) > 0 {
+		out = append(out, newEvent(api.EventRequestEdited, at, actor, new.ID, api.RequestEditedData{Number: new.Number, Fields: fields}))
+	}
+	if !equalPtr(old.AssigneeID, new.AssigneeID) {
+		out = append(out, newEvent(api.EventAssigned, at, actor, new.ID, api.AssignedData{Number: new.Number, From: old.AssigneeID, To: new.AssigneeID}))
+	}
+	if !equalPtr(old.DueDate, new.DueDate) {
+		out = append(out, newEvent(api.EventDueDateSet, at, actor, new.ID, api.DueDateSetData{Number: new.Number, From: old.DueDate, To: new.DueDate}))
+	}
+	if old.Status != new.Status {
+		out = append(out, StatusEvent(new, old.Status, at, actor))
+	}
+	return out
+}
+
+// StatusEvent is the event of r's status moving from from to r.Status.
+func StatusEvent(r Request, from api.RequestStatus, at time.Time, actor *string) Event {
+	return newEvent(api.EventStatusMoved, at, actor, r.ID, api.StatusMovedData{Number: r.Number, From: from, To: r.Status})
+}
+
+// editedFields names, by their API names, the edit fields that differ.
+func editedFields(old, new Request) []string {
+	var out []string
+	add := func(changed bool, name string) {
+		if changed {
+			out = append(out, name)
+		}
+	}
+	add(old.Number != new.Number, "number")
+	add(old.Title != new.Title, "title")
+	add(old.Body != new.Body, "body")
+	add(old.Priority != new.Priority, "priority")
+	add(old.Category != new.Category, "category")
+	add(!equalPtr(old.Requester, new.Requester), "requester")
+	add(!equalPtr(old.ParentID, new.ParentID), "parent_id")
+	return out
+}
+
+// MessageEvent is the event of posting m on r. An internal message's is
+// read by its own side only.
+func MessageEvent(r Request, m Message) Event {
+	e := newEvent(api.EventMessagePosted, m.PostedAt, m.AuthorID, r.ID, api.MessagePostedData{
+		Number: r.Number, MessageID: m.ID, Kind: m.Kind, Partial: m.Partial, Internal: m.Internal, Source: m.Source})
+	return scopedToMessage(e, m)
+}
+
+// FileEvent is the event t (attached, link issued, fetched) about f, on
+// m of r. Attaching is seen as the message is; downloads are audit.
+func FileEvent(t api.EventType, r Request, m Message, f File, at time.Time, actor *string) Event {
+	e := newEvent(t, at, actor, r.ID, api.FileData{Number: r.Number, MessageID: m.ID, VersionID: f.VersionID, Name: f.Name, Size: f.Size})
+	if t == api.EventFileAttached {
+		return scopedToMessage(e, m)
+	}
+	e.Scope = ScopeAudit
+	return e
+}
+
+func scopedToMessage(e Event, m Message) Event {
+	if m.Internal {
+		party := m.PartyID
+		e.Scope, e.PartyID = ScopeParty, &party
+	}
+	return e
+}
+
+func equalPtr[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
