@@ -300,10 +300,16 @@ func TestETagCacheAcrossRuns(t *testing.T) {
 	for range 3 {
 		run(t, ts, runOpts{env: env}, "requests", "ls", "--json").must(t, 0, `"number": "2.1"`)
 	}
-	// Every read after the first was conditional and answered 304, which
-	// the fake counts as a call but sends no body for.
-	if n := ts.callsTo("GET /api/v1/deals/" + ts.dealID() + "/requests"); n != 3 {
-		t.Errorf("%d list reads", n)
+	// Every read after the first was conditional and answered 304, with
+	// no body.
+	reads := ts.sentTo("GET /api/v1/deals/" + ts.dealID() + "/requests")
+	if len(reads) != 3 {
+		t.Fatalf("%d list reads", len(reads))
+	}
+	for i, r := range reads[1:] {
+		if r.Header.Get("If-None-Match") == "" || r.status != http.StatusNotModified {
+			t.Errorf("read %d: If-None-Match %q, answered %d; want a conditional read answered 304", i+2, r.Header.Get("If-None-Match"), r.status)
+		}
 	}
 }
 
