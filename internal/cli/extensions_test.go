@@ -38,7 +38,7 @@ func TestRequestsListServerFilters(t *testing.T) {
 		var outs [2]string
 		for i, ext := range []bool{false, true} {
 			ts := newFalcon(t)
-			ts.hideExt = !ext
+			ts.set(func(ts *liveAPI) { ts.hideExt = !ext })
 			r := run(t, ts, runOpts{}, append([]string{"requests", "ls"}, c.args...)...)
 			if strings.HasPrefix(c.want, "!") {
 				r.must(t, ExitNotFound)
@@ -85,7 +85,7 @@ func TestIfMatchOnWrites(t *testing.T) {
 	} {
 		for _, ext := range []bool{false, true} {
 			ts := newFalcon(t)
-			ts.hideExt = !ext
+			ts.set(func(ts *liveAPI) { ts.hideExt = !ext })
 			args := slices.Clone(c.args)
 			if i := slices.Index(args, "ID"); i >= 0 {
 				args[i] = ts.id("1.1")

@@ -222,23 +222,34 @@ func (ts *liveAPI) serve(w http.ResponseWriter, r *http.Request) {
 		hijackClose(w)
 		return
 	case fail:
+		ts.mu.Lock()
+		call.status = http.StatusServiceUnavailable
+		ts.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_ = json.NewEncoder(w).Encode(api.NewError(api.CodeInternal, ""))
-		call.status = http.StatusServiceUnavailable
 		return
 	case expire:
 		// Two lifetimes of a link pass between handing it out and its use.
 		ts.ahead.Add(int64(2 * time.Minute))
 	}
-	rec := &callRecorder{ResponseWriter: w, hideExt: hideExt}
-	ts.handler.ServeHTTP(rec, r)
-	ts.mu.Lock()
-	call.status, call.etag = rec.status, rec.Header().Get("ETag")
-	ts.mu.Unlock()
-	if meddler != "" && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/requests/"+meddler) && rec.status == http.StatusOK {
-		ts.meddle(r.URL.Path)
+	rec := &callRecorder{ResponseWriter: w, ts: ts, call: call, hideExt: hideExt}
+	if meddler != "" && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/requests/"+meddler) {
+		// The answer is held until someone else has changed the row, so
+		// the change lands between this read and whatever follows it.
+		held := httptest.NewRecorder()
+		ts.handler.ServeHTTP(held, r)
+		if held.Code == http.StatusOK {
+			ts.meddle(r.URL.Path)
+		}
+		for k, v := range held.Header() {
+			rec.Header()[k] = v
+		}
+		rec.WriteHeader(held.Code)
+		_, _ = rec.Write(held.Body.Bytes())
+		return
 	}
+	ts.handler.ServeHTTP(rec, r)
 }
 
 // meddle is someone else's write to the row at path: its requester
@@ -254,9 +265,13 @@ func (ts *liveAPI) meddle(path string) {
 	}
 }
 
-// callRecorder keeps the status and can hide the extensions header.
+// callRecorder notes the call's status and ETag as the header is
+// written, before the client can have the answer, and can hide the
+// extensions header.
 type callRecorder struct {
 	http.ResponseWriter
+	ts      *liveAPI
+	call    *sentCall
 	status  int
 	hideExt bool
 }
@@ -266,6 +281,9 @@ func (c *callRecorder) WriteHeader(code int) {
 		c.Header().Del("X-Dealctl-Extensions")
 	}
 	c.status = code
+	c.ts.mu.Lock()
+	c.call.status, c.call.etag = code, c.Header().Get("ETag")
+	c.ts.mu.Unlock()
 	c.ResponseWriter.WriteHeader(code)
 }
 
