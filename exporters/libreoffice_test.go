@@ -15,9 +15,14 @@ import (
 )
 
 // libreOffice finds the LibreOffice binary, or skips the test with how to
-// get it.
+// get it. With -short it skips at once: starting LibreOffice costs more
+// than the rest of the package (docs/decisions.md, "What go test -short
+// leaves out").
 func libreOffice(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: LibreOffice is not started; the full run opens the export in it")
+	}
 	for _, name := range []string{"libreoffice", "soffice"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
@@ -98,10 +103,7 @@ func TestLibreOfficeOpensTheExport(t *testing.T) {
 // date too wide for its column, sans-serif fonts only, and the Summary's
 // chart on a page of its own.
 func TestLibreOfficePrintsLikeATracker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("LibreOffice takes a while to print 2,200 rows; not with -short")
-	}
-	lo := libreOffice(t)
+	lo := libreOffice(t) // not with -short: printing 2,200 rows takes a while
 	poppler(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "tracker.xlsx")

@@ -34,14 +34,17 @@ func fakeEditor(t *testing.T, text string) (env map[string]string, ran, tmp stri
 // TestAnswerEditorOpensOnlyOnceTheRequestIsFound: a wrong number or a
 // request the key cannot post on fails before any typing.
 func TestAnswerEditorOpensOnlyOnceTheRequestIsFound(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	env, ran, _ := fakeEditor(t, "text")
-	r := run(t, fa, runOpts{prompt: true, env: env}, "answer", "9.9")
+	r := run(t, ts, runOpts{prompt: true, env: env}, "answer", "9.9")
 	if r.code != ExitNotFound {
 		t.Errorf("answer 9.9: exit %d, stderr %q", r.code, r.err)
 	}
-	fa.rows[2].Can.Answer = false // 1.2, as a read-only key sees it
-	r = run(t, fa, runOpts{prompt: true, env: env}, "answer", "1.2")
+	readOnly := map[string]string{"DEALCTL_API_KEY": aliceReadKey}
+	for k, v := range env {
+		readOnly[k] = v
+	}
+	r = run(t, ts, runOpts{prompt: true, env: readOnly}, "answer", "1.2")
 	if r.code != ExitAuth || !strings.Contains(r.err, "the editor was not opened") {
 		t.Errorf("answer 1.2 without can.answer: exit %d, stderr %q", r.code, r.err)
 	}
@@ -54,10 +57,10 @@ func TestAnswerEditorOpensOnlyOnceTheRequestIsFound(t *testing.T) {
 // post, in a file that -F posts as it is; Markdown headings are text, the
 // "# dealctl:" instructions are not.
 func TestAnswerDraftKeptWhenPostingFails(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	env, _, tmp := fakeEditor(t, `# Heading\n\nThe certificate is attached.\n`)
-	fa.failPOS = 100
-	r := run(t, fa, runOpts{prompt: true, env: env}, "answer", "1.1", "--partial")
+	ts.set(func(ts *liveAPI) { ts.failPOS = 100 })
+	r := run(t, ts, runOpts{prompt: true, env: env}, "answer", "1.1", "--partial")
 	if r.code == 0 {
 		t.Fatalf("the post succeeded against a failing server: %s", r.out)
 	}
@@ -74,17 +77,17 @@ func TestAnswerDraftKeptWhenPostingFails(t *testing.T) {
 		t.Errorf("kept draft = %q, want %q", data, want)
 	}
 
-	fa.failPOS = 0
-	run(t, fa, runOpts{}, "answer", "1.1", "-F", m[1], "--partial").must(t, 0)
-	msgs := fa.messages[req11ID]
+	ts.set(func(ts *liveAPI) { ts.failPOS = 0 })
+	run(t, ts, runOpts{}, "answer", "1.1", "-F", m[1], "--partial").must(t, 0)
+	msgs := ts.messages(t, "1.1")
 	if len(msgs) != 1 || msgs[0].Text != want {
 		t.Errorf("posted %+v", msgs)
 	}
 
 	// Posted from the editor: the draft is removed.
-	run(t, fa, runOpts{prompt: true, env: env}, "answer", "1.1").must(t, 0)
-	if got := fa.messages[req11ID][1].Text; got != strings.TrimSpace(want) {
-		t.Errorf("posted %q", got)
+	run(t, ts, runOpts{prompt: true, env: env}, "answer", "1.1").must(t, 0)
+	if msgs := ts.messages(t, "1.1"); len(msgs) != 2 || msgs[1].Text != strings.TrimSpace(want) {
+		t.Errorf("posted %+v, want a second message %q", msgs, strings.TrimSpace(want))
 	}
 	if entries, _ := os.ReadDir(tmp); len(entries) != 1 {
 		t.Errorf("drafts left behind: %v (only the one kept on purpose should be)", entries)
@@ -94,13 +97,13 @@ func TestAnswerDraftKeptWhenPostingFails(t *testing.T) {
 // TestAnswerEmptyDraftIsNotPosted: saving only the instructions posts
 // nothing and leaves no file.
 func TestAnswerEmptyDraftIsNotPosted(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	env, _, tmp := fakeEditor(t, "")
-	r := run(t, fa, runOpts{prompt: true, env: env}, "answer", "1.1")
+	r := run(t, ts, runOpts{prompt: true, env: env}, "answer", "1.1")
 	if r.code != ExitUsage || !strings.Contains(r.err, "the message is empty") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
-	if fa.callsTo("POST ") != 0 {
+	if ts.callsTo("POST ") != 0 {
 		t.Error("an empty answer was posted")
 	}
 	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {

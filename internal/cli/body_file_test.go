@@ -15,7 +15,7 @@ func TestEmptyBodyFileIsRefused(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	for _, c := range []struct {
 		stdin string
 		args  []string
@@ -26,15 +26,15 @@ func TestEmptyBodyFileIsRefused(t *testing.T) {
 		{"", []string{"requests", "edit", "1.1", "-F", empty}, "nothing read from " + empty},
 		{"", []string{"requests", "create", "--title", "T", "-F", "-"}, "to create the request without a body, drop -F"},
 	} {
-		r := run(t, fa, runOpts{stdin: c.stdin}, c.args...)
+		r := run(t, ts, runOpts{stdin: c.stdin}, c.args...)
 		if r.code != ExitUsage || !strings.Contains(r.err, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, r.code, r.err, c.want)
 		}
 	}
-	if n := fa.callsTo("PATCH ") + fa.callsTo("POST "); n != 0 {
+	if n := ts.callsTo("PATCH ") + ts.callsTo("POST "); n != 0 {
 		t.Errorf("%d writes made", n)
 	}
-	if fa.rows[1].Body == "" {
+	if ts.row(t, "1.1").Body == "" {
 		t.Error("1.1's body was erased")
 	}
 }

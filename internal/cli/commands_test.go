@@ -26,46 +26,47 @@ func TestVersion(t *testing.T) {
 }
 
 func TestDeals(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "deals", "ls")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "deals", "ls")
 	r.must(t, 0)
-	if r.out != "Falcon\tProject Falcon\tTarget Co\tPacific/Auckland\tno\t"+dealID+"\n" {
+	if r.out != "Falcon\tProject Falcon\tTarget Co\tPacific/Auckland\tno\t"+ts.dealID()+"\n" {
 		t.Errorf("deals ls = %q", r.out)
 	}
-	r = run(t, fa, runOpts{tty: true}, "deals", "show", "Project Falcon")
+	r = run(t, ts, runOpts{tty: true}, "deals", "show", "Project Falcon")
 	r.must(t, 0)
-	golden(t, "deals_show.txt", r.out)
+	// The id is the one part the server makes up.
+	golden(t, "deals_show.txt", strings.ReplaceAll(r.out, ts.dealID(), "ID-OF-FALCON"))
 
 	// deals use remembers the deal per server, in the config file.
 	cfgHome := t.TempDir()
 	env := map[string]string{"XDG_CONFIG_HOME": cfgHome, "DEALCTL_DEAL": ""}
-	r = run(t, fa, runOpts{env: env}, "requests", "ls")
+	r = run(t, ts, runOpts{env: env}, "requests", "ls")
 	if r.code != ExitUsage || !strings.Contains(r.err, "deals use") {
 		t.Errorf("no deal: exit %d, stderr %q", r.code, r.err)
 	}
-	r = run(t, fa, runOpts{env: env}, "deals", "use", "FALCON")
+	r = run(t, ts, runOpts{env: env}, "deals", "use", "FALCON")
 	if r.code != 0 || !strings.Contains(r.err, "Default deal is now Falcon") {
 		t.Errorf("deals use: exit %d, stderr %q", r.code, r.err)
 	}
-	run(t, fa, runOpts{env: env}, "requests", "ls", "--status", "complete").must(t, 0, "2.1")
+	run(t, ts, runOpts{env: env}, "requests", "ls", "--status", "complete").must(t, 0, "2.1")
 	data, err := os.ReadFile(filepath.Join(cfgHome, "dealctl", "config.yaml"))
-	if err != nil || !strings.Contains(string(data), dealID) {
+	if err != nil || !strings.Contains(string(data), ts.dealID()) {
 		t.Errorf("config file: %s, %v", data, err)
 	}
 }
 
 func TestPeople(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "people", "ls")
-	r.must(t, 0, "alice@target.example\tAlice Sato\tTarget Co\tadmin\tprincipal\tyes\tyes\t"+aliceID+"\n",
-		"carol@acme.example\t\tbuy\tviewer\tother\tno\tno\t"+carolID+"\n")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "people", "ls")
+	r.must(t, 0, "alice@target.example\tAlice Sato\tTarget Co\tadmin\tprincipal\tyes\tyes\t"+ts.person("alice")+"\n",
+		"carol@acme.example\t\tbuy\tviewer\tother\tno\tno\t"+ts.person("carol")+"\n")
 }
 
 func TestWhoami(t *testing.T) {
-	fa := newFakeAPI(t)
-	run(t, fa, runOpts{}, "whoami").must(t, 0, "alice@target.example\tAlice Sato\tTarget Co\tdlk_test0000\twrite\n")
-	run(t, fa, runOpts{tty: true}, "whoami").must(t, 0, "Alice Sato <alice@target.example> of Target Co")
-	r := run(t, fa, runOpts{}, "whoami", "--jq", ".organization.name")
+	ts := newFalcon(t)
+	run(t, ts, runOpts{}, "whoami").must(t, 0, "alice@target.example\tAlice Sato\tTarget Co\tdlk_test0000\twrite\n")
+	run(t, ts, runOpts{tty: true}, "whoami").must(t, 0, "Alice Sato <alice@target.example> of Target Co")
+	r := run(t, ts, runOpts{}, "whoami", "--jq", ".organization.name")
 	r.must(t, 0)
 	if r.out != "Target Co\n" {
 		t.Errorf("--jq = %q", r.out)
@@ -73,15 +74,15 @@ func TestWhoami(t *testing.T) {
 }
 
 func TestAuthWithKeyFile(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	cfgHome := t.TempDir()
 	env := map[string]string{"XDG_CONFIG_HOME": cfgHome, "DEALCTL_API_KEY": "", "DEALCTL_SERVER": "", "DEALCTL_KEYRING": "file"}
-	r := run(t, fa, runOpts{env: env, stdin: "dlk_wrong\n"}, "auth", "login", "--server", fa.srv.URL)
+	r := run(t, ts, runOpts{env: env, stdin: "dlk_wrong\n"}, "auth", "login", "--server", ts.URL)
 	if r.code != ExitAuth {
 		t.Fatalf("bad key: exit %d, stderr %q", r.code, r.err)
 	}
-	r = run(t, fa, runOpts{env: env, stdin: testKey + "\n"}, "auth", "login", "--server", fa.srv.URL)
-	if r.code != 0 || !strings.Contains(r.err, "Logged in to "+fa.srv.URL+" as Alice Sato") {
+	r = run(t, ts, runOpts{env: env, stdin: testKey + "\n"}, "auth", "login", "--server", ts.URL)
+	if r.code != 0 || !strings.Contains(r.err, "Logged in to "+ts.URL+" as Alice Sato") {
 		t.Fatalf("login: exit %d, stderr %q", r.code, r.err)
 	}
 	fi, err := os.Stat(filepath.Join(cfgHome, "dealctl", "keys.json"))
@@ -89,15 +90,15 @@ func TestAuthWithKeyFile(t *testing.T) {
 		t.Fatalf("key file: %v %v", fi, err)
 	}
 	// The server was remembered: no --server needed from now on.
-	r = run(t, fa, runOpts{env: env}, "auth", "status")
-	r.must(t, 0, "Server:  "+fa.srv.URL, "Stored:  "+filepath.Join(cfgHome, "dealctl", "keys.json"))
-	r = run(t, fa, runOpts{env: env}, "auth", "status", "--json")
+	r = run(t, ts, runOpts{env: env}, "auth", "status")
+	r.must(t, 0, "Server:  "+ts.URL, "Stored:  "+filepath.Join(cfgHome, "dealctl", "keys.json"))
+	r = run(t, ts, runOpts{env: env}, "auth", "status", "--json")
 	r.must(t, 0, `"source": "file"`)
-	r = run(t, fa, runOpts{env: env}, "auth", "logout")
+	r = run(t, ts, runOpts{env: env}, "auth", "logout")
 	if r.code != 0 || !strings.Contains(r.err, "Logged out") {
 		t.Errorf("logout: exit %d, stderr %q", r.code, r.err)
 	}
-	r = run(t, fa, runOpts{env: env}, "auth", "status")
+	r = run(t, ts, runOpts{env: env}, "auth", "status")
 	if r.code != ExitAuth || !strings.Contains(r.err, "not logged in") {
 		t.Errorf("after logout: exit %d, stderr %q", r.code, r.err)
 	}
@@ -105,52 +106,52 @@ func TestAuthWithKeyFile(t *testing.T) {
 
 func TestAuthWithKeyringMock(t *testing.T) {
 	keyring.MockInit()
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	cfgHome := t.TempDir()
 	env := map[string]string{"XDG_CONFIG_HOME": cfgHome, "DEALCTL_API_KEY": "", "DEALCTL_KEYRING": ""}
-	r := run(t, fa, runOpts{env: env, stdin: testKey}, "auth", "login")
+	r := run(t, ts, runOpts{env: env, stdin: testKey}, "auth", "login")
 	if r.code != 0 || !strings.Contains(r.err, "stored in the OS keyring") {
 		t.Fatalf("login: exit %d, stderr %q", r.code, r.err)
 	}
 	if _, err := os.Stat(filepath.Join(cfgHome, "dealctl", "keys.json")); err == nil {
 		t.Error("key written to the file although a keyring answered")
 	}
-	run(t, fa, runOpts{env: env}, "auth", "status", "--json").must(t, 0, `"source": "keyring"`)
-	run(t, fa, runOpts{env: env}, "whoami").must(t, 0, "alice@target.example")
-	run(t, fa, runOpts{env: env}, "auth", "logout").must(t, 0)
-	if _, err := keyring.Get("dealctl", fa.srv.URL); err != keyring.ErrNotFound {
+	run(t, ts, runOpts{env: env}, "auth", "status", "--json").must(t, 0, `"source": "keyring"`)
+	run(t, ts, runOpts{env: env}, "whoami").must(t, 0, "alice@target.example")
+	run(t, ts, runOpts{env: env}, "auth", "logout").must(t, 0)
+	if _, err := keyring.Get("dealctl", ts.URL); err != keyring.ErrNotFound {
 		t.Errorf("keyring still holds the key: %v", err)
 	}
 }
 
 func TestMessagesAndFiles(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "messages", "ls", "2.1")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "messages", "ls", "2.1")
 	r.must(t, 0, "Bob Reyes <bob@acme.example> 2026-03-01T10:00:00Z (response, via email)\nAttached the audited accounts.\n",
 		"  file: cert.pdf (9 B)\n", "  file: scan.txt (5 B) [not downloadable yet]\n", "  link: Registry https://example.com/doc\n")
-	r = run(t, fa, runOpts{}, "messages", "ls", "1.1")
+	r = run(t, ts, runOpts{}, "messages", "ls", "1.1")
 	if r.code != 0 || r.out != "" || !strings.Contains(r.err, "No messages") {
 		t.Errorf("empty conversation: %+v", r)
 	}
-	run(t, fa, runOpts{}, "messages", "ls", "1.1", "--json").must(t, 0, "[]")
+	run(t, ts, runOpts{}, "messages", "ls", "1.1", "--json").must(t, 0, "[]")
 
-	r = run(t, fa, runOpts{}, "files", "ls")
-	r.must(t, 0, "2.1\tcert.pdf\tfile\t9\tyes\t\t"+certVID+"\n", "2.1\tRegistry\tlink\t\tno\thttps://example.com/doc\t"+linkVID+"\n")
-	run(t, fa, runOpts{}, "files", "ls", "1.1", "--json").must(t, 0, "[]")
+	r = run(t, ts, runOpts{}, "files", "ls")
+	r.must(t, 0, "2.1\tcert.pdf\tfile\t9\tyes\t\t"+ts.file(t, "2.1", "cert.pdf").VersionID+"\n", "2.1\tRegistry\tlink\t\tno\thttps://example.com/doc\t"+ts.file(t, "2.1", "Registry").VersionID+"\n")
+	run(t, ts, runOpts{}, "files", "ls", "1.1", "--json").must(t, 0, "[]")
 }
 
 func TestMessagesMarkdownOnTerminal(t *testing.T) {
-	fa := newFakeAPI(t)
-	run(t, fa, runOpts{}, "answer", "1.1", "-m", "# Heading\n\nSome **bold** text.").must(t, 0)
-	piped := run(t, fa, runOpts{}, "messages", "ls", "1.1")
+	ts := newFalcon(t)
+	run(t, ts, runOpts{}, "answer", "1.1", "-m", "# Heading\n\nSome **bold** text.").must(t, 0)
+	piped := run(t, ts, runOpts{}, "messages", "ls", "1.1")
 	piped.must(t, 0, "# Heading", "**bold**")
-	tty := run(t, fa, runOpts{tty: true, color: true}, "messages", "ls", "1.1")
+	tty := run(t, ts, runOpts{tty: true, color: true}, "messages", "ls", "1.1")
 	tty.must(t, 0, "Heading", "\x1b[")
 	if strings.Contains(tty.out, "**bold**") || strings.Contains(tty.out, "# Heading") {
 		t.Errorf("markdown not rendered on a terminal:\n%q", tty.out)
 	}
 	// Without colour glamour keeps the markup but still lays it out.
-	plain := run(t, fa, runOpts{tty: true}, "messages", "ls", "1.1")
+	plain := run(t, ts, runOpts{tty: true}, "messages", "ls", "1.1")
 	plain.must(t, 0, "  Some **bold** text.\n")
 	if strings.Contains(plain.out, "\x1b[") {
 		t.Errorf("colour with colour off: %q", plain.out)
@@ -158,10 +159,11 @@ func TestMessagesMarkdownOnTerminal(t *testing.T) {
 }
 
 func TestDownload(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	dir := t.TempDir()
-	fa.expireDL = 1 // the first link has expired before use
-	r := run(t, fa, runOpts{}, "download", "2.1", "-o", dir)
+	cert := ts.file(t, "2.1", "cert.pdf").VersionID
+	ts.set(func(ts *liveAPI) { ts.expireDL = 1 }) // the first link has expired before use
+	r := run(t, ts, runOpts{}, "download", "2.1", "-o", dir)
 	r.must(t, 0, filepath.Join(dir, "cert.pdf")+"\n")
 	if !strings.Contains(r.err, "skipping scan.txt on 2.1: not downloadable yet") {
 		t.Errorf("stderr = %q", r.err)
@@ -170,36 +172,40 @@ func TestDownload(t *testing.T) {
 	if err != nil || string(data) != "%PDF-cert" {
 		t.Errorf("file = %q, %v", data, err)
 	}
-	if n := fa.callsTo("POST /api/v1/deals/" + dealID + "/files/" + certVID); n != 2 {
+	if n := ts.callsTo("POST /api/v1/deals/" + ts.dealID() + "/files/" + cert); n != 2 {
 		t.Errorf("%d link requests, want 2 (one expired)", n)
 	}
-	for tok, sent := range fa.auth {
-		if sent {
-			t.Errorf("the key was sent with download link %s", tok)
+	fetches := ts.sentTo("GET /dl/")
+	if len(fetches) != 2 || fetches[0].status != http.StatusForbidden || fetches[1].status != http.StatusOK {
+		t.Errorf("%d link fetches, want the expired one refused and the next served", len(fetches))
+	}
+	for _, f := range fetches {
+		if f.Header.Get("Authorization") != "" {
+			t.Errorf("the key was sent with download link %s", f.URL.Path)
 		}
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("dir holds %d entries, want only cert.pdf (no temp files)", len(entries))
 	}
-	r = run(t, fa, runOpts{}, "download", certVID, "-o", dir, "--json")
-	r.must(t, 0, `"version_id": "`+certVID+`"`)
-	run(t, fa, runOpts{}, "download").must(t, ExitUsage)
-	run(t, fa, runOpts{}, "download", "1.1", "-o", dir).must(t, ExitNotFound)
+	r = run(t, ts, runOpts{}, "download", cert, "-o", dir, "--json")
+	r.must(t, 0, `"version_id": "`+cert+`"`)
+	run(t, ts, runOpts{}, "download").must(t, ExitUsage)
+	run(t, ts, runOpts{}, "download", "1.1", "-o", dir).must(t, ExitNotFound)
 	// A folder that does not exist yet is made; a file is not a folder.
-	run(t, fa, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "missing")).must(t, 0)
+	run(t, ts, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "missing")).must(t, 0)
 	if _, err := os.Stat(filepath.Join(dir, "missing", "cert.pdf")); err != nil {
 		t.Errorf("download into a new folder: %v", err)
 	}
-	run(t, fa, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "cert.pdf")).must(t, ExitUsage)
+	run(t, ts, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "cert.pdf")).must(t, ExitUsage)
 }
 
 func TestProgress(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{tty: true}, "progress")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{tty: true}, "progress")
 	r.must(t, 0)
 	golden(t, "progress.txt", r.out)
-	r = run(t, fa, runOpts{}, "progress", "--json")
+	r = run(t, ts, runOpts{}, "progress", "--json")
 	r.must(t, 0)
 	var rep progressReport
 	if err := json.Unmarshal([]byte(r.out), &rep); err != nil {
@@ -209,15 +215,15 @@ func TestProgress(t *testing.T) {
 		rep.ByCategory["legal"].Open != 1 || len(rep.ByAssignee) != 3 || rep.ByAssignee[2].Assignee != "" {
 		t.Errorf("report = %+v", rep)
 	}
-	run(t, fa, runOpts{}, "progress").must(t, 0, "total\t1\t1\t1\t3\n", "overdue\t1\n")
+	run(t, ts, runOpts{}, "progress").must(t, 0, "total\t1\t1\t1\t3\n", "overdue\t1\n")
 }
 
 func TestWatch(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	ios, _, out, _ := iostreams.Test()
 	f := NewFactory(ios)
 	f.Now = func() time.Time { return fixedTime }
-	t.Setenv("DEALCTL_SERVER", fa.srv.URL)
+	t.Setenv("DEALCTL_SERVER", ts.URL)
 	t.Setenv("DEALCTL_API_KEY", testKey)
 	t.Setenv("DEALCTL_DEAL", "falcon")
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
@@ -228,7 +234,7 @@ func TestWatch(t *testing.T) {
 		polls++
 		if polls == 1 {
 			// Between the first and second poll, someone answers 1.1.
-			run(t, fa, runOpts{env: map[string]string{"DEALCTL_SERVER": fa.srv.URL}}, "answer", "1.1", "-m", "Done", "--partial").must(t, 0)
+			run(t, ts, runOpts{env: map[string]string{"DEALCTL_SERVER": ts.URL}}, "answer", "1.1", "-m", "Done", "--partial").must(t, 0)
 		}
 		return nil
 	}}
@@ -249,68 +255,74 @@ func TestWatch(t *testing.T) {
 		t.Errorf("events = %+v", ev)
 	}
 	// Three polls: the first full, then one 200 after the change, then a 304.
-	if n := fa.callsTo("GET /api/v1/deals/" + dealID + "/requests"); n < 3 {
+	if n := ts.callsTo("GET /api/v1/deals/" + ts.dealID() + "/requests"); n < 3 {
 		t.Errorf("%d list reads", n)
 	}
 }
 
 func TestAPICommand(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "api", "GET", "/me")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "api", "GET", "/me")
 	r.must(t, 0, `"prefix": "dlk_test0000"`)
-	r = run(t, fa, runOpts{}, "api", "PATCH", "/deals/{deal}/requests/"+req11ID, "-f", "status=complete")
+	r = run(t, ts, runOpts{}, "api", "PATCH", "/deals/{deal}/requests/"+ts.id("1.1"), "-f", "status=complete")
 	r.must(t, 0, `"status": "complete"`)
-	r = run(t, fa, runOpts{stdin: `{"status":"open"}`}, "api", "patch", "/api/v1/deals/"+dealID+"/requests/"+req11ID, "--input", "-")
+	r = run(t, ts, runOpts{stdin: `{"status":"open"}`}, "api", "patch", "/api/v1/deals/"+ts.dealID()+"/requests/"+ts.id("1.1"), "--input", "-")
 	r.must(t, 0, `"status": "open"`)
-	r = run(t, fa, runOpts{}, "api", "GET", "/deals/nope")
+	r = run(t, ts, runOpts{}, "api", "GET", "/deals/nope")
 	if r.code != ExitNotFound {
 		t.Errorf("exit %d", r.code)
 	}
-	r = run(t, fa, runOpts{}, "api", "GET", "/deals", "--jq", ".[0].codename")
+	r = run(t, ts, runOpts{}, "api", "GET", "/deals", "--jq", ".[0].codename")
 	if r.out != "Falcon\n" {
 		t.Errorf("--jq = %q", r.out)
 	}
 }
 
 func TestCompletion(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
-		r := run(t, fa, runOpts{}, "completion", sh)
+		r := run(t, ts, runOpts{}, "completion", sh)
 		r.must(t, 0, "dealctl")
 	}
-	r := run(t, fa, runOpts{}, "__complete", "status", "1.")
+	r := run(t, ts, runOpts{}, "__complete", "status", "1.")
 	r.must(t, 0, "1.1\tCertificate of incorporation", "1.2\t")
-	r = run(t, fa, runOpts{}, "__complete", "status", "1.1", "")
+	r = run(t, ts, runOpts{}, "__complete", "status", "1.1", "")
 	r.must(t, 0, "open\npartial\ncomplete\n")
-	r = run(t, fa, runOpts{}, "__complete", "deals", "use", "f")
+	r = run(t, ts, runOpts{}, "__complete", "deals", "use", "f")
 	r.must(t, 0, "Falcon\tProject Falcon")
-	r = run(t, fa, runOpts{}, "__complete", "requests", "ls", "--assignee", "b")
+	r = run(t, ts, runOpts{}, "__complete", "requests", "ls", "--assignee", "b")
 	r.must(t, 0, "bob@acme.example\tBob Reyes")
 }
 
 func TestETagCacheAcrossRuns(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	env := map[string]string{"XDG_CACHE_HOME": t.TempDir()}
 	for range 3 {
-		run(t, fa, runOpts{env: env}, "requests", "ls", "--json").must(t, 0, `"number": "2.1"`)
+		run(t, ts, runOpts{env: env}, "requests", "ls", "--json").must(t, 0, `"number": "2.1"`)
 	}
-	// Every read after the first was conditional and answered 304, which
-	// the fake counts as a call but sends no body for.
-	if n := fa.callsTo("GET /api/v1/deals/" + dealID + "/requests"); n != 3 {
-		t.Errorf("%d list reads", n)
+	// Every read after the first was conditional and answered 304, with
+	// no body.
+	reads := ts.sentTo("GET /api/v1/deals/" + ts.dealID() + "/requests")
+	if len(reads) != 3 {
+		t.Fatalf("%d list reads", len(reads))
+	}
+	for i, r := range reads[1:] {
+		if r.Header.Get("If-None-Match") == "" || r.status != http.StatusNotModified {
+			t.Errorf("read %d: If-None-Match %q, answered %d; want a conditional read answered 304", i+2, r.Header.Get("If-None-Match"), r.status)
+		}
 	}
 }
 
 // `api` prints JSON as every -o json does (< and & unescaped, however
 // the server escaped them), and a body that is not JSON as it came.
 func TestAPICommandOutput(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "api", "PATCH", "/deals/{deal}/requests/"+req11ID, "-f", "title=R&D <notes>")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "api", "PATCH", "/deals/{deal}/requests/"+ts.id("1.1"), "-f", "title=R&D <notes>")
 	r.must(t, 0, `"title": "R&D <notes>"`)
 	if strings.Contains(r.out, `\u00`) {
 		t.Errorf("api kept the server's escapes:\n%s", r.out)
 	}
-	r = run(t, fa, runOpts{}, "api", "GET", "/deals/{deal}", "-o", "yaml")
+	r = run(t, ts, runOpts{}, "api", "GET", "/deals/{deal}", "-o", "yaml")
 	r.must(t, 0, "codename: Falcon")
 
 	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

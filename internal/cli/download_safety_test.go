@@ -11,9 +11,9 @@ import (
 // server does not hand out yet fails with exit 5 and says what to do,
 // rather than a warning and exit 0 with nothing saved.
 func TestDownloadNamedFileNotReady(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	dir := filepath.Join(t.TempDir(), "dl")
-	r := run(t, fa, runOpts{}, "download", scanVID, "-o", dir)
+	r := run(t, ts, runOpts{}, "download", ts.file(t, "2.1", "scan.txt").VersionID, "-o", dir)
 	if r.code != ExitConflict || !strings.Contains(r.err, "scan.txt on 2.1 is not downloadable yet") ||
 		!strings.Contains(r.err, "try again in a minute") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
@@ -26,11 +26,11 @@ func TestDownloadNamedFileNotReady(t *testing.T) {
 // TestDownloadFolderMadeOnlyToSave: a download that fails before saving
 // anything leaves no empty folder behind.
 func TestDownloadFolderMadeOnlyToSave(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	base := t.TempDir()
 	for _, ref := range []string{"1.1", "9.9", "00000000-0000-4000-8000-000000000000"} {
 		dir := filepath.Join(base, "dl-"+ref)
-		r := run(t, fa, runOpts{}, "download", ref, "-o", dir)
+		r := run(t, ts, runOpts{}, "download", ref, "-o", dir)
 		if r.code != ExitNotFound {
 			t.Errorf("download %s: exit %d, stderr %q", ref, r.code, r.err)
 		}
@@ -38,7 +38,7 @@ func TestDownloadFolderMadeOnlyToSave(t *testing.T) {
 			t.Errorf("download %s left the folder %s", ref, dir)
 		}
 	}
-	r := run(t, fa, runOpts{}, "download", "00000000-0000-4000-8000-000000000000")
+	r := run(t, ts, runOpts{}, "download", "00000000-0000-4000-8000-000000000000")
 	if !strings.Contains(r.err, "no request or file version 00000000-0000-4000-8000-000000000000 on Falcon") {
 		t.Errorf("unknown id: stderr %q", r.err)
 	}
@@ -48,16 +48,16 @@ func TestDownloadFolderMadeOnlyToSave(t *testing.T) {
 // is not overwritten (exit 5, --force suggested); the same content is not
 // a conflict; --force replaces.
 func TestDownloadKeepsLocalEdits(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	dir := t.TempDir()
 	cert := filepath.Join(dir, "cert.pdf")
-	run(t, fa, runOpts{}, "download", certVID, "-o", dir).must(t, 0)
-	run(t, fa, runOpts{}, "download", certVID, "-o", dir).must(t, 0, cert+"\n")
+	run(t, ts, runOpts{}, "download", ts.file(t, "2.1", "cert.pdf").VersionID, "-o", dir).must(t, 0)
+	run(t, ts, runOpts{}, "download", ts.file(t, "2.1", "cert.pdf").VersionID, "-o", dir).must(t, 0, cert+"\n")
 
 	if err := os.WriteFile(cert, []byte("my annotated copy"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := run(t, fa, runOpts{}, "download", "2.1", "-o", dir)
+	r := run(t, ts, runOpts{}, "download", "2.1", "-o", dir)
 	if r.code != ExitConflict || !strings.Contains(r.err, cert+" already exists with other content") ||
 		!strings.Contains(r.err, "pass --force to replace it") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
@@ -68,7 +68,7 @@ func TestDownloadKeepsLocalEdits(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("temporary files left: %v", entries)
 	}
-	run(t, fa, runOpts{}, "download", "2.1", "-o", dir, "--force").must(t, 0)
+	run(t, ts, runOpts{}, "download", "2.1", "-o", dir, "--force").must(t, 0)
 	if data, _ := os.ReadFile(cert); string(data) != "%PDF-cert" {
 		t.Errorf("--force did not replace: %q", data)
 	}

@@ -15,7 +15,7 @@ import (
 // TestExportToFIFO: a FIFO (as a device) is written to, not replaced by a
 // regular file.
 func TestExportToFIFO(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	fifo := filepath.Join(t.TempDir(), "pipe")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no FIFOs here: %v", err)
@@ -31,7 +31,7 @@ func TestExportToFIFO(t *testing.T) {
 		data, _ := io.ReadAll(f)
 		got <- string(data)
 	}()
-	run(t, fa, runOpts{}, "export", "--format", "csv", "-o", fifo).must(t, 0)
+	run(t, ts, runOpts{}, "export", "--format", "csv", "-o", fifo).must(t, 0)
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatalf("the FIFO was replaced: %v %v", fi, err) // and its reader waits forever
 	}

@@ -14,7 +14,7 @@ func TestExportFollowsSymlink(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
 	}
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.csv")
 	if err := os.WriteFile(real, []byte("old"), 0o640); err != nil {
@@ -24,7 +24,7 @@ func TestExportFollowsSymlink(t *testing.T) {
 	if err := os.Symlink("real.csv", link); err != nil {
 		t.Fatal(err)
 	}
-	run(t, fa, runOpts{}, "export", "-o", link).must(t, 0)
+	run(t, ts, runOpts{}, "export", "-o", link).must(t, 0)
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("the link was replaced: %v %v", fi, err)
 	}
@@ -43,18 +43,18 @@ func TestExportFileModes(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no Unix permissions on Windows")
 	}
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "private.csv")
 	if err := os.WriteFile(existing, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	run(t, fa, runOpts{}, "export", "-o", existing).must(t, 0)
+	run(t, ts, runOpts{}, "export", "-o", existing).must(t, 0)
 	if fi, _ := os.Stat(existing); fi.Mode().Perm() != 0o600 {
 		t.Errorf("existing 0600 file became %v", fi.Mode().Perm())
 	}
 	fresh := filepath.Join(dir, "new.xlsx")
-	run(t, fa, runOpts{}, "export", "-o", fresh).must(t, 0)
+	run(t, ts, runOpts{}, "export", "-o", fresh).must(t, 0)
 	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("new file: %v %v, want 0600", fi, err)
 	}
@@ -79,13 +79,13 @@ func TestExportRefusesBadTargets(t *testing.T) {
 		{"list.pdf", "end it in .xlsx, .csv, .json or .md, or give --format xlsx|csv|json|md"},
 		{"list", "cannot tell the format"},
 	} {
-		fa := newFakeAPI(t)
-		r := run(t, fa, runOpts{}, "export", "-o", c.o)
+		ts := newFalcon(t)
+		r := run(t, ts, runOpts{}, "export", "-o", c.o)
 		if r.code != ExitUsage || !strings.Contains(r.err, c.want) {
 			t.Errorf("-o %s: exit %d, stderr %q, want exit 2 and %q", c.o, r.code, r.err, c.want)
 		}
-		if len(fa.calls) != 0 {
-			t.Errorf("-o %s: calls made: %v", c.o, fa.calls)
+		if len(ts.callList()) != 0 {
+			t.Errorf("-o %s: calls made: %v", c.o, ts.callList())
 		}
 	}
 	entries, _ := os.ReadDir(dir)
@@ -93,8 +93,8 @@ func TestExportRefusesBadTargets(t *testing.T) {
 		t.Errorf("files written: %v", entries)
 	}
 	// --format says what the name does not.
-	fa := newFakeAPI(t)
-	run(t, fa, runOpts{}, "export", "--format", "json", "-o", "list").must(t, 0)
+	ts := newFalcon(t)
+	run(t, ts, runOpts{}, "export", "--format", "json", "-o", "list").must(t, 0)
 	if data, _ := os.ReadFile("list"); !strings.HasPrefix(string(data), "[") {
 		t.Errorf("list = %.40q, want json", data)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -23,7 +24,7 @@ func TestRequestsListServerFilters(t *testing.T) {
 		{nil, "", "1 1.1 1.2 2 2.1"},
 		{[]string{"--status", "open,partial"}, "status=open%2Cpartial", "1.1 1.2"},
 		{[]string{"--priority", "high", "--category", "legal"}, "category=legal&priority=high", "1.1"},
-		{[]string{"--assignee", "me"}, "assignee_id=" + aliceID, "2.1"},
+		{[]string{"--assignee", "me"}, "assignee_id=ALICE", "2.1"}, // alice's person id
 		{[]string{"--assignee", "none"}, "assignee_id=none", "1.2"},
 		{[]string{"--status", "open,partial", "--section", "1"}, "status=open%2Cpartial", "1.1 1.2"},
 		// Section 2 holds nothing open: it is not in the filtered answer,
@@ -36,9 +37,9 @@ func TestRequestsListServerFilters(t *testing.T) {
 	for _, c := range cases {
 		var outs [2]string
 		for i, ext := range []bool{false, true} {
-			fa := newFakeAPI(t)
-			fa.ext = ext
-			r := run(t, fa, runOpts{}, append([]string{"requests", "ls"}, c.args...)...)
+			ts := newFalcon(t)
+			ts.set(func(ts *liveAPI) { ts.hideExt = !ext })
+			r := run(t, ts, runOpts{}, append([]string{"requests", "ls"}, c.args...)...)
 			if strings.HasPrefix(c.want, "!") {
 				r.must(t, ExitNotFound)
 			} else {
@@ -48,13 +49,13 @@ func TestRequestsListServerFilters(t *testing.T) {
 				}
 			}
 			outs[i] = r.out + r.err
-			lists := fa.sentTo("GET /api/v1/deals/" + dealID + "/requests")
+			lists := ts.sentTo("GET /api/v1/deals/" + ts.dealID() + "/requests")
 			if len(lists) == 0 {
 				t.Fatalf("ext=%v %v: no list call", ext, c.args)
 			}
 			want := ""
 			if ext {
-				want = c.query
+				want = strings.ReplaceAll(c.query, "ALICE", ts.person("alice"))
 			}
 			if q := lists[0].URL.RawQuery; q != want {
 				t.Errorf("ext=%v requests ls %v sent query %q, want %q", ext, c.args, q, want)
@@ -71,6 +72,7 @@ func TestRequestsListServerFilters(t *testing.T) {
 // its own, else "*", since the row comes from the list just read or
 // confirmed and no call is made only to fetch an ETag.
 func TestIfMatchOnWrites(t *testing.T) {
+	// ID stands for 1.1's id; ETAG for the ETag its read was answered with.
 	for _, c := range []struct {
 		args    []string
 		ifMatch string
@@ -78,19 +80,29 @@ func TestIfMatchOnWrites(t *testing.T) {
 		{[]string{"requests", "edit", "1.1", "--title", "Certificate"}, "*"},
 		{[]string{"requests", "assign", "1.1", "--to", "none"}, "*"},
 		{[]string{"requests", "status", "1.1", "complete"}, "*"},
-		{[]string{"requests", "edit", req11ID, "--title", "Certificate"}, `"r0"`},
-		{[]string{"requests", "status", req11ID, "complete"}, `"r0"`},
+		{[]string{"requests", "edit", "ID", "--title", "Certificate"}, "ETAG"},
+		{[]string{"requests", "status", "ID", "complete"}, "ETAG"},
 	} {
-		args := c.args
 		for _, ext := range []bool{false, true} {
-			fa := newFakeAPI(t)
-			fa.ext = ext
-			run(t, fa, runOpts{}, args...).must(t, 0)
-			patches := fa.sentTo("PATCH ")
+			ts := newFalcon(t)
+			ts.set(func(ts *liveAPI) { ts.hideExt = !ext })
+			args := slices.Clone(c.args)
+			if i := slices.Index(args, "ID"); i >= 0 {
+				args[i] = ts.id("1.1")
+			}
+			run(t, ts, runOpts{}, args...).must(t, 0)
+			patches := ts.sentTo("PATCH ")
 			if len(patches) != 1 {
 				t.Fatalf("%v: %d PATCHes", args, len(patches))
 			}
 			want := map[bool]string{true: c.ifMatch}[ext]
+			if want == "ETAG" {
+				reads := ts.sentTo("GET /api/v1/deals/" + ts.dealID() + "/requests/" + ts.id("1.1"))
+				if len(reads) != 1 || reads[0].etag == "" {
+					t.Fatalf("%v: %d reads of the request, want one answered with an ETag", args, len(reads))
+				}
+				want = reads[0].etag
+			}
 			if got := patches[0].Header.Get("If-Match"); got != want {
 				t.Errorf("ext=%v %v: If-Match %q, want %q", ext, args, got, want)
 			}
@@ -102,22 +114,21 @@ func TestIfMatchOnWrites(t *testing.T) {
 // and its PATCH: one line saying so, exit 5, and with --json the
 // server's ErrorResponse.
 func TestConflictStaleMessage(t *testing.T) {
-	fa := newFakeAPI(t)
-	fa.ext = true
-	fa.meddler = req11ID
-	r := run(t, fa, runOpts{}, "requests", "status", req11ID, "complete")
+	ts := newFalcon(t)
+	ts.set(func(ts *liveAPI) { ts.meddler = ts.id("1.1") })
+	r := run(t, ts, runOpts{}, "requests", "status", ts.id("1.1"), "complete")
 	r.must(t, ExitConflict)
 	if want := "dealctl: 1.1 was changed by someone else after dealctl read it: nothing was saved; run the command again to apply your change to the current version\n"; r.err != want {
 		t.Errorf("stderr = %q\nwant     %q", r.err, want)
 	}
-	r = run(t, fa, runOpts{}, "requests", "edit", req11ID, "--title", "New", "--json")
+	r = run(t, ts, runOpts{}, "requests", "edit", ts.id("1.1"), "--title", "New", "--json")
 	r.must(t, ExitConflict)
 	var er api.ErrorResponse
 	if err := json.Unmarshal([]byte(r.err), &er); err != nil || er.Code != api.CodeConflictStale {
 		t.Errorf("--json stderr = %q (%v), want the server's conflict_stale", r.err, err)
 	}
-	if fa.rows[1].Title != "Certificate of incorporation" || fa.rows[1].Status != api.StatusOpen {
-		t.Errorf("a stale write landed: %+v", fa.rows[1])
+	if row := ts.row(t, "1.1"); row.Title != "Certificate of incorporation" || row.Status != api.StatusOpen {
+		t.Errorf("a stale write landed: %+v", row)
 	}
 }
 
@@ -129,11 +140,10 @@ func TestIdempotentPosts(t *testing.T) {
 		{"answer", "1.1", "-m", "Here it is."},
 		{"requests", "create", "--title", "Board minutes", "--parent", "1"},
 	} {
-		fa := newFakeAPI(t)
-		fa.ext = true
-		fa.failPOS = 1
-		run(t, fa, runOpts{}, args...).must(t, 0)
-		posts := fa.sentTo("POST ")
+		ts := newFalcon(t)
+		ts.set(func(ts *liveAPI) { ts.failPOS = 1 })
+		run(t, ts, runOpts{}, args...).must(t, 0)
+		posts := ts.sentTo("POST ")
 		if len(posts) != 2 {
 			t.Fatalf("%v: %d POSTs, want 2 (a 503, then the retry)", args, len(posts))
 		}
@@ -142,11 +152,11 @@ func TestIdempotentPosts(t *testing.T) {
 			t.Errorf("%v: keys %q then %q, want one key reused", args, k0, k1)
 		}
 
-		fa = newFakeAPI(t)
-		fa.failPOS = 1
-		r := run(t, fa, runOpts{}, args...)
+		ts = newFalcon(t)
+		ts.set(func(ts *liveAPI) { ts.hideExt, ts.failPOS = true, 1 })
+		r := run(t, ts, runOpts{}, args...)
 		r.must(t, ExitFailure)
-		posts = fa.sentTo("POST ")
+		posts = ts.sentTo("POST ")
 		if len(posts) != 1 || posts[0].Header.Get("Idempotency-Key") != "" {
 			t.Errorf("%v without the extension: %d POSTs, key %q; want 1 and none", args, len(posts), posts[0].Header.Get("Idempotency-Key"))
 		}
@@ -155,11 +165,10 @@ func TestIdempotentPosts(t *testing.T) {
 
 // DEALCTL_NO_EXTENSIONS turns them off even where advertised.
 func TestNoExtensionsSetting(t *testing.T) {
-	fa := newFakeAPI(t)
-	fa.ext = true
-	run(t, fa, runOpts{env: map[string]string{"DEALCTL_NO_EXTENSIONS": "1"}}, "requests", "ls", "--status", "open").must(t, 0, "1.1")
-	run(t, fa, runOpts{env: map[string]string{"DEALCTL_NO_EXTENSIONS": "1"}}, "requests", "edit", "1.1", "--title", "T").must(t, 0)
-	for _, r := range fa.sent {
+	ts := newFalcon(t)
+	run(t, ts, runOpts{env: map[string]string{"DEALCTL_NO_EXTENSIONS": "1"}}, "requests", "ls", "--status", "open").must(t, 0, "1.1")
+	run(t, ts, runOpts{env: map[string]string{"DEALCTL_NO_EXTENSIONS": "1"}}, "requests", "edit", "1.1", "--title", "T").must(t, 0)
+	for _, r := range ts.sentTo("") {
 		if r.URL.RawQuery != "" || r.Header.Get("If-Match") != "" {
 			t.Errorf("%s %s sent %q / If-Match %q with extensions off", r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("If-Match"))
 		}

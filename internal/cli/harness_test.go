@@ -28,9 +28,9 @@ type runOpts struct {
 	env    map[string]string
 }
 
-// run executes dealctl in-process against fa, as a user whose environment
-// names the fake server, its key and the deal Falcon.
-func run(t *testing.T, fa *fakeAPI, o runOpts, args ...string) result {
+// run executes dealctl in-process against ts, as a user whose environment
+// names that server, alice's key and the deal Falcon.
+func run(t *testing.T, ts *liveAPI, o runOpts, args ...string) result {
 	t.Helper()
 	home := t.TempDir()
 	env := map[string]string{
@@ -43,8 +43,8 @@ func run(t *testing.T, fa *fakeAPI, o runOpts, args ...string) result {
 		"NO_COLOR":          "",
 		"DEALCTL_RATE_WAIT": "",
 	}
-	if fa != nil {
-		env["DEALCTL_SERVER"] = fa.srv.URL
+	if ts != nil {
+		env["DEALCTL_SERVER"] = ts.URL
 	}
 	for k, v := range o.env {
 		env[k] = v

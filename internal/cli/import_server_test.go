@@ -1,71 +1,28 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/importplan"
 	"github.com/dealctl/dealctl/internal/server"
-	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
 const aliceKey = "dlk_alice00000000000000000000000000000000"
 
-// liveServer is a real dealctl server on a fresh database seeded with
-// testdata/world.yaml, optionally behind a wrapper (a flaky proxy).
-type liveServer struct {
-	URL     string
-	handler http.Handler
-	calls   atomic.Int64 // API calls that reached the server
-	limited atomic.Int64 // of which answered 429
-}
+// liveServer is a real dealctl server on its own copy of a database
+// seeded with testdata/world.yaml, allowing rateLimit calls a minute per
+// key.
+type liveServer = liveAPI
 
 func startLiveServer(t testing.TB, rateLimit int) *liveServer {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "dealctl.db")
-	runAdminProcess(t, "apply", "-f", filepath.Join("testdata", "world.yaml"), "--db", db)
-	store, err := sqlstore.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	srv, err := server.New(context.Background(), server.Config{Store: store, RateLimit: rateLimit,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ls := &liveServer{}
-	ls.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ls.calls.Add(1)
-		rec := &statusRecorder{ResponseWriter: w}
-		srv.ServeHTTP(rec, r)
-		if rec.status == http.StatusTooManyRequests {
-			ls.limited.Add(1)
-		}
-	})
-	hs := httptest.NewServer(ls.handler)
-	t.Cleanup(hs.Close)
-	ls.URL = hs.URL
-	return ls
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	s.status = code
-	s.ResponseWriter.WriteHeader(code)
+	db, ids := seededDB(t, filepath.Join("testdata", "world.yaml"), time.Time{})
+	return startServerOn(t, db, ids, "falcon", time.Time{}, server.Config{RateLimit: rateLimit})
 }
 
 // runLive runs dealctl as alice on Falcon against url.

@@ -163,7 +163,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 }
 
-// oneNewRowSheet is a csv that adds 1.3 to the fake's Falcon.
+// oneNewRowSheet is a csv that adds 1.3 to testdata/falcon.yaml's Falcon.
 func oneNewRowSheet(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "one.csv")
@@ -173,52 +173,46 @@ func oneNewRowSheet(t *testing.T) string {
 	return path
 }
 
-// freshConnections makes fa close every connection after its answer:
-// net/http itself resends a request with an Idempotency-Key once when a
-// reused connection drops, which would blur the count of the client's
-// attempts.
-func freshConnections(fa *fakeAPI) { fa.srv.Config.SetKeepAlivesEnabled(false) }
-
 // A create whose connection keeps dropping is retried by the client alone
 // (1 + its 3 retries, under one Idempotency-Key), not again by import on
 // top; with DEALCTL_NO_EXTENSIONS import sends no Idempotency-Key, even
 // where the server advertises them, and the client does not resend.
 func TestImportRetriesInOneLayer(t *testing.T) {
-	post := "POST /api/v1/deals/" + dealID + "/requests"
 	debug := map[string]string{"DEALCTL_DEBUG": "api"}
 
-	fa := newFakeAPI(t)
-	fa.ext, fa.dropPOS = true, 2
-	freshConnections(fa)
-	r := run(t, fa, runOpts{env: debug}, "import", oneNewRowSheet(t))
+	ts := newFalcon(t)
+	post := "POST /api/v1/deals/" + ts.dealID() + "/requests" // the same deal id on every copy
+	ts.set(func(ts *liveAPI) { ts.dropPOS = 2 })
+	freshConnections(ts)
+	r := run(t, ts, runOpts{env: debug}, "import", oneNewRowSheet(t))
 	r.must(t, 0)
 	if n := apiAttempts(r.err, post); n != 3 {
 		t.Errorf("two dropped answers: %d POST attempts, want 3\n%s", n, r.err)
 	}
 	keys := map[string]bool{}
-	for _, p := range fa.sentTo("POST ") {
+	for _, p := range ts.sentTo("POST ") {
 		keys[p.Header.Get("Idempotency-Key")] = true
 	}
 	if len(keys) != 1 || keys[""] {
 		t.Errorf("Idempotency-Keys sent: %v, want one, on every attempt", keys)
 	}
 
-	fa = newFakeAPI(t)
-	fa.ext, fa.dropPOS = true, 1000
-	freshConnections(fa)
-	r = run(t, fa, runOpts{env: debug}, "import", oneNewRowSheet(t))
+	ts = newFalcon(t)
+	ts.set(func(ts *liveAPI) { ts.dropPOS = 1000 })
+	freshConnections(ts)
+	r = run(t, ts, runOpts{env: debug}, "import", oneNewRowSheet(t))
 	r.must(t, ExitFailure)
 	if n := apiAttempts(r.err, post); n != 4 {
 		t.Errorf("a network that stays down: %d POST attempts, want 4 (the client's 1 + 3 retries)", n)
 	}
-	if n := len(fa.sentTo(post)); n != 4 {
+	if n := len(ts.sentTo(post)); n != 4 {
 		t.Errorf("a network that stays down: the server got %d POSTs, want 4", n)
 	}
 
-	fa = newFakeAPI(t)
-	fa.ext, fa.dropPOS = true, 1
-	freshConnections(fa)
-	r = run(t, fa, runOpts{env: map[string]string{"DEALCTL_DEBUG": "api", "DEALCTL_NO_EXTENSIONS": "1"}}, "import", oneNewRowSheet(t))
+	ts = newFalcon(t)
+	ts.set(func(ts *liveAPI) { ts.dropPOS = 1 })
+	freshConnections(ts)
+	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEBUG": "api", "DEALCTL_NO_EXTENSIONS": "1"}}, "import", oneNewRowSheet(t))
 	r.must(t, ExitFailure)
 	if !strings.Contains(r.err, "run the same command again to finish") {
 		t.Errorf("stderr = %q, want the advice to run again", r.err)
@@ -226,7 +220,7 @@ func TestImportRetriesInOneLayer(t *testing.T) {
 	if n := apiAttempts(r.err, post); n != 1 {
 		t.Errorf("extensions off: %d POST attempts, want 1 (no replay, so no resend)", n)
 	}
-	for _, p := range fa.sentTo("POST ") {
+	for _, p := range ts.sentTo("POST ") {
 		if k := p.Header.Get("Idempotency-Key"); k != "" {
 			t.Errorf("extensions off: POST sent Idempotency-Key %q", k)
 		}

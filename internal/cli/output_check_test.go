@@ -21,13 +21,13 @@ func TestOutputFormatCheckedBeforeWriting(t *testing.T) {
 		{"answer", "1.1", "-m", "x", "--jq", ".message | ["},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			fa := newFakeAPI(t)
-			r := run(t, fa, runOpts{}, args...)
+			ts := newFalcon(t)
+			r := run(t, ts, runOpts{}, args...)
 			if r.code != ExitUsage || !strings.Contains(r.err, "nothing was done") {
 				t.Errorf("exit %d, want 2, stderr %q", r.code, r.err)
 			}
-			if n := len(fa.calls); n != 0 {
-				t.Errorf("%d calls made before the usage error: %v", n, fa.calls)
+			if n := len(ts.callList()); n != 0 {
+				t.Errorf("%d calls made before the usage error: %v", n, ts.callList())
 			}
 		})
 	}
@@ -36,22 +36,22 @@ func TestOutputFormatCheckedBeforeWriting(t *testing.T) {
 // TestOutputFormatOfReads: commands that print one object refuse csv and
 // tsv with exit 2 (not 1); commands that print rows print them.
 func TestOutputFormatOfReads(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	for _, args := range [][]string{
 		{"whoami", "-o", "csv"}, {"deals", "show", "-o", "csv"}, {"version", "-o", "csv"},
 		{"auth", "status", "-o", "tsv"}, {"api", "GET", "/me", "-o", "csv"}, {"watch", "--count", "1", "-o", "csv"},
 	} {
-		r := run(t, fa, runOpts{}, args...)
+		r := run(t, ts, runOpts{}, args...)
 		if r.code != ExitUsage || !strings.Contains(r.err, "use -o json or -o yaml") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.err)
 		}
 	}
-	run(t, fa, runOpts{}, "help", "-o", "csv").must(t, 0, "Usage:")
+	run(t, ts, runOpts{}, "help", "-o", "csv").must(t, 0, "Usage:")
 	for _, args := range [][]string{
 		{"deals", "ls"}, {"people", "ls"}, {"files", "ls"}, {"messages", "ls", "2.1"},
 		{"requests", "ls"}, {"requests", "show", "1.1"}, {"progress"},
 	} {
-		r := run(t, fa, runOpts{}, append(args, "-o", "csv")...)
+		r := run(t, ts, runOpts{}, append(args, "-o", "csv")...)
 		if r.code != 0 || !strings.Contains(r.out, ",") {
 			t.Errorf("%v -o csv: exit %d, stdout %q, stderr %q", args, r.code, r.out, r.err)
 		}

@@ -46,14 +46,14 @@ func TestRequestsListJSONUndecoded(t *testing.T) {
 // By id, the deal is not looked up first, and an unknown one still says
 // so (exit 3), as any command does.
 func TestRequestsListJSONByID(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{env: map[string]string{"DEALCTL_DEAL": dealID}}, "requests", "ls", "-o", "json")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEAL": ts.dealID()}}, "requests", "ls", "-o", "json")
 	r.must(t, 0, `"number": "2.1"`)
-	if n := fa.callsTo("GET /api/v1/deals/" + dealID + "/requests"); n != 1 || len(fa.calls) != 1 {
-		t.Errorf("calls %v, want the list alone", fa.calls)
+	if n := ts.callsTo("GET /api/v1/deals/" + ts.dealID() + "/requests"); n != 1 || len(ts.callList()) != 1 {
+		t.Errorf("calls %v, want the list alone", ts.callList())
 	}
 	missing := "99999999-9999-4999-8999-999999999999"
-	r = run(t, fa, runOpts{env: map[string]string{"DEALCTL_DEAL": missing}}, "requests", "ls", "-o", "json")
+	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEAL": missing}}, "requests", "ls", "-o", "json")
 	r.must(t, ExitNotFound)
 	if want := `{"code":"not_found","params":{"message":"no deal ` + missing + ` reachable with this key: see 'dealctl deals ls'"}}` + "\n"; r.err != want {
 		t.Errorf("stderr %q, want %q", r.err, want)

@@ -38,7 +38,7 @@ func numbers(out string) string {
 }
 
 func TestRequestsListFilters(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	cases := []struct {
 		args []string
 		want string
@@ -61,7 +61,7 @@ func TestRequestsListFilters(t *testing.T) {
 		{[]string{"--due-before", "today"}, "1.1 2.1"},
 	}
 	for _, c := range cases {
-		r := run(t, fa, runOpts{}, append([]string{"requests", "ls"}, c.args...)...)
+		r := run(t, ts, runOpts{}, append([]string{"requests", "ls"}, c.args...)...)
 		r.must(t, 0)
 		if got := numbers(r.out); got != c.want {
 			t.Errorf("requests ls %v = %q, want %q", c.args, got, c.want)
@@ -70,52 +70,52 @@ func TestRequestsListFilters(t *testing.T) {
 }
 
 func TestRequestsListPipedColumns(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "requests", "ls", "--status", "open")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "requests", "ls", "--status", "open")
 	r.must(t, 0)
-	want := "1.1\trequest\topen\thigh\tlegal\t2026-03-05\tbob@acme.example\tCertificate of incorporation\t" + req11ID + "\n"
+	want := "1.1\trequest\topen\thigh\tlegal\t2026-03-05\tbob@acme.example\tCertificate of incorporation\t" + ts.id("1.1") + "\n"
 	if r.out != want {
 		t.Errorf("piped row = %q\nwant        %q", r.out, want)
 	}
 }
 
 func TestRequestsListTableGolden(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{tty: true}, "requests", "ls")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{tty: true}, "requests", "ls")
 	r.must(t, 0)
 	golden(t, "requests_ls.txt", r.out)
 }
 
 func TestRequestsListJSONAndJQ(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "requests", "ls", "-o", "json", "--status", "complete")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "requests", "ls", "-o", "json", "--status", "complete")
 	r.must(t, 0)
 	var rows []api.DealRequest
 	if err := json.Unmarshal([]byte(r.out), &rows); err != nil || len(rows) != 1 || rows[0].Number != "2.1" {
 		t.Fatalf("rows = %+v, err = %v", rows, err)
 	}
-	r = run(t, fa, runOpts{}, "requests", "ls", "--jq", ".[] | select(.kind == \"section\") | .title")
+	r = run(t, ts, runOpts{}, "requests", "ls", "--jq", ".[] | select(.kind == \"section\") | .title")
 	r.must(t, 0)
 	if r.out != "Corporate\nFinance\n" {
 		t.Errorf("--jq output = %q", r.out)
 	}
-	r = run(t, fa, runOpts{}, "requests", "ls", "-o", "csv", "--status", "partial")
+	r = run(t, ts, runOpts{}, "requests", "ls", "-o", "csv", "--status", "partial")
 	r.must(t, 0)
 	if !strings.HasPrefix(r.out, "NUMBER,KIND,STATUS,") || !strings.Contains(r.out, `"Tax returns, last three years"`) {
 		t.Errorf("csv = %q", r.out)
 	}
-	r = run(t, fa, runOpts{}, "requests", "ls", "-o", "yaml", "--status", "partial")
-	r.must(t, 0, "- id: "+req12ID, "  number: \"1.2\"")
+	r = run(t, ts, runOpts{}, "requests", "ls", "-o", "yaml", "--status", "partial")
+	r.must(t, 0, "- id: "+ts.id("1.2"), "  number: \"1.2\"")
 }
 
 func TestRequestsListExitCode(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "requests", "ls", "--overdue", "--exit-code")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "requests", "ls", "--overdue", "--exit-code")
 	r.must(t, ExitMatched, "1.1")
 	if r.err != "" {
 		t.Errorf("stderr = %q; a matching gate should print no error", r.err)
 	}
-	run(t, fa, runOpts{}, "requests", "ls", "--priority", "low", "--status", "open", "--exit-code").must(t, 0)
+	run(t, ts, runOpts{}, "requests", "ls", "--priority", "low", "--status", "open", "--exit-code").must(t, 0)
 
 	// A gate that could not run is not a gate that matched.
 	down := httptest.NewServer(http.NotFoundHandler())
@@ -128,7 +128,7 @@ func TestRequestsListExitCode(t *testing.T) {
 }
 
 func TestRequestsListUsageErrors(t *testing.T) {
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	for _, args := range [][]string{
 		{"requests", "ls", "--status", "done"},
 		{"requests", "ls", "--due-before", "next week"},
@@ -137,38 +137,38 @@ func TestRequestsListUsageErrors(t *testing.T) {
 		{"requests", "ls", "-o", "xml"},
 		{"requests", "ls", "--jq", ".[] |"},
 	} {
-		r := run(t, fa, runOpts{}, args...)
+		r := run(t, ts, runOpts{}, args...)
 		oneLine := strings.Count(r.err, "\n") == 1 && (strings.HasPrefix(r.err, "dealctl: ") || strings.HasPrefix(r.err, "{"))
 		if r.code != ExitUsage || !oneLine {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, r.code, r.err)
 		}
 	}
-	if n := fa.callsTo("GET /api/v1/deals/" + dealID + "/requests"); n != 1 {
+	if n := ts.callsTo("GET /api/v1/deals/" + ts.dealID() + "/requests"); n != 1 {
 		// Only the --section case needs the list; bad enums fail first.
 		t.Errorf("list fetched %d times for usage errors, want 1", n)
 	}
 }
 
 func TestNotFoundAndAuthExitCodes(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "requests", "show", "9.9")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "requests", "show", "9.9")
 	if r.code != ExitNotFound || !strings.Contains(r.err, "no request numbered 9.9") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
-	r = run(t, fa, runOpts{}, "--deal", "nope", "requests", "ls")
+	r = run(t, ts, runOpts{}, "--deal", "nope", "requests", "ls")
 	if r.code != ExitNotFound || !strings.Contains(r.err, `no deal "nope"`) {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
-	r = run(t, fa, runOpts{env: map[string]string{"DEALCTL_API_KEY": "dlk_wrong"}}, "whoami")
+	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_API_KEY": "dlk_wrong"}}, "whoami")
 	if r.code != ExitAuth || !strings.Contains(r.err, "auth login") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
-	r = run(t, fa, runOpts{env: map[string]string{"DEALCTL_API_KEY": "dlk_wrong"}}, "whoami", "--json")
+	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_API_KEY": "dlk_wrong"}}, "whoami", "--json")
 	var er api.ErrorResponse
 	if r.code != ExitAuth || json.Unmarshal([]byte(r.err), &er) != nil || er.Code != api.CodeUnauthenticated {
 		t.Errorf("--json error: exit %d, stderr %q", r.code, r.err)
 	}
-	r = run(t, fa, runOpts{env: map[string]string{"DEALCTL_API_KEY": ""}}, "whoami")
+	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_API_KEY": ""}}, "whoami")
 	if r.code != ExitAuth || !strings.Contains(r.err, "no API key") {
 		t.Errorf("no key: exit %d, stderr %q", r.code, r.err)
 	}
@@ -179,90 +179,99 @@ func TestNotFoundAndAuthExitCodes(t *testing.T) {
 }
 
 func TestRequestsShow(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{tty: true}, "requests", "show", "1.1")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{tty: true}, "requests", "show", "1.1")
 	r.must(t, 0)
-	golden(t, "requests_show.txt", r.out)
+	// The id is the one part the server makes up.
+	golden(t, "requests_show.txt", strings.ReplaceAll(r.out, ts.id("1.1"), "ID-OF-1.1"))
 	// By id, fetched directly rather than searched for in the list.
-	r = run(t, fa, runOpts{}, "requests", "show", req12ID, "--json")
+	r = run(t, ts, runOpts{}, "requests", "show", ts.id("1.2"), "--json")
 	r.must(t, 0, `"number": "1.2"`)
-	if fa.callsTo("GET /api/v1/deals/"+dealID+"/requests/"+req12ID) != 1 {
+	if ts.callsTo("GET /api/v1/deals/"+ts.dealID()+"/requests/"+ts.id("1.2")) != 1 {
 		t.Error("a request id was not fetched directly")
 	}
 }
 
 func TestRequestsCreateEditAssign(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{stdin: "Every meeting since 2020."}, "requests", "create", "--title", "Board minutes", "--parent", "1", "--priority", "high",
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{stdin: "Every meeting since 2020."}, "requests", "create", "--title", "Board minutes", "--parent", "1", "--priority", "high",
 		"--due", "2026-04-01", "--assignee", "bob@acme.example", "-F", "-")
 	r.must(t, 0, "1.3\topen\t")
-	created := fa.rows[len(fa.rows)-1]
-	if *created.ParentID != sec1ID || created.Priority != api.PriorityHigh || *created.DueDate != "2026-04-01" || *created.AssigneeID != bobID {
+	var created api.DealRequest
+	for _, row := range ts.rows(t) {
+		if row.Number == "1.3" {
+			created = row
+		}
+	}
+	if created.ParentID == nil || *created.ParentID != ts.id("1") || created.Priority != api.PriorityHigh ||
+		deref(created.DueDate) != "2026-04-01" || deref(created.AssigneeID) != ts.person("bob") || created.Body != "Every meeting since 2020." {
 		t.Errorf("created = %+v", created)
 	}
-	r = run(t, fa, runOpts{}, "requests", "create", "--title", "Dup", "--number", "1.1")
+	r = run(t, ts, runOpts{}, "requests", "create", "--title", "Dup", "--number", "1.1")
 	if r.code != ExitConflict || !strings.Contains(r.err, "number 1.1 is already used") {
 		t.Errorf("duplicate: exit %d, stderr %q", r.code, r.err)
 	}
-	run(t, fa, runOpts{}, "requests", "create").must(t, ExitUsage)
+	run(t, ts, runOpts{}, "requests", "create").must(t, ExitUsage)
 
-	r = run(t, fa, runOpts{}, "requests", "edit", "1.1", "--title", strings.Repeat("x", 501))
+	r = run(t, ts, runOpts{}, "requests", "edit", "1.1", "--title", strings.Repeat("x", 501))
 	if r.code != ExitValidation || !strings.Contains(r.err, "title: too long (max 500)") {
 		t.Errorf("validation: exit %d, stderr %q", r.code, r.err)
 	}
-	run(t, fa, runOpts{}, "requests", "edit", "1.1").must(t, ExitUsage)
-	run(t, fa, runOpts{}, "requests", "edit", "1.1", "--requester", "").must(t, 0)
+	run(t, ts, runOpts{}, "requests", "edit", "1.1").must(t, ExitUsage)
+	run(t, ts, runOpts{}, "requests", "edit", "1.1", "--requester", "").must(t, 0)
 
-	run(t, fa, runOpts{}, "requests", "assign", "1.2", "--to", "me", "--due", "tomorrow").must(t, 0)
-	if *fa.rows[2].AssigneeID != aliceID || *fa.rows[2].DueDate != "2026-03-07" {
-		t.Errorf("assign: %v %v (tomorrow in Auckland is 7 March)", *fa.rows[2].AssigneeID, *fa.rows[2].DueDate)
+	run(t, ts, runOpts{}, "requests", "assign", "1.2", "--to", "me", "--due", "tomorrow").must(t, 0)
+	if row := ts.row(t, "1.2"); deref(row.AssigneeID) != ts.person("alice") || deref(row.DueDate) != "2026-03-07" {
+		t.Errorf("assign: %v %v (tomorrow in Auckland is 7 March)", deref(row.AssigneeID), deref(row.DueDate))
 	}
-	run(t, fa, runOpts{}, "requests", "assign", "1.2", "--to", "none", "--due", "none").must(t, 0)
-	if fa.rows[2].AssigneeID != nil || fa.rows[2].DueDate != nil {
+	run(t, ts, runOpts{}, "requests", "assign", "1.2", "--to", "none", "--due", "none").must(t, 0)
+	if row := ts.row(t, "1.2"); row.AssigneeID != nil || row.DueDate != nil {
 		t.Error("assign none did not clear")
 	}
-	r = run(t, fa, runOpts{}, "requests", "assign", "1.2", "--to", "zed@nowhere")
+	r = run(t, ts, runOpts{}, "requests", "assign", "1.2", "--to", "zed@nowhere")
 	if r.code != ExitNotFound || !strings.Contains(r.err, "people ls") {
 		t.Errorf("unknown person: exit %d, stderr %q", r.code, r.err)
 	}
 }
 
 func TestStatus(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "status", "2.1", "complete")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "status", "2.1", "complete")
 	r.must(t, 0, "2.1 is already complete")
-	if fa.callsTo("PATCH") != 0 {
+	if ts.callsTo("PATCH") != 0 {
 		t.Error("an already-complete request was PATCHed")
 	}
-	r = run(t, fa, runOpts{}, "status", "1.2", "open")
+	// 1.2 is partial; bob, on the counterparty's side, may only move it
+	// forward.
+	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_API_KEY": bobFalconKey}}, "status", "1.2", "open")
 	if r.code != ExitConflict || !strings.Contains(r.err, "allowed moves: complete") {
 		t.Errorf("forbidden move: exit %d, stderr %q", r.code, r.err)
 	}
-	r = run(t, fa, runOpts{}, "requests", "status", "1.1", "partial", "--json")
+	r = run(t, ts, runOpts{}, "requests", "status", "1.1", "partial", "--json")
 	r.must(t, 0, `"changed": true`, `"from": "open"`)
-	if fa.rows[1].Status != api.StatusPartial {
+	if ts.row(t, "1.1").Status != api.StatusPartial {
 		t.Error("status not moved")
 	}
-	run(t, fa, runOpts{}, "status", "1", "complete").must(t, ExitUsage)
-	run(t, fa, runOpts{}, "status", "1.1", "done").must(t, ExitUsage)
+	run(t, ts, runOpts{}, "status", "1", "complete").must(t, ExitUsage)
+	run(t, ts, runOpts{}, "status", "1.1", "done").must(t, ExitUsage)
 }
 
 func TestAnswer(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "answer", "1.1", "-m", "Here it is.", "--partial",
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "answer", "1.1", "-m", "Here it is.", "--partial",
 		"--link", "https://example.com/a=Registry", "--link", "https://example.com/q?x=1=Query")
 	r.must(t, 0, "Here it is.", "1.1 is now partial", "link: Registry https://example.com/a", "link: Query https://example.com/q?x=1")
-	r = run(t, fa, runOpts{stdin: "Final answer\n"}, "answer", "1.1", "-F", "-", "--json")
+	r = run(t, ts, runOpts{stdin: "Final answer\n"}, "answer", "1.1", "-F", "-", "--json")
 	r.must(t, 0, `"status": "complete"`, `"text": "Final answer\n"`)
-	r = run(t, fa, runOpts{}, "answer", "1.1", "-m", "A note", "--kind", "internal_note", "--no-status", "--internal")
+	r = run(t, ts, runOpts{}, "answer", "1.1", "-m", "A note", "--kind", "internal_note", "--no-status", "--internal")
 	r.must(t, 0, "internal_note", "1.1: status unchanged (complete)")
 	// No text and no terminal: fail at once instead of waiting for an editor.
-	r = run(t, fa, runOpts{}, "answer", "1.1")
+	r = run(t, ts, runOpts{}, "answer", "1.1")
 	if r.code != ExitUsage || !strings.Contains(r.err, "-m TEXT or -F FILE") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
-	run(t, fa, runOpts{}, "answer", "1.1", "-m", "  ").must(t, ExitUsage)
-	if n := fa.callsTo("POST /api/v1/deals/" + dealID + "/requests/" + req11ID + "/messages"); n != 3 {
+	run(t, ts, runOpts{}, "answer", "1.1", "-m", "  ").must(t, ExitUsage)
+	if n := ts.callsTo("POST /api/v1/deals/" + ts.dealID() + "/requests/" + ts.id("1.1") + "/messages"); n != 3 {
 		t.Errorf("%d posts, want 3", n)
 	}
 }
@@ -291,31 +300,34 @@ func TestParseLink(t *testing.T) {
 // assign).
 func TestRequestByIDReadOnce(t *testing.T) {
 	debug := runOpts{env: map[string]string{"DEALCTL_DEBUG": "api"}}
-	readOf := func(id string) string { return "GET /api/v1/deals/" + dealID + "/requests/" + id }
-	for _, args := range [][]string{
-		{"status", req11ID, "complete"},
-		{"requests", "edit", req11ID, "--title", "Certificate"},
-		{"requests", "assign", req11ID, "--to", "none"},
+	readOf := func(ts *liveAPI, id string) string { return "GET /api/v1/deals/" + ts.dealID() + "/requests/" + id }
+	for _, args := range []func(ts *liveAPI) []string{
+		func(ts *liveAPI) []string { return []string{"status", ts.id("1.1"), "complete"} },
+		func(ts *liveAPI) []string {
+			return []string{"requests", "edit", ts.id("1.1"), "--title", "Certificate"}
+		},
+		func(ts *liveAPI) []string { return []string{"requests", "assign", ts.id("1.1"), "--to", "none"} },
 	} {
-		fa := newFakeAPI(t)
-		fa.ext = true
-		r := run(t, fa, debug, args...)
+		ts := newFalcon(t)
+		r := run(t, ts, debug, args(ts)...)
 		r.must(t, 0)
-		if n := apiAttempts(r.err, readOf(req11ID)); n != 1 {
-			t.Errorf("%v read the request %d times, want once:\n%s", args, n, r.err)
+		if n := apiAttempts(r.err, readOf(ts, ts.id("1.1"))); n != 1 {
+			t.Errorf("%v read the request %d times, want once:\n%s", args(ts), n, r.err)
 		}
-		if patches := fa.sentTo("PATCH "); len(patches) != 1 || patches[0].Header.Get("If-Match") != `"r0"` {
-			t.Errorf("%v: want one PATCH with If-Match \"r0\", got %d", args, len(patches))
+		reads := ts.sentTo(readOf(ts, ts.id("1.1")))
+		patches := ts.sentTo("PATCH ")
+		if len(reads) != 1 || reads[0].etag == "" || len(patches) != 1 || patches[0].Header.Get("If-Match") != reads[0].etag {
+			t.Errorf("%v: want one PATCH with If-Match the ETag of the read, got %d PATCHes", args(ts), len(patches))
 		}
 	}
 
-	fa := newFakeAPI(t)
-	r := run(t, fa, debug, "download", req21ID, "-o", t.TempDir())
+	ts := newFalcon(t)
+	r := run(t, ts, debug, "download", ts.id("2.1"), "-o", t.TempDir())
 	r.must(t, 0)
-	if n := apiAttempts(r.err, readOf(req21ID)); n != 0 {
+	if n := apiAttempts(r.err, readOf(ts, ts.id("2.1"))); n != 0 {
 		t.Errorf("download by request id read the request %d times after the list:\n%s", n, r.err)
 	}
-	if n := apiAttempts(r.err, "GET /api/v1/deals/"+dealID+"/requests"); n != 1 {
+	if n := apiAttempts(r.err, "GET /api/v1/deals/"+ts.dealID()+"/requests"); n != 1 {
 		t.Errorf("download by request id read the list %d times, want once", n)
 	}
 }

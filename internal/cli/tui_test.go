@@ -17,16 +17,17 @@ import (
 // d in the TUI saves files as `dealctl download` does, into
 // --download-dir, and says plainly when a file is still being scanned.
 func TestTUIDownloader(t *testing.T) {
-	fa := newFakeAPI(t)
-	c, err := client.New(client.Options{BaseURL: fa.srv.URL, Key: testKey})
+	ts := newFalcon(t)
+	c, err := client.New(client.Options{BaseURL: ts.URL, Key: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}
+	var deal api.DealDetail
+	ts.read(t, testKey, "/deals/"+ts.dealID(), &deal)
 	dir := t.TempDir()
 	dl := tuiDownloader(c, dir)
-	files := fa.rows[4].Files
 
-	path, err := dl(context.Background(), fa.deal.Deal, "2.1", files[0])
+	path, err := dl(context.Background(), deal.Deal, "2.1", ts.file(t, "2.1", "cert.pdf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestTUIDownloader(t *testing.T) {
 		t.Errorf("saved %q (%v), want the file's bytes", data, err)
 	}
 
-	_, err = dl(context.Background(), fa.deal.Deal, "2.1", api.File{VersionID: scanVID, Name: ptr("scan.txt"), Kind: api.FileKindFile})
+	_, err = dl(context.Background(), deal.Deal, "2.1", api.File{VersionID: ts.file(t, "2.1", "scan.txt").VersionID, Name: ptr("scan.txt"), Kind: api.FileKindFile})
 	if err == nil || !strings.Contains(err.Error(), "not downloadable yet") {
 		t.Errorf("a file being scanned: err = %v, want 'not downloadable yet'", err)
 	}
@@ -46,28 +47,28 @@ func TestTUIDownloader(t *testing.T) {
 // A deal named by id is read once (GET /deals/{id}, with the seat) by
 // `deals show` and by the TUI's first load, not again.
 func TestDealByIDReadOnce(t *testing.T) {
-	dealRead := "GET /api/v1/deals/" + dealID
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{env: map[string]string{"DEALCTL_DEBUG": "api"}}, "deals", "show", dealID)
+	ts := newFalcon(t)
+	dealRead := "GET /api/v1/deals/" + ts.dealID() // the same deal id on every copy
+	r := run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEBUG": "api"}}, "deals", "show", ts.dealID())
 	r.must(t, 0, "Falcon")
 	if n := apiAttempts(r.err, dealRead); n != 1 {
 		t.Errorf("deals show read the deal %d times, want once:\n%s", n, r.err)
 	}
 
-	fa = newFakeAPI(t)
+	ts = newFalcon(t)
 	var debug bytes.Buffer
-	c, err := client.New(client.Options{BaseURL: fa.srv.URL, Key: testKey, Debug: &debug})
+	c, err := client.New(client.Options{BaseURL: ts.URL, Key: testKey, Debug: &debug})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ios, _, _, _ := iostreams.Test()
 	o := &TUIOptions{DownloadDir: t.TempDir(), cmdEnv: cmdEnv{IO: ios,
-		DealRef: func() (string, error) { return dealID, nil }}}
+		DealRef: func() (string, error) { return ts.dealID(), nil }}}
 	opts, err := tuiOptions(context.Background(), o, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opts.Seat == nil || opts.Seat.ParticipantID != aliceID {
+	if opts.Seat == nil || opts.Seat.ParticipantID != ts.person("alice") {
 		t.Fatalf("tui options carry seat %+v, want alice's", opts.Seat)
 	}
 	opts.RefreshEvery = 0 // Init then returns the first load alone

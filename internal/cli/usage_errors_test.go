@@ -14,7 +14,7 @@ func TestFlagGroupsAreUsageErrors(t *testing.T) {
 	if err := os.WriteFile(file, []byte("text"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -23,26 +23,26 @@ func TestFlagGroupsAreUsageErrors(t *testing.T) {
 		{[]string{"requests", "edit", "1.1", "--body", "B", "-F", file}, "dealctl: --body and -F/--body-file cannot be used together: give only one (see 'dealctl requests edit --help')\n"},
 		{[]string{"requests", "create", "--title", "T", "--body", "B", "-F", file}, "cannot be used together"},
 	} {
-		r := run(t, fa, runOpts{}, c.args...)
+		r := run(t, ts, runOpts{}, c.args...)
 		if r.code != ExitUsage || !strings.Contains(r.err, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, r.code, r.err, c.want)
 		}
 	}
-	if len(fa.calls) != 0 {
-		t.Errorf("calls made: %v", fa.calls)
+	if len(ts.callList()) != 0 {
+		t.Errorf("calls made: %v", ts.callList())
 	}
 }
 
 // TestAPIMethodIsChecked: a method that is not one is refused before
 // anything is sent.
 func TestAPIMethodIsChecked(t *testing.T) {
-	fa := newFakeAPI(t)
-	r := run(t, fa, runOpts{}, "api", "FOO", "/me")
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{}, "api", "FOO", "/me")
 	if r.code != ExitUsage || !strings.Contains(r.err, `"FOO" is not an HTTP method: use GET, POST, PATCH, PUT, DELETE, HEAD`) {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
-	if len(fa.calls) != 0 {
-		t.Errorf("calls made: %v", fa.calls)
+	if len(ts.callList()) != 0 {
+		t.Errorf("calls made: %v", ts.callList())
 	}
-	run(t, fa, runOpts{}, "api", "get", "/me").must(t, 0, `"Target Co"`)
+	run(t, ts, runOpts{}, "api", "get", "/me").must(t, 0, `"Target Co"`)
 }

@@ -30,9 +30,9 @@ func TestWrongServerIsNotNotFound(t *testing.T) {
 	if r.code != ExitFailure || !strings.Contains(r.err, ls.URL+"/x does not answer as a dealctl API (HTTP 404 for GET /api/v1/me)") {
 		t.Errorf("wrong prefix: exit %d, stderr %q", r.code, r.err)
 	}
-	fa := newFakeAPI(t)
+	ts := newFalcon(t)
 	// A real server's 404 still reads as not found.
-	r = run(t, fa, runOpts{}, "api", "GET", "/deals/"+dealID+"/requests/"+req11ID+"0")
+	r = run(t, ts, runOpts{}, "api", "GET", "/deals/"+ts.dealID()+"/requests/"+ts.id("1.1")+"0")
 	if r.code != ExitNotFound || !strings.Contains(r.err, "not found") {
 		t.Errorf("a dealctl 404: exit %d, stderr %q", r.code, r.err)
 	}

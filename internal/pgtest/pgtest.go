@@ -5,7 +5,8 @@
 // PostgreSQL binaries are installed, pgtest starts a throwaway server of
 // its own, once per test process, and stops it when the process ends.
 // Without either, tests are skipped — unless DEALCTL_REQUIRE_PG=1, which
-// turns the skip into a failure so that CI cannot pass by accident.
+// turns the skip into a failure so that CI cannot pass by accident. With
+// -short they are skipped too, unless DEALCTL_REQUIRE_PG=1.
 package pgtest
 
 import (
@@ -43,8 +44,16 @@ var (
 
 // URL returns the URL of a new, empty database on a throwaway PostgreSQL
 // server. The database is dropped when the test ends.
+//
+// With -short it skips, before any server is started, unless
+// DEALCTL_REQUIRE_PG=1: the quick run holds the SQLite half of every
+// suite, the full run both (docs/decisions.md, "What go test -short
+// leaves out").
 func URL(t testing.TB) string {
 	t.Helper()
+	if testing.Short() && os.Getenv(EnvRequire) != "1" {
+		t.Skipf("pgtest: -short skips PostgreSQL tests (run without -short, or set %s=1, to include them)", EnvRequire)
+	}
 	once.Do(setup)
 	switch {
 	case startErr != nil:
