@@ -1,9 +1,9 @@
 package sqlstore
 
 import (
-	"errors"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sync"
 
