@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 )
@@ -67,19 +68,20 @@ func TestRequestsListServerFilters(t *testing.T) {
 	}
 }
 
-// edit, assign and status send If-Match where the server takes it, and
-// only there: the request's ETag when it was named by id and so read on
-// its own, else "*", since the row comes from the list just read or
-// confirmed and no call is made only to fetch an ETag.
+// edit, assign and status send a precondition where the server takes
+// it, and only there: If-Match with the request's ETag when it was named
+// by id and so read on its own; for a number, the row comes from the list
+// just read or confirmed and no call is made only to fetch an ETag, so
+// the row's updated_at goes as X-Dealctl-If-Updated-At (if-updated-at).
 func TestIfMatchOnWrites(t *testing.T) {
 	// ID stands for 1.1's id; ETAG for the ETag its read was answered with.
 	for _, c := range []struct {
 		args    []string
 		ifMatch string
 	}{
-		{[]string{"requests", "edit", "1.1", "--title", "Certificate"}, "*"},
-		{[]string{"requests", "assign", "1.1", "--to", "none"}, "*"},
-		{[]string{"requests", "status", "1.1", "complete"}, "*"},
+		{[]string{"requests", "edit", "1.1", "--title", "Certificate"}, "UPDATED_AT"},
+		{[]string{"requests", "assign", "1.1", "--to", "none"}, "UPDATED_AT"},
+		{[]string{"requests", "status", "1.1", "complete"}, "UPDATED_AT"},
 		{[]string{"requests", "edit", "ID", "--title", "Certificate"}, "ETAG"},
 		{[]string{"requests", "status", "ID", "complete"}, "ETAG"},
 	} {
@@ -96,6 +98,15 @@ func TestIfMatchOnWrites(t *testing.T) {
 				t.Fatalf("%v: %d PATCHes", args, len(patches))
 			}
 			want := map[bool]string{true: c.ifMatch}[ext]
+			updatedAt := patches[0].Header.Get("X-Dealctl-If-Updated-At")
+			if want == "UPDATED_AT" {
+				if _, err := time.Parse(time.RFC3339Nano, updatedAt); err != nil {
+					t.Errorf("ext=%v %v: X-Dealctl-If-Updated-At %q, want the row's updated_at", ext, args, updatedAt)
+				}
+				want = ""
+			} else if updatedAt != "" {
+				t.Errorf("ext=%v %v: X-Dealctl-If-Updated-At %q, want none", ext, args, updatedAt)
+			}
 			if want == "ETAG" {
 				reads := ts.sentTo("GET /api/v1/deals/" + ts.dealID() + "/requests/" + ts.id("1.1"))
 				if len(reads) != 1 || reads[0].etag == "" {
