@@ -124,7 +124,28 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 	for _, build := range more {
 		root.AddCommand(build(f))
 	}
+	refuseUnknownSubcommands(root)
 	return root
+}
+
+// refuseUnknownSubcommands makes every command group (`requests`,
+// `admin digest`, …) answer a word it does not know with a usage error
+// and exit 2. Cobra does that for the root only; a group of its own
+// prints its help and exits 0, so a script with a typo would carry on
+// as if the command had run. A group run with no word still shows its help.
+func refuseUnknownSubcommands(cmd *cobra.Command) {
+	for _, sub := range cmd.Commands() {
+		refuseUnknownSubcommands(sub)
+	}
+	if cmd.Parent() == nil || !cmd.HasSubCommands() || cmd.Runnable() {
+		return
+	}
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return c.Help()
+		}
+		return usageErrorf("unknown command %q for %q: run '%s --help' for its commands", args[0], c.CommandPath(), c.CommandPath())
+	}
 }
 
 // NewCmdVersion is `dealctl version`.

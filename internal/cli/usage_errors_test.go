@@ -3,8 +3,12 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/spf13/cobra"
 )
 
 // TestFlagGroupsAreUsageErrors: flags that exclude each other exit 2 with
@@ -45,4 +49,38 @@ func TestAPIMethodIsChecked(t *testing.T) {
 		t.Errorf("calls made: %v", ts.callList())
 	}
 	run(t, ts, runOpts{}, "api", "get", "/me").must(t, 0, `"Target Co"`)
+}
+
+// TestUnknownSubcommandIsAUsageError: every command group answers a word
+// it does not know with exit 2 and the command to run, before any call;
+// with no word it shows its help and exits 0.
+func TestUnknownSubcommandIsAUsageError(t *testing.T) {
+	ts := newFalcon(t)
+	var groups [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		for _, sub := range c.Commands() {
+			p := append(slices.Clone(path), sub.Name())
+			if sub.HasSubCommands() {
+				groups = append(groups, p)
+			}
+			walk(sub, p)
+		}
+	}
+	io, _, _, _ := iostreams.Test()
+	walk(NewCmdRoot(NewFactory(io)), nil)
+	if len(groups) < 4 {
+		t.Fatalf("found only %d command groups: %v", len(groups), groups)
+	}
+	for _, g := range groups {
+		r := run(t, ts, runOpts{}, append(slices.Clone(g), "nosuch")...)
+		want := `unknown command "nosuch" for "dealctl ` + strings.Join(g, " ") + `"`
+		if r.code != ExitUsage || !strings.Contains(r.err, want) {
+			t.Errorf("%v nosuch: exit %d, stderr %q, want 2 and %q", g, r.code, r.err, want)
+		}
+		run(t, ts, runOpts{}, g...).must(t, 0, "Available Commands")
+	}
+	if len(ts.callList()) != 0 {
+		t.Errorf("calls made: %v", ts.callList())
+	}
 }
