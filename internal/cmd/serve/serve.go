@@ -175,11 +175,6 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		ln.Close()
 		return err
 	}
-	if digestsOn {
-		defer startDigests(ctx, db, digestAt, worker.Poke, logger)()
-	} else {
-		logger.Info("daily digests off (--digest-at off)")
-	}
 	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke, FilesProxy: o.filesProxy}
 	if objects != nil {
 		cfg.Objects = objects
@@ -203,6 +198,14 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		"schema_version", db.Migrated().To, "files", filesWhere(objects, o.filesProxy))
 	if demo != nil {
 		printDemo(stdout, demo, baseURL)
+	}
+	// Digests start once what serve prints is out: a digest due at once
+	// (a server started after the hour) logs lines that would otherwise
+	// cut into the demo's keys and instructions.
+	if digestsOn {
+		defer startDigests(ctx, db, digestAt, worker.Poke, logger)()
+	} else {
+		logger.Info("daily digests off (--digest-at off)")
 	}
 	return serveUntilDone(ctx, ln, srv, o.shutdownTimeout, logger)
 }
