@@ -182,6 +182,11 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	if shared, ok := any(db).(interface{ RateLimiter() store.RateLimiter }); ok && db.Dialect() == sqlstore.Postgres {
 		cfg.Limiter = shared.RateLimiter()
 	}
+	if digestsOn {
+		logger.Info("daily digests", "at", digestAt.String(), "zone", "each deal's time zone")
+	} else {
+		logger.Info("daily digests off (--digest-at off)")
+	}
 	srv, err := server.New(ctx, cfg)
 	if err != nil {
 		ln.Close()
@@ -204,8 +209,6 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	// cut into the demo's keys and instructions.
 	if digestsOn {
 		defer startDigests(ctx, db, digestAt, worker.Poke, logger)()
-	} else {
-		logger.Info("daily digests off (--digest-at off)")
 	}
 	return serveUntilDone(ctx, ln, srv, o.shutdownTimeout, logger)
 }

@@ -38,6 +38,5 @@ func startDigests(ctx context.Context, st digest.Store, at digest.TimeOfDay, pok
 			logger.Error("digest scheduler stopped", "err", err)
 		}
 	}()
-	logger.Info("daily digests", "at", at.String(), "zone", "each deal's time zone")
 	return func() { cancel(); <-done }
 }
