@@ -171,7 +171,7 @@ func TestOpenS3Refuses(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `no bucket "no-such-bucket"`) {
 		t.Errorf("a missing bucket: %v", err)
 	}
-	_, err = blob.OpenS3(ctx, "s3://b/x?endpoint=http://127.0.0.1:1&path-style=true")
+	_, err = blob.OpenS3(ctx, "s3://bkt/x?endpoint=http://127.0.0.1:1&path-style=true")
 	if err == nil || !strings.Contains(err.Error(), "cannot reach the object store") {
 		t.Errorf("an unreachable endpoint: %v", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/minio/minio-go/v7/pkg/s3utils"
 )
 
 // S3Location is where an S3 store keeps blobs, as a URL names it:
@@ -38,6 +40,9 @@ func ParseS3URL(raw string) (S3Location, error) {
 	loc := S3Location{Bucket: u.Host, Region: "us-east-1", Secure: true}
 	if loc.Bucket == "" {
 		return loc, fmt.Errorf("%q names no bucket: %s", raw, how)
+	}
+	if err := s3utils.CheckValidBucketNameStrict(loc.Bucket); err != nil {
+		return loc, fmt.Errorf("%q: bucket %q: %v: S3 bucket names are 3 to 63 lowercase letters, digits, dots and hyphens", raw, loc.Bucket, err)
 	}
 	if p := strings.Trim(u.Path, "/"); p != "" {
 		loc.Prefix = p + "/"

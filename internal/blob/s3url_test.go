@@ -18,13 +18,15 @@ func TestParseS3URL(t *testing.T) {
 		t.Errorf("AWS default = %+v, %v", aws, err)
 	}
 	for raw, want := range map[string]string{
-		"https://bucket":                      "not an s3:// URL",
-		"s3:///prefix":                        "names no bucket",
-		"s3://key:secret@bucket":              "must not carry credentials",
-		"s3://b?endpoint=127.0.0.1:9000":      "give http://HOST:PORT",
-		"s3://b?endpoint=http://h:1/path":     "without a path",
-		"s3://b?path-style=maybe":             "give true or false",
-		"s3://b?endpiont=http://127.0.0.1:90": `unknown parameter "endpiont"`,
+		"https://bucket":                        "not an s3:// URL",
+		"s3:///prefix":                          "names no bucket",
+		"s3://key:secret@bucket":                "must not carry credentials",
+		"s3://b":                                "cannot be shorter than 3 characters",
+		"s3://Deal_Files/prod":                  "lowercase letters, digits, dots and hyphens",
+		"s3://bkt?endpoint=127.0.0.1:9000":      "give http://HOST:PORT",
+		"s3://bkt?endpoint=http://h:1/path":     "without a path",
+		"s3://bkt?path-style=maybe":             "give true or false",
+		"s3://bkt?endpiont=http://127.0.0.1:90": `unknown parameter "endpiont"`,
 	} {
 		if _, err := ParseS3URL(raw); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseS3URL(%q) = %v, want an error saying %q", raw, err, want)

@@ -13,8 +13,8 @@ import (
 // opened: a malformed URL is a usage error (2), a missing bucket not found
 // (3), refused credentials not allowed (4), anything else a failure (1).
 func OpenFiles(ctx context.Context, flag, rawURL string) (*blob.S3, error) {
-	if _, err := blob.ParseS3URL(rawURL); err != nil {
-		return nil, cli.UsageErrorf("%s: %v", flag, err)
+	if err := CheckFilesURL(flag, rawURL); err != nil {
+		return nil, err
 	}
 	s, err := blob.OpenS3(ctx, rawURL)
 	switch {
@@ -24,4 +24,14 @@ func OpenFiles(ctx context.Context, flag, rawURL string) (*blob.S3, error) {
 		return nil, cli.WithExit(cli.ExitAuth, err)
 	}
 	return s, err
+}
+
+// CheckFilesURL is OpenFiles' check of the URL alone, as a usage error:
+// commands call it with their other flags, before they open or create
+// anything.
+func CheckFilesURL(flag, rawURL string) error {
+	if _, err := blob.ParseS3URL(rawURL); err != nil {
+		return cli.UsageErrorf("%s: %v", flag, err)
+	}
+	return nil
 }

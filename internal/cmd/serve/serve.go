@@ -132,6 +132,9 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if err := checkFilesFlags(o); err != nil {
+		return err
+	}
 	o.notifyURL = cmp.Or(o.notifyURL, os.Getenv("DEALCTL_NOTIFY_URL"))
 	o.webhookSecret = cmp.Or(o.webhookSecret, os.Getenv("DEALCTL_WEBHOOK_SECRET"))
 	logger, err := newLogger(o.logFormat, stderr)

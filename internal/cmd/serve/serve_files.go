@@ -17,9 +17,6 @@ import (
 // which this server could then not serve.
 func openFiles(ctx context.Context, db *sqlstore.DB, o *serveOptions) (*blob.S3, error) {
 	if o.files == "" {
-		if o.filesProxy {
-			return nil, cli.UsageErrorf("--files-proxy goes with --files s3://…: without it every download goes through this server already")
-		}
 		moved, err := db.CountBlobsIn(ctx, store.BlobInObjectStore)
 		if err != nil {
 			return nil, err
@@ -30,6 +27,18 @@ func openFiles(ctx context.Context, db *sqlstore.DB, o *serveOptions) (*blob.S3,
 		return nil, nil
 	}
 	return dbopen.OpenFiles(ctx, "--files", o.files)
+}
+
+// checkFilesFlags checks --files and --files-proxy before serve opens
+// (or creates) the database.
+func checkFilesFlags(o *serveOptions) error {
+	if o.files == "" {
+		if o.filesProxy {
+			return cli.UsageErrorf("--files-proxy goes with --files s3://…: without it every download goes through this server already")
+		}
+		return nil
+	}
+	return dbopen.CheckFilesURL("--files", o.files)
 }
 
 // filesWhere says where file bytes go, for the start-up log.

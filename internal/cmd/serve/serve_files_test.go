@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ func TestServeFilesRefusesABadStore(t *testing.T) {
 	ep := s3test.Endpoint(t)
 	for files, want := range map[string]string{
 		"s3://no-such-bucket/files?endpoint=" + ep + "&path-style=true": `has no bucket "no-such-bucket"`,
-		"s3://b/files?endpoint=http://127.0.0.1:1&path-style=true":      "cannot reach the object store",
+		"s3://bkt/files?endpoint=http://127.0.0.1:1&path-style=true":    "cannot reach the object store",
 		"https://bucket/files": "not an s3:// URL",
 	} {
 		var out bytes.Buffer
@@ -94,5 +95,22 @@ func TestServeFilesWrongCredentials(t *testing.T) {
 	err := runServe(context.Background(), filesOptions(filepath.Join(t.TempDir(), "deals.db"), url), &out, &out)
 	if cli.ExitCode(err) != cli.ExitAuth || !strings.Contains(fmt.Sprint(err), "refused the credentials") || strings.Contains(fmt.Sprint(err), "wrong") {
 		t.Errorf("serve with a wrong secret: exit %d, %v", cli.ExitCode(err), err)
+	}
+}
+
+// A --files URL that cannot be one is a usage error before serve opens,
+// or creates, the database.
+func TestServeChecksFilesBeforeTheDatabase(t *testing.T) {
+	t.Setenv("DEALCTL_NOTIFY_URL", "")
+	db := filepath.Join(t.TempDir(), "deals.db")
+	for _, files := range []string{"s3://b/files", "s3://Deal_Files/x", "ftp://bucket"} {
+		var out bytes.Buffer
+		err := runServe(context.Background(), filesOptions(db, files), &out, &out)
+		if cli.ExitCode(err) != cli.ExitUsage {
+			t.Errorf("--files %s: %v (exit %d), want a usage error", files, err, cli.ExitCode(err))
+		}
+		if _, statErr := os.Stat(db); !errors.Is(statErr, os.ErrNotExist) {
+			t.Fatalf("--files %s: the database was created before the flag was checked (%v)", files, statErr)
+		}
 	}
 }
