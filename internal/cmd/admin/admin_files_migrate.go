@@ -71,6 +71,9 @@ type migrateTotals struct {
 }
 
 func adminFilesMigrateRun(ctx context.Context, m *migrateFilesOptions) error {
+	if err := m.checkStores(); err != nil {
+		return err
+	}
 	gctune.ForLongRuns()
 	boundMemory()
 	db, err := m.open(ctx)
@@ -80,9 +83,6 @@ func adminFilesMigrateRun(ctx context.Context, m *migrateFilesOptions) error {
 	defer db.Close()
 	var totals migrateTotals
 	if m.To == "db" {
-		if m.Files == "" {
-			return cli.UsageErrorf("--to db moves bytes back from an object store: name it with --files s3://…")
-		}
 		objects, err := m.openFiles(ctx)
 		if err != nil {
 			return err
@@ -285,4 +285,15 @@ func humanBytes(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMG"[exp])
+}
+
+// checkStores checks --to and --files before the database is opened.
+func (m *migrateFilesOptions) checkStores() error {
+	if m.To != "db" {
+		return dbopen.CheckFilesURL("--to", m.To)
+	}
+	if m.Files == "" {
+		return cli.UsageErrorf("--to db moves bytes back from an object store: name it with --files s3://…")
+	}
+	return dbopen.CheckFilesURL("--files", m.Files)
 }
