@@ -31,20 +31,30 @@ var insertEventsSQL = func() []string {
 
 // flush writes the collected events in as few statements as it can.
 func (r *recorder) flush(ctx context.Context, db *DB, tx *sql.Tx) error {
+	for _, s := range r.statements(db) {
+		if err := execPrepared(ctx, db, tx, db.q(s.query), s.args...); err != nil {
+			return mapErr(err)
+		}
+	}
+	return nil
+}
+
+// statements are the INSERTs that write the collected events, up to four
+// rows each.
+func (r *recorder) statements(db *DB) []statement {
 	if db.skipEvents {
 		return nil
 	}
+	var out []statement
 	for start := 0; start < len(r.events); start += len(insertEventsSQL) - 1 {
 		batch := r.events[start:min(len(r.events), start+len(insertEventsSQL)-1)]
 		args := make([]any, 0, len(batch)*10)
 		for i, e := range batch {
 			args = append(args, r.dealID, r.seq, start+i, string(e.Type), micros(e.At), e.ActorID, e.RequestID, string(e.Scope), e.PartyID, string(e.Data))
 		}
-		if err := execPrepared(ctx, db, tx, db.q(insertEventsSQL[len(batch)]), args...); err != nil {
-			return mapErr(err)
-		}
+		out = append(out, statement{query: insertEventsSQL[len(batch)], args: args})
 	}
-	return nil
+	return out
 }
 
 // prepareWrites prepares, while the write pool is idle (at Open), the

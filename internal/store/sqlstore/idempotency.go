@@ -94,17 +94,26 @@ func (db *DB) ReleaseResponse(ctx context.Context, keyID, idemKey string) error 
 // retry) aborts the write, so that the retry and this call cannot both
 // write.
 func (db *DB) settleClaim(ctx context.Context, tx *sql.Tx, resourceID string) error {
-	c := store.ClaimFrom(ctx)
-	if c == nil {
-		return nil
-	}
-	res, err := tx.ExecContext(ctx, db.q(`UPDATE idempotency SET resource_id = ?
-		WHERE key_id = ? AND idem_key = ? AND created_at = ? AND status = 0 AND resource_id = ''`), resourceID, c.KeyID, c.IdemKey, micros(c.CreatedAt))
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return store.ErrClaimLost
+	w := &writeSet{}
+	settleClaimIn(ctx, w, resourceID)
+	for _, s := range w.stmts {
+		res, err := tx.ExecContext(ctx, db.q(s.query), s.args...)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return s.noRow
+		}
 	}
 	return nil
+}
+
+// settleClaimIn is settleClaim as a statement of a request write.
+func settleClaimIn(ctx context.Context, w *writeSet, resourceID string) {
+	c := store.ClaimFrom(ctx)
+	if c == nil {
+		return
+	}
+	w.execOne(store.ErrClaimLost, `UPDATE idempotency SET resource_id = ?
+		WHERE key_id = ? AND idem_key = ? AND created_at = ? AND status = 0 AND resource_id = ''`, resourceID, c.KeyID, c.IdemKey, micros(c.CreatedAt))
 }

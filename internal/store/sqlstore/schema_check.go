@@ -79,13 +79,8 @@ func (db *DB) guardSchemaInTx(ctx context.Context, tx *sql.Tx, check bool) error
 // statement checks the schema version too. When it changes nothing it
 // says why: a newer schema (*SchemaNewerError) or no such deal.
 func bumpDealGuarded(ctx context.Context, db *DB, tx *sql.Tx, dealID string, shared bool) (int64, error) {
-	query := "UPDATE deals SET version = version + 1, event_seq = event_seq + 1"
-	if shared {
-		query += ", shared_version = shared_version + 1"
-	}
-	query += " WHERE id = ? AND (SELECT MAX(version) FROM schema_migrations) <= ? RETURNING event_seq"
 	var seq int64
-	err := tx.QueryRowContext(ctx, db.q(query), dealID, db.KnownSchemaVersion()).Scan(&seq)
+	err := tx.QueryRowContext(ctx, db.q(bumpDealQuery(shared)), dealID, db.KnownSchemaVersion()).Scan(&seq)
 	if err == nil {
 		return seq, nil
 	}
@@ -96,6 +91,16 @@ func bumpDealGuarded(ctx context.Context, db *DB, tx *sql.Tx, dealID string, sha
 		return 0, err
 	}
 	return 0, store.ErrNotFound
+}
+
+// bumpDealQuery is bumpDealGuarded's statement; its arguments are the
+// deal's id and the schema version this build knows.
+func bumpDealQuery(shared bool) string {
+	query := "UPDATE deals SET version = version + 1, event_seq = event_seq + 1"
+	if shared {
+		query += ", shared_version = shared_version + 1"
+	}
+	return query + " WHERE id = ? AND (SELECT MAX(version) FROM schema_migrations) <= ? RETURNING event_seq"
 }
 
 func (db *DB) compareSchema(ctx context.Context, q queryer) error {

@@ -177,19 +177,20 @@ const updateRequest = `UPDATE requests SET number = ?, title = ?, body = ?, stat
 	requester = ?, due_date = ?, assignee_id = ?, status_changed_at = ?, updated_at = ?, internal_updated_at = ? WHERE deal_id = ? AND id = ?`
 
 func writeRequest(ctx context.Context, db *DB, tx queryer, r store.Request) error {
-	_, err := tx.ExecContext(ctx, db.q(updateRequest), r.Number, r.Title, r.Body, string(r.Status), string(r.Priority), string(r.Category),
-		r.Requester, r.DueDate, r.AssigneeID, nullMicros(r.StatusChangedAt), micros(r.UpdatedAt), nullMicros(r.InternalUpdatedAt), r.DealID, r.ID)
+	_, err := tx.ExecContext(ctx, db.q(updateRequest), requestUpdateArgs(r)...)
 	return mapErr(err)
+}
+
+// requestUpdateArgs are updateRequest's arguments for r.
+func requestUpdateArgs(r store.Request) []any {
+	return []any{r.Number, r.Title, r.Body, string(r.Status), string(r.Priority), string(r.Category),
+		r.Requester, r.DueDate, r.AssigneeID, nullMicros(r.StatusChangedAt), micros(r.UpdatedAt), nullMicros(r.InternalUpdatedAt), r.DealID, r.ID}
 }
 
 // UpdateRequest reads, changes and writes a request in one transaction.
 func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store.RequestChange) (store.Request, error) {
 	var out store.Request
-	err := db.eventTx(ctx, dealID, true, func(tx *sql.Tx, rec *recorder) error {
-		r, err := getRequest(ctx, db, tx, dealID, id)
-		if err != nil {
-			return err
-		}
+	err := db.writeOnRequest(ctx, dealID, id, true, func(r store.Request, w *writeSet) error {
 		old := r
 		if err := change(&r); err != nil {
 			return err
@@ -206,8 +207,9 @@ func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store
 			r.UpdatedAt = fromMicros(max(micros(time.Now()), micros(old.UpdatedAt)+1))
 		}
 		out = r
-		rec.add(store.UpdateEvents(old, r, store.ActorFrom(ctx))...)
-		return writeRequest(ctx, db, tx, r)
+		w.event(store.UpdateEvents(old, r, store.ActorFrom(ctx))...)
+		w.exec(updateRequest, requestUpdateArgs(r)...)
+		return nil
 	})
 	return out, err
 }
@@ -231,40 +233,28 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 	}
 	m.PostedAt = fromMicros(micros(m.PostedAt))
 	var req store.Request
-	err := db.eventTx(ctx, m.DealID, !m.Internal, func(tx *sql.Tx, rec *recorder) error {
-		r, err := getRequest(ctx, db, tx, m.DealID, m.RequestID)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, db.q(insertMessage), messageArgs(m)...); err != nil {
-			return mapErr(err)
-		}
+	err := db.writeOnRequest(ctx, m.DealID, m.RequestID, !m.Internal, func(r store.Request, w *writeSet) error {
+		w.exec(insertMessage, messageArgs(m)...)
 		for i, f := range p.Files {
 			f.MessageID, f.RequestID, f.DealID, f.Position = m.ID, m.RequestID, m.DealID, i
 			if f.VersionID == "" {
 				f.VersionID = NewID()
 			}
-			if _, err := tx.ExecContext(ctx, db.q(insertFile), fileArgs(f)...); err != nil {
-				return mapErr(err)
-			}
+			w.exec(insertFile, fileArgs(f)...)
 		}
 		// A new message changes what the request shows (latest answer,
 		// files), so it counts as an update of the request.
 		now := m.PostedAt
 		touch(&r, m.Internal, now)
-		rec.add(store.MessageEvent(r, m))
+		w.event(store.MessageEvent(r, m))
 		if p.MoveStatus != nil && *p.MoveStatus != r.Status && (p.AllowMove == nil || p.AllowMove(r.Status)) {
 			from := r.Status
 			r.Status, r.StatusChangedAt = *p.MoveStatus, &now
-			rec.add(store.StatusEvent(r, from, now, m.AuthorID))
+			w.event(store.StatusEvent(r, from, now, m.AuthorID))
 		}
-		if err := writeRequest(ctx, db, tx, r); err != nil {
-			return err
-		}
+		w.exec(updateRequest, requestUpdateArgs(r)...)
 		req = r
-		if err := db.settleClaim(ctx, tx, m.ID); err != nil {
-			return err
-		}
+		settleClaimIn(ctx, w, m.ID)
 		if p.Notify == nil {
 			return nil
 		}
@@ -280,10 +270,8 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 			if n.NextAttemptAt.IsZero() {
 				n.NextAttemptAt = n.CreatedAt
 			}
-			if _, err := tx.ExecContext(ctx, db.q(insertNotification), n.ID, n.DealID, n.MessageID, n.PersonID, n.Email, n.Subject, n.Body,
-				n.Attempts, micros(n.NextAttemptAt), nullMicros(n.DeliveredAt), n.LastError, micros(n.CreatedAt)); err != nil {
-				return mapErr(err)
-			}
+			w.exec(insertNotification, n.ID, n.DealID, n.MessageID, n.PersonID, n.Email, n.Subject, n.Body,
+				n.Attempts, micros(n.NextAttemptAt), nullMicros(n.DeliveredAt), n.LastError, micros(n.CreatedAt))
 		}
 		return nil
 	})
