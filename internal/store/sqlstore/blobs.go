@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/store"
@@ -19,13 +20,20 @@ const chunkSize = 1 << 20
 // the way, and stores each content once. Chunks are written under a
 // pending name, each in its own short statement, so other writers are
 // not held up by a large file; the content is named by its hash in one
-// transaction at the end.
+// transaction at the end. An upload may last maxUploadTime: rows it left
+// behind, killed, are purged once older than any upload can be
+// (PurgeAbandonedUploads).
 func (db *DB) PutBlob(ctx context.Context, r io.Reader) (blob.Info, error) {
-	pending := "pending:" + NewID()
+	started := time.Now()
+	pending := pendingPrefix + NewID()
 	h := blob.NewHashingReader(r)
 	buf := make([]byte, chunkSize)
 	for seq := 0; ; seq++ {
 		n, err := io.ReadFull(h, buf)
+		if time.Since(started) > maxUploadTime {
+			db.dropChunks(ctx, pending)
+			return blob.Info{}, fmt.Errorf("%w (over %v): its chunks would count as abandoned; attach it from a faster source, or to the object store", ErrUploadTooLong, maxUploadTime)
+		}
 		if n > 0 {
 			if _, werr := db.write.ExecContext(ctx, db.q("INSERT INTO blob_chunks (blob, seq, data) VALUES (?, ?, ?)"), pending, seq, buf[:n]); werr != nil {
 				db.dropChunks(ctx, pending)
@@ -53,6 +61,9 @@ func (db *DB) PutBlob(ctx context.Context, r io.Reader) (blob.Info, error) {
 // them when the database holds that content already. A content recorded
 // as being in the object store is taken back into the database.
 func (db *DB) namePending(ctx context.Context, tx *sql.Tx, pending string, info blob.Info) error {
+	if err := db.checkPendingWhole(ctx, tx, pending, info.Size); err != nil {
+		return err
+	}
 	res, err := tx.ExecContext(ctx, db.q("INSERT INTO blobs (sha256, size, data, storage) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING"),
 		info.SHA256, info.Size, []byte{}, store.BlobInDatabase)
 	if err != nil {
