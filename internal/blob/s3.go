@@ -165,10 +165,7 @@ func (s *S3) putFile(ctx context.Context, f *os.File) (Info, error) {
 // that can seek (a file), minio-go may retry the request: the body
 // rewinds and its hash starts again.
 func (s *S3) PutVerified(ctx context.Context, r io.Reader, want Info) error {
-	body, err := newUploadBody(r, want.Size)
-	if err != nil {
-		return err
-	}
+	body := newUploadBody(r, want.Size)
 	part := max(uint64(partSize), uint64(want.Size/maxParts+1))
 	opts := putOptions(part)
 	opts.DisableMultipart = want.Size <= singlePutMax
@@ -176,35 +173,37 @@ func (s *S3) PutVerified(ctx context.Context, r io.Reader, want Info) error {
 	if _, err := s.client.PutObject(ctx, s.loc.Bucket, key, body, want.Size, opts); err != nil {
 		return fmt.Errorf("upload to %s: %w", s.loc, err)
 	}
-	if _, err := io.Copy(io.Discard, body); err != nil { // a source longer than said is a change too
-		return err
-	}
 	if got := body.Info(); got != want {
 		_ = s.client.RemoveObject(context.WithoutCancel(ctx), s.loc.Bucket, key, minio.RemoveObjectOptions{})
+		return ErrChanged
+	}
+	// A source longer than said changed too. (The stored object holds
+	// the bytes its name says: it stays.)
+	if n, _ := io.ReadFull(r, make([]byte, 1)); n > 0 {
 		return ErrChanged
 	}
 	return nil
 }
 
-// uploadBody is what an upload reads: its source, up to one byte past
-// the size it is to have (so that a longer source shows), hashed. It
-// hides the source's ReadAt, which would make minio-go upload parts in
+// uploadBody is what an upload reads: its source, up to the size it is
+// to have (a PUT with more bytes than its Content-Length would fail
+// after the store had taken them), hashed. It hides the source's ReadAt, which would make minio-go upload parts in
 // parallel, a buffer each, and out of the order a hash needs.
 type uploadBody interface {
 	io.Reader
 	Info() Info
 }
 
-func newUploadBody(r io.Reader, size int64) (uploadBody, error) {
+func newUploadBody(r io.Reader, size int64) uploadBody {
 	rs, ok := r.(io.ReadSeeker)
 	if !ok {
-		return NewHashingReader(io.LimitReader(r, size+1)), nil
+		return NewHashingReader(io.LimitReader(r, size))
 	}
 	start, err := rs.Seek(0, io.SeekCurrent)
 	if err != nil { // a pipe or a terminal: read once, not retried
-		return NewHashingReader(io.LimitReader(r, size+1)), nil
+		return NewHashingReader(io.LimitReader(r, size))
 	}
-	return &rewindingBody{src: rs, start: start, limit: size + 1, h: NewHashingReader(io.LimitReader(rs, size+1))}, nil
+	return &rewindingBody{src: rs, start: start, limit: size, h: NewHashingReader(io.LimitReader(rs, size))}
 }
 
 // rewindingBody is an upload body over a seekable source. minio-go seeks
