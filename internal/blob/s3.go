@@ -257,6 +257,29 @@ func (s *S3) Open(ctx context.Context, sha string) (io.ReadCloser, int64, error)
 	return obj, st.Size, nil
 }
 
+// OpenAt streams an object from offset to its end (a ranged GET): for a
+// download whose first bytes came from elsewhere (FollowMove).
+func (s *S3) OpenAt(ctx context.Context, sha string, offset int64) (io.ReadCloser, error) {
+	if !ValidSHA256(sha) {
+		return nil, ErrNotFound
+	}
+	var opts minio.GetObjectOptions
+	if offset > 0 {
+		if err := opts.SetRange(offset, 0); err != nil {
+			return nil, err
+		}
+	}
+	obj, err := s.client.GetObject(ctx, s.loc.Bucket, s.key(sha), opts)
+	if err != nil {
+		return nil, s.mapErr(sha, err)
+	}
+	if _, err := obj.Stat(); err != nil {
+		obj.Close()
+		return nil, s.mapErr(sha, err)
+	}
+	return obj, nil
+}
+
 // Stat reports the size of the object stored under sha.
 func (s *S3) Stat(ctx context.Context, sha string) (Info, error) {
 	if !ValidSHA256(sha) {

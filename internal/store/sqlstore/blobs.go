@@ -193,7 +193,7 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 		var chunk []byte
 		err := c.db.reads.QueryRowContext(c.ctx, c.db.q("SELECT data FROM blob_chunks WHERE blob = ? AND seq = ?"), c.sha, c.seq).Scan(&chunk)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && (len(chunk) == 0 || c.off+int64(len(chunk)) > c.size)) {
-			return 0, io.ErrUnexpectedEOF // fewer or more bytes than the catalog says
+			return 0, c.db.missingBytes(c.ctx, c.sha, c.off) // fewer or more bytes than the catalog says
 		}
 		if err != nil {
 			return 0, err
@@ -206,6 +206,17 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 }
 
 func (c *chunkReader) Close() error { return nil }
+
+// missingBytes is the error of a read that found fewer bytes than the
+// catalog says: blob.ErrMoved when a migration moved them to the object
+// store meanwhile (it deletes the database's bytes in the transaction
+// that records the move), io.ErrUnexpectedEOF otherwise.
+func (db *DB) missingBytes(ctx context.Context, sha string, off int64) error {
+	if where, err := db.BlobStorage(ctx, sha); err == nil && where == store.BlobInObjectStore {
+		return fmt.Errorf("blob %s, from byte %d: %w (%w)", sha, off, blob.ErrMoved, store.ErrBlobInObjectStore)
+	}
+	return io.ErrUnexpectedEOF
+}
 
 // rowReader reads a blob written before blob_chunks, whose bytes are one
 // value of blobs.data, a chunk at a time with SUBSTR, which both dialects
@@ -231,7 +242,7 @@ func (b *rowReader) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		if int64(len(chunk)) != n {
-			return 0, io.ErrUnexpectedEOF
+			return 0, b.db.missingBytes(b.ctx, b.sha, b.off)
 		}
 		b.buf, b.off = chunk, b.off+n
 	}

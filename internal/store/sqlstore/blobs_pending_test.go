@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/dealctl/dealctl/internal/blob"
+	"github.com/dealctl/dealctl/internal/store"
 )
 
 func TestSQLitePendingPurge(t *testing.T)   { testPendingPurge(t, openSQLiteTest(t)) }
@@ -153,5 +154,51 @@ func TestPendingStart(t *testing.T) {
 		if _, ok := pendingStart(name); ok {
 			t.Errorf("pendingStart(%q) read a time from it", name)
 		}
+	}
+}
+
+func TestSQLiteReadAcrossMove(t *testing.T)   { testReadAcrossMove(t, openSQLiteTest(t)) }
+func TestPostgresReadAcrossMove(t *testing.T) { testReadAcrossMove(t, openPostgresTest(t)) }
+
+// testReadAcrossMove: a read whose bytes are moved to the object store
+// meanwhile fails with blob.ErrMoved (which FollowMove follows); bytes
+// missing for any other reason are damage, io.ErrUnexpectedEOF.
+func testReadAcrossMove(t *testing.T, db *DB) {
+	ctx := context.Background()
+	data := randomBytes(3*chunkSize, 9)
+	info, err := db.PutBlob(ctx, bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, _, err := db.OpenBlob(ctx, info.SHA256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(rc, make([]byte, chunkSize)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MovedToObjectStore(ctx, info.SHA256); err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.ReadAll(rc)
+	if !errors.Is(err, blob.ErrMoved) || !errors.Is(err, store.ErrBlobInObjectStore) {
+		t.Errorf("reading on after the move: %v, want blob.ErrMoved", err)
+	}
+
+	// A chunk gone while the catalog says the bytes are here.
+	other := randomBytes(2*chunkSize, 10)
+	info, err = db.PutBlob(ctx, bytes.NewReader(other))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.write.ExecContext(ctx, db.q("DELETE FROM blob_chunks WHERE blob = ? AND seq = 1"), info.SHA256); err != nil {
+		t.Fatal(err)
+	}
+	rc, _, err = db.OpenBlob(ctx, info.SHA256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(rc); !errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, blob.ErrMoved) {
+		t.Errorf("reading a damaged blob: %v, want io.ErrUnexpectedEOF", err)
 	}
 }
