@@ -103,9 +103,9 @@ func (s *S3) key(sha string) string {
 // Put stores r's bytes. A regular file is hashed first, so that bytes
 // already stored are not sent again and the upload goes straight to its
 // final name, in one PUT up to 5 GiB (hashed again on the way, to catch a
-// file that changed). A
-// stream of unknown length goes to a pending name and is copied to its
-// final name inside the store once its hash is known.
+// file that changed). A stream of unknown length goes to a pending name
+// and is copied to its final name inside the store once its hash is
+// known.
 func (s *S3) Put(ctx context.Context, r io.Reader) (Info, error) {
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
@@ -187,8 +187,9 @@ func (s *S3) PutVerified(ctx context.Context, r io.Reader, want Info) error {
 
 // uploadBody is what an upload reads: its source, up to the size it is
 // to have (a PUT with more bytes than its Content-Length would fail
-// after the store had taken them), hashed. It hides the source's ReadAt, which would make minio-go upload parts in
-// parallel, a buffer each, and out of the order a hash needs.
+// after the store had taken them), hashed. It hides the source's ReadAt,
+// which would make minio-go upload parts in parallel, a buffer each, and
+// out of the order a hash needs.
 type uploadBody interface {
 	io.Reader
 	Info() Info
