@@ -21,16 +21,21 @@ type S3 struct {
 	loc    S3Location
 }
 
-// partSize is the multipart upload's part: the one buffer an upload holds
-// (minio-go reads a part at a time, sequentially, for a reader without
-// ReadAt). 8 MiB keeps an attach well under 64 MiB of memory; a file of
-// known size gets parts as large as its size needs (1 GiB per part for a
-// file of 9 TiB). A stream of unknown length gets pipePartSize, which
-// lets 160 GiB through a pipe (10,000 parts).
+// partSize is a multipart upload's part: the one buffer such an upload
+// holds (minio-go reads a part at a time, sequentially, for a reader
+// without ReadAt). Only a content over singlePutMax and a stream of
+// unknown length go in parts. 8 MiB keeps an attach well under 64 MiB of
+// memory; a file of known size gets parts as large as its size needs
+// (1 GiB per part for a file of 9 TiB). A stream of unknown length gets
+// pipePartSize, which lets 160 GiB through a pipe (10,000 parts).
 const (
 	partSize     = 8 << 20
 	pipePartSize = 16 << 20
 )
+
+// singlePutMax is the most one PUT may carry on AWS S3 (5 GiB): a content
+// of known size up to it is uploaded in one request.
+const singlePutMax = 5 << 30
 
 // maxParts is S3's limit on the parts of one upload, less a margin.
 const maxParts = 9_000
@@ -97,9 +102,10 @@ func (s *S3) key(sha string) string {
 
 // Put stores r's bytes. A regular file is hashed first, so that bytes
 // already stored are not sent again and the upload goes straight to its
-// final name (hashed again on the way, to catch a file that changed). A
-// stream of unknown length goes to a pending name and is copied to its
-// final name inside the store once its hash is known.
+// final name, in one PUT up to 5 GiB (hashed again on the way, to catch a
+// file that changed). A stream of unknown length goes to a pending name
+// and is copied to its final name inside the store once its hash is
+// known.
 func (s *S3) Put(ctx context.Context, r io.Reader) (Info, error) {
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
@@ -152,23 +158,79 @@ func (s *S3) putFile(ctx context.Context, f *os.File) (Info, error) {
 // PutVerified uploads r, whose hash and size are known (want), straight
 // to its final name, hashing it on the way: bytes that turn out to
 // differ are removed again and the error is ErrChanged.
+//
+// Up to singlePutMax it is one PUT streamed from r: no part is buffered
+// here, and the store writes the object once (a multipart upload's parts
+// are copied again into the object when it completes). Over a source
+// that can seek (a file), minio-go may retry the request: the body
+// rewinds and its hash starts again.
 func (s *S3) PutVerified(ctx context.Context, r io.Reader, want Info) error {
-	// The hashing reader also hides a file's ReadAt, which would make
-	// minio-go upload parts in parallel, a buffer each.
-	h := NewHashingReader(io.LimitReader(r, want.Size+1))
+	body := newUploadBody(r, want.Size)
 	part := max(uint64(partSize), uint64(want.Size/maxParts+1))
+	opts := putOptions(part)
+	opts.DisableMultipart = want.Size <= singlePutMax
 	key := s.key(want.SHA256)
-	if _, err := s.client.PutObject(ctx, s.loc.Bucket, key, h, want.Size, putOptions(part)); err != nil {
+	if _, err := s.client.PutObject(ctx, s.loc.Bucket, key, body, want.Size, opts); err != nil {
 		return fmt.Errorf("upload to %s: %w", s.loc, err)
 	}
-	if _, err := io.Copy(io.Discard, h); err != nil { // a source longer than said is a change too
-		return err
-	}
-	if got := h.Info(); got != want {
+	if got := body.Info(); got != want {
 		_ = s.client.RemoveObject(context.WithoutCancel(ctx), s.loc.Bucket, key, minio.RemoveObjectOptions{})
 		return ErrChanged
 	}
+	// A source longer than said changed too. (The stored object holds
+	// the bytes its name says: it stays.)
+	if n, _ := io.ReadFull(r, make([]byte, 1)); n > 0 {
+		return ErrChanged
+	}
 	return nil
+}
+
+// uploadBody is what an upload reads: its source, up to the size it is
+// to have (a PUT with more bytes than its Content-Length would fail
+// after the store had taken them), hashed. It hides the source's ReadAt,
+// which would make minio-go upload parts in parallel, a buffer each, and
+// out of the order a hash needs.
+type uploadBody interface {
+	io.Reader
+	Info() Info
+}
+
+func newUploadBody(r io.Reader, size int64) uploadBody {
+	rs, ok := r.(io.ReadSeeker)
+	if !ok {
+		return NewHashingReader(io.LimitReader(r, size))
+	}
+	start, err := rs.Seek(0, io.SeekCurrent)
+	if err != nil { // a pipe or a terminal: read once, not retried
+		return NewHashingReader(io.LimitReader(r, size))
+	}
+	return &rewindingBody{src: rs, start: start, limit: size, h: NewHashingReader(io.LimitReader(rs, size))}
+}
+
+// rewindingBody is an upload body over a seekable source. minio-go seeks
+// a body to 0 before each attempt of a request (and retries only a body
+// that seeks): the source goes back to where the upload began and the
+// hash starts over, so it always covers the bytes of the last attempt.
+type rewindingBody struct {
+	src   io.ReadSeeker
+	start int64
+	limit int64
+	h     *HashingReader
+}
+
+func (b *rewindingBody) Read(p []byte) (int, error) { return b.h.Read(p) }
+
+func (b *rewindingBody) Info() Info { return b.h.Info() }
+
+func (b *rewindingBody) Seek(offset int64, whence int) (int64, error) {
+	if offset != 0 || whence != io.SeekStart {
+		return 0, errors.New("an upload body rewinds to its start only")
+	}
+	if _, err := b.src.Seek(b.start, io.SeekStart); err != nil {
+		return 0, err
+	}
+	b.h = NewHashingReader(io.LimitReader(b.src, b.limit))
+	return 0, nil
 }
 
 // putOptions are an upload's: parts of the given size, and no SHA-256 of
@@ -194,6 +256,29 @@ func (s *S3) Open(ctx context.Context, sha string) (io.ReadCloser, int64, error)
 		return nil, 0, s.mapErr(sha, err)
 	}
 	return obj, st.Size, nil
+}
+
+// OpenAt streams an object from offset to its end (a ranged GET): for a
+// download whose first bytes came from elsewhere (FollowMove).
+func (s *S3) OpenAt(ctx context.Context, sha string, offset int64) (io.ReadCloser, error) {
+	if !ValidSHA256(sha) {
+		return nil, ErrNotFound
+	}
+	var opts minio.GetObjectOptions
+	if offset > 0 {
+		if err := opts.SetRange(offset, 0); err != nil {
+			return nil, err
+		}
+	}
+	obj, err := s.client.GetObject(ctx, s.loc.Bucket, s.key(sha), opts)
+	if err != nil {
+		return nil, s.mapErr(sha, err)
+	}
+	if _, err := obj.Stat(); err != nil {
+		obj.Close()
+		return nil, s.mapErr(sha, err)
+	}
+	return obj, nil
 }
 
 // Stat reports the size of the object stored under sha.

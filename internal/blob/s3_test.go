@@ -117,6 +117,10 @@ func TestS3PutOpenStat(t *testing.T) {
 	if _, err := s.Stat(ctx, bad.SHA256); !errors.Is(err, blob.ErrNotFound) {
 		t.Errorf("the mismatched upload was left in the store: %v", err)
 	}
+	// A source longer than its hash and size said (a file that grew).
+	if err := s.PutVerified(ctx, strings.NewReader("12345 and more"), infoOf([]byte("12345"))); !errors.Is(err, blob.ErrChanged) {
+		t.Errorf("PutVerified of a longer source = %v, want ErrChanged", err)
+	}
 }
 
 // TestS3PresignedLink: the URL fetches the bytes with the headers a

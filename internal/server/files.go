@@ -156,7 +156,8 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 }
 
 // openFile opens a file's bytes where they are: the database, or the
-// object store.
+// object store. A download from the database that admin files migrate
+// moves meanwhile goes on from the object store (blob.FollowMove).
 func (s *Server) openFile(r *http.Request, f store.File) (io.ReadCloser, int64, error) {
 	rc, size, err := s.store.OpenBlob(r.Context(), f.SHA256)
 	if errors.Is(err, store.ErrBlobInObjectStore) {
@@ -165,7 +166,10 @@ func (s *Server) openFile(r *http.Request, f store.File) (io.ReadCloser, int64, 
 		}
 		return s.objects.Open(r.Context(), f.SHA256)
 	}
-	return rc, size, err
+	if err != nil {
+		return nil, 0, err
+	}
+	return blob.FollowMove(r.Context(), rc, s.objects, f.SHA256), size, nil
 }
 
 // recordDownload writes a download event (audit: the owning side's

@@ -55,6 +55,9 @@ type Config struct {
 type ObjectStore interface {
 	blob.Store
 	blob.Presigner
+	// OpenAt goes on with a download whose bytes a migration moved here
+	// mid-stream (blob.FollowMove).
+	blob.RangeOpener
 	// Check says whether the store answers, for /readyz.
 	Check(ctx context.Context) error
 }

@@ -77,7 +77,8 @@ type Reader interface {
 	Files(ctx context.Context, dealID, requestID string) ([]File, error)
 	File(ctx context.Context, dealID, versionID string) (File, error)
 	Message(ctx context.Context, dealID, id string) (Message, error)
-	// OpenBlob streams a file's bytes from the database;
+	// OpenBlob streams a file's bytes from the database; a read fails
+	// with blob.ErrMoved when they are moved to the object store meanwhile;
 	// ErrBlobInObjectStore when they are in the object store instead.
 	OpenBlob(ctx context.Context, sha256 string) (io.ReadCloser, int64, error)
 	// BlobStorage says where a blob's bytes are: BlobInDatabase or

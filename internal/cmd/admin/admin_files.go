@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -93,6 +94,7 @@ func adminAttachRun(ctx context.Context, a *attachOptions) error {
 		return err
 	}
 	defer db.Close()
+	purgeAbandonedUploads(ctx, db, a.ErrOut)
 	d, err := findDeal(ctx, db, a.Deal)
 	if err != nil {
 		return err
@@ -184,6 +186,21 @@ func attachOne(ctx context.Context, db *sqlstore.DB, objects *blob.S3, m store.M
 		return f, fmt.Errorf("cannot attach %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// purgeAbandonedUploads removes the chunks that attaches into the
+// database killed mid-file left, once older than any live attach can be
+// (sqlstore.PurgeAbandonedUploads). Attaches and migrations to the
+// database are what leave them, so each run clears what earlier ones
+// left. It is housekeeping: a failure is reported, not fatal.
+func purgeAbandonedUploads(ctx context.Context, db *sqlstore.DB, errOut io.Writer) {
+	n, err := db.PurgeAbandonedUploads(ctx, time.Now())
+	switch {
+	case err != nil:
+		fmt.Fprintf(errOut, "warning: could not remove what interrupted attaches left in the database: %v\n", err)
+	case n > 0:
+		fmt.Fprintf(errOut, "Removed the partial bytes of %d attaches interrupted over a day ago.\n", n)
+	}
 }
 
 // boundMemory sets a soft memory limit for a command that streams large

@@ -83,6 +83,7 @@ func adminFilesMigrateRun(ctx context.Context, m *migrateFilesOptions) error {
 	defer db.Close()
 	var totals migrateTotals
 	if m.To == "db" {
+		purgeAbandonedUploads(ctx, db, m.ErrOut)
 		objects, err := m.openFiles(ctx)
 		if err != nil {
 			return err

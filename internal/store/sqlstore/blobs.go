@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/store"
@@ -19,13 +20,20 @@ const chunkSize = 1 << 20
 // the way, and stores each content once. Chunks are written under a
 // pending name, each in its own short statement, so other writers are
 // not held up by a large file; the content is named by its hash in one
-// transaction at the end.
+// transaction at the end. An upload may last maxUploadTime: rows it left
+// behind, killed, are purged once older than any upload can be
+// (PurgeAbandonedUploads).
 func (db *DB) PutBlob(ctx context.Context, r io.Reader) (blob.Info, error) {
-	pending := "pending:" + NewID()
+	started := time.Now()
+	pending := pendingPrefix + NewID()
 	h := blob.NewHashingReader(r)
 	buf := make([]byte, chunkSize)
 	for seq := 0; ; seq++ {
 		n, err := io.ReadFull(h, buf)
+		if time.Since(started) > maxUploadTime {
+			db.dropChunks(ctx, pending)
+			return blob.Info{}, fmt.Errorf("%w (over %v): its chunks would count as abandoned; attach it from a faster source, or to the object store", ErrUploadTooLong, maxUploadTime)
+		}
 		if n > 0 {
 			if _, werr := db.write.ExecContext(ctx, db.q("INSERT INTO blob_chunks (blob, seq, data) VALUES (?, ?, ?)"), pending, seq, buf[:n]); werr != nil {
 				db.dropChunks(ctx, pending)
@@ -53,6 +61,9 @@ func (db *DB) PutBlob(ctx context.Context, r io.Reader) (blob.Info, error) {
 // them when the database holds that content already. A content recorded
 // as being in the object store is taken back into the database.
 func (db *DB) namePending(ctx context.Context, tx *sql.Tx, pending string, info blob.Info) error {
+	if err := db.checkPendingWhole(ctx, tx, pending, info.Size); err != nil {
+		return err
+	}
 	res, err := tx.ExecContext(ctx, db.q("INSERT INTO blobs (sha256, size, data, storage) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING"),
 		info.SHA256, info.Size, []byte{}, store.BlobInDatabase)
 	if err != nil {
@@ -182,7 +193,7 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 		var chunk []byte
 		err := c.db.reads.QueryRowContext(c.ctx, c.db.q("SELECT data FROM blob_chunks WHERE blob = ? AND seq = ?"), c.sha, c.seq).Scan(&chunk)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && (len(chunk) == 0 || c.off+int64(len(chunk)) > c.size)) {
-			return 0, io.ErrUnexpectedEOF // fewer or more bytes than the catalog says
+			return 0, c.db.missingBytes(c.ctx, c.sha, c.off) // fewer or more bytes than the catalog says
 		}
 		if err != nil {
 			return 0, err
@@ -195,6 +206,17 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 }
 
 func (c *chunkReader) Close() error { return nil }
+
+// missingBytes is the error of a read that found fewer bytes than the
+// catalog says: blob.ErrMoved when a migration moved them to the object
+// store meanwhile (it deletes the database's bytes in the transaction
+// that records the move), io.ErrUnexpectedEOF otherwise.
+func (db *DB) missingBytes(ctx context.Context, sha string, off int64) error {
+	if where, err := db.BlobStorage(ctx, sha); err == nil && where == store.BlobInObjectStore {
+		return fmt.Errorf("blob %s, from byte %d: %w (%w)", sha, off, blob.ErrMoved, store.ErrBlobInObjectStore)
+	}
+	return io.ErrUnexpectedEOF
+}
 
 // rowReader reads a blob written before blob_chunks, whose bytes are one
 // value of blobs.data, a chunk at a time with SUBSTR, which both dialects
@@ -220,7 +242,7 @@ func (b *rowReader) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		if int64(len(chunk)) != n {
-			return 0, io.ErrUnexpectedEOF
+			return 0, b.db.missingBytes(b.ctx, b.sha, b.off)
 		}
 		b.buf, b.off = chunk, b.off+n
 	}

@@ -135,4 +135,18 @@ func TestSQLiteBlobWrittenBeforeChunks(t *testing.T) {
 	if !bytes.Equal(readBlob(t, db, sha), data) {
 		t.Error("a blob stored in one row reads back differently")
 	}
+	// Moved to the object store while being read: the reader says so.
+	rc, _, err := db.OpenBlob(context.Background(), sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(rc, make([]byte, chunkSize)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MovedToObjectStore(context.Background(), sha); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(rc); !errors.Is(err, blob.ErrMoved) {
+		t.Errorf("reading on after the move: %v, want blob.ErrMoved", err)
+	}
 }
