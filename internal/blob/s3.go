@@ -18,7 +18,12 @@ import (
 // S3-compatible store (AWS S3, MinIO, Ceph, versitygw).
 type S3 struct {
 	client *minio.Client
-	loc    S3Location
+	// probe is client making one attempt per call, for Check: a start-up
+	// check or a readiness probe must answer at once (a refused
+	// connection took minio-go's ten retries, about 5 s, to report), and
+	// whoever probes tries again by itself.
+	probe *minio.Client
+	loc   S3Location
 }
 
 // partSize is a multipart upload's part: the one buffer such an upload
@@ -70,7 +75,13 @@ func OpenS3(ctx context.Context, rawURL string) (*S3, error) {
 	if err != nil {
 		return nil, fmt.Errorf("object store %s: %w", loc, err)
 	}
-	s := &S3{client: client, loc: loc}
+	once := *opts
+	once.MaxRetries = 1
+	probe, err := minio.New(loc.Endpoint, &once)
+	if err != nil {
+		return nil, fmt.Errorf("object store %s: %w", loc, err)
+	}
+	s := &S3{client: client, probe: probe, loc: loc}
 	if err := s.Check(ctx); err != nil {
 		return nil, err
 	}
@@ -82,7 +93,7 @@ func (s *S3) String() string { return s.loc.String() }
 
 // Check says whether the bucket answers: for start-up and /readyz.
 func (s *S3) Check(ctx context.Context) error {
-	ok, err := s.client.BucketExists(ctx, s.loc.Bucket)
+	ok, err := s.probe.BucketExists(ctx, s.loc.Bucket)
 	if err != nil {
 		switch minio.ToErrorResponse(err).Code {
 		case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken":
