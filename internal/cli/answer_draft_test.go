@@ -60,7 +60,7 @@ func TestAnswerDraftKeptWhenPostingFails(t *testing.T) {
 	ts := newFalcon(t)
 	env, _, tmp := fakeEditor(t, `# Heading\n\nThe certificate is attached.\n`)
 	ts.set(func(ts *liveAPI) { ts.failPOS = 100 })
-	r := run(t, ts, runOpts{prompt: true, env: env}, "answer", "1.1", "--partial")
+	r := run(t, ts, runOpts{prompt: true, env: env, quickRetries: true}, "answer", "1.1", "--partial")
 	if r.code == 0 {
 		t.Fatalf("the post succeeded against a failing server: %s", r.out)
 	}

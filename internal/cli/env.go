@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
@@ -17,6 +18,7 @@ type cmdEnv struct {
 	DealRef func() (string, error)
 	Printer func() *output.Printer
 	Now     func() time.Time
+	Sleep   func(ctx context.Context, d time.Duration) error // between a call's attempts
 	Infof   func(format string, a ...any)
 	Warnf   func(format string, a ...any)
 }
@@ -28,6 +30,7 @@ func (f *Factory) env() cmdEnv {
 		DealRef: f.dealRef,
 		Printer: f.Printer,
 		Now:     f.Now,
+		Sleep:   f.Sleep,
 		Infof:   f.Infof,
 		Warnf:   f.Warnf,
 	}

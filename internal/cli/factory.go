@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -52,6 +53,10 @@ type Factory struct {
 	IO     *iostreams.IOStreams
 	Global *GlobalOptions
 	Now    func() time.Time
+	// Sleep is the wait between a call's attempts (retries after a lost
+	// connection or a 5xx, and 429 waits); tests of dropped connections
+	// shorten it.
+	Sleep func(ctx context.Context, d time.Duration) error
 
 	// Config, Keys and Client are lazy; tests replace them.
 	Config func() (*config.Config, error)
@@ -63,7 +68,7 @@ type Factory struct {
 
 // NewFactory returns the factory for a real process.
 func NewFactory(io *iostreams.IOStreams) *Factory {
-	f := &Factory{IO: io, Global: &GlobalOptions{}, Now: time.Now}
+	f := &Factory{IO: io, Global: &GlobalOptions{}, Now: time.Now, Sleep: client.Sleep}
 	f.Config = sync.OnceValues(func() (*config.Config, error) { return config.Load(f.flags) })
 	f.Keys = sync.OnceValues(func() (*config.KeyStore, error) {
 		cfg, err := f.Config()
@@ -121,6 +126,7 @@ func (f *Factory) clientFor(server, key string) (*client.Client, error) {
 		Key:         key,
 		UserAgent:   "dealctl/" + version(),
 		MaxRateWait: cfg.RateWait(),
+		Sleep:       f.Sleep,
 		// Extensions are used where the server advertises them, unless
 		// DEALCTL_NO_EXTENSIONS (or no_extensions in the config file).
 		NoExtensions: cfg.NoExtensions(),

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/client"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
@@ -26,6 +27,11 @@ type runOpts struct {
 	color  bool
 	stdin  string
 	env    map[string]string
+	// quickRetries waits a fiftieth of each wait between a call's
+	// attempts: for tests of dropped connections and 5xx answers, whose
+	// retries would otherwise wait out real backoffs. Not for tests of
+	// 429s, whose waits let the server's bucket refill.
+	quickRetries bool
 }
 
 // run executes dealctl in-process against ts, as a user whose environment
@@ -59,6 +65,9 @@ func run(t *testing.T, ts *liveAPI, o runOpts, args ...string) result {
 	ios.SetColorEnabled(o.color)
 	f := NewFactory(ios)
 	f.Now = func() time.Time { return fixedTime }
+	if o.quickRetries {
+		f.Sleep = func(ctx context.Context, d time.Duration) error { return client.Sleep(ctx, d/50) }
+	}
 	code := Run(context.Background(), f, args)
 	return result{code: code, out: out.String(), err: errOut.String()}
 }

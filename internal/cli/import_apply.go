@@ -33,7 +33,8 @@ type applier struct {
 	c      *client.Client
 	dealID string
 	pace   *pacer
-	onDone func() // progress
+	sleep  func(ctx context.Context, d time.Duration) error // between a PATCH's attempts
+	onDone func()                                           // progress
 
 	mu      sync.Mutex
 	ids     map[string]string // number -> id, for parents
@@ -200,7 +201,7 @@ func (a *applier) patch(ctx context.Context, it *importplan.Item, up api.DealReq
 				return nil
 			}
 		case isNetworkError(err) && attempt+1 < patchAttempts:
-			if err := client.Sleep(ctx, retryPause(attempt)); err != nil {
+			if err := a.sleep(ctx, retryPause(attempt)); err != nil {
 				return err
 			}
 		default:

@@ -84,7 +84,7 @@ func TestImportInterruptedThenReRun(t *testing.T) {
 		t.Run(fmt.Sprintf("extensions-hidden=%v", strip), func(t *testing.T) {
 			ls := startLiveServer(t, 0)
 			sheet := bigSheet(t, 40) // 4 sections + 40 requests
-			r := runLive(t, flakyProxy(t, ls, 15, true, strip), "import", sheet)
+			r := runFlaky(t, flakyProxy(t, ls, 15, true, strip), "import", sheet)
 			if r.code == 0 || !strings.Contains(r.err, "run the same command again to finish") {
 				t.Fatalf("interrupted import: exit %d\n%s", r.code, r.err)
 			}
@@ -92,7 +92,7 @@ func TestImportInterruptedThenReRun(t *testing.T) {
 			if partial <= 5 || partial >= 49 {
 				t.Fatalf("after the interruption the deal has %d rows: the test did not interrupt midway", partial)
 			}
-			r = runLive(t, flakyProxy(t, ls, 1<<40, false, strip), "import", sheet)
+			r = runFlaky(t, flakyProxy(t, ls, 1<<40, false, strip), "import", sheet)
 			if r.code != 0 {
 				t.Fatalf("re-run: exit %d\n%s", r.code, r.err)
 			}
@@ -112,7 +112,7 @@ func TestImportSurvivesALostAnswer(t *testing.T) {
 	for _, strip := range []bool{false, true} {
 		t.Run(fmt.Sprintf("extensions-hidden=%v", strip), func(t *testing.T) {
 			ls := startLiveServer(t, 0)
-			r := runLive(t, flakyProxy(t, ls, 7, false, strip), "import", bigSheet(t, 20))
+			r := runFlaky(t, flakyProxy(t, ls, 7, false, strip), "import", bigSheet(t, 20))
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s", r.code, r.err)
 			}

@@ -31,6 +31,13 @@ func runLive(t *testing.T, url string, args ...string) result {
 	return run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": url, "DEALCTL_API_KEY": aliceKey}}, args...)
 }
 
+// runFlaky is runLive through a proxy that drops connections: the
+// retries' waits are shortened (runOpts.quickRetries).
+func runFlaky(t *testing.T, url string, args ...string) result {
+	t.Helper()
+	return run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": url, "DEALCTL_API_KEY": aliceKey}, quickRetries: true}, args...)
+}
+
 // liveRows reads Falcon's list straight from the server.
 func liveRows(t *testing.T, url string) []api.DealRequest {
 	t.Helper()

@@ -184,7 +184,7 @@ func TestImportRetriesInOneLayer(t *testing.T) {
 	post := "POST /api/v1/deals/" + ts.dealID() + "/requests" // the same deal id on every copy
 	ts.set(func(ts *liveAPI) { ts.dropPOS = 2 })
 	freshConnections(ts)
-	r := run(t, ts, runOpts{env: debug}, "import", oneNewRowSheet(t))
+	r := run(t, ts, runOpts{env: debug, quickRetries: true}, "import", oneNewRowSheet(t))
 	r.must(t, 0)
 	if n := apiAttempts(r.err, post); n != 3 {
 		t.Errorf("two dropped answers: %d POST attempts, want 3\n%s", n, r.err)
@@ -200,7 +200,7 @@ func TestImportRetriesInOneLayer(t *testing.T) {
 	ts = newFalcon(t)
 	ts.set(func(ts *liveAPI) { ts.dropPOS = 1000 })
 	freshConnections(ts)
-	r = run(t, ts, runOpts{env: debug}, "import", oneNewRowSheet(t))
+	r = run(t, ts, runOpts{env: debug, quickRetries: true}, "import", oneNewRowSheet(t))
 	r.must(t, ExitFailure)
 	if n := apiAttempts(r.err, post); n != 4 {
 		t.Errorf("a network that stays down: %d POST attempts, want 4 (the client's 1 + 3 retries)", n)
@@ -212,7 +212,7 @@ func TestImportRetriesInOneLayer(t *testing.T) {
 	ts = newFalcon(t)
 	ts.set(func(ts *liveAPI) { ts.dropPOS = 1 })
 	freshConnections(ts)
-	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEBUG": "api", "DEALCTL_NO_EXTENSIONS": "1"}}, "import", oneNewRowSheet(t))
+	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEBUG": "api", "DEALCTL_NO_EXTENSIONS": "1"}, quickRetries: true}, "import", oneNewRowSheet(t))
 	r.must(t, ExitFailure)
 	if !strings.Contains(r.err, "run the same command again to finish") {
 		t.Errorf("stderr = %q, want the advice to run again", r.err)

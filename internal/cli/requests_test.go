@@ -120,7 +120,7 @@ func TestRequestsListExitCode(t *testing.T) {
 	// A gate that could not run is not a gate that matched.
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
-	r = run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": down.URL, "DEALCTL_RATE_WAIT": "-1"}},
+	r = run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": down.URL, "DEALCTL_RATE_WAIT": "-1"}, quickRetries: true},
 		"requests", "ls", "--overdue", "--exit-code")
 	if r.code != ExitFailure || !strings.Contains(r.err, "cannot reach the server") {
 		t.Errorf("server down: exit %d, stderr %q; want 1 and the reason", r.code, r.err)

@@ -22,6 +22,7 @@ import (
 // verified, and the database's bytes deleted, as admin files migrate
 // does), arrives whole and right: the server goes on from the store.
 func TestS3DownloadAcrossMigration(t *testing.T) {
+	t.Parallel() // its store and server are its own: alongside the others
 	ctx := context.Background()
 	objects, err := blob.OpenS3(ctx, s3test.URL(t))
 	if err != nil {

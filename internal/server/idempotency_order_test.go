@@ -31,6 +31,7 @@ func (s *claimCounter) ReserveResponse(ctx context.Context, keyID, idemKey strin
 // body is read and without a claim on the key; a caller who lost the right
 // to post since a first post gets the 403, not a replay of it.
 func TestIdempotencyKeyAfterPermission(t *testing.T) {
+	t.Parallel() // it sends bodies of megabytes: alongside the others
 	counter := &claimCounter{}
 	e := newEnv(t, counter.wrap)
 	falcon, heron, row := e.deal("falcon"), e.deal("heron"), e.row("falcon/2.1")

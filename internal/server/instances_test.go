@@ -90,6 +90,7 @@ func TestNo304AfterAnotherInstancesWrite(t *testing.T) {
 // refused at once, and its reads on every instance within
 // server.DefaultAccessCacheTTL, however warm their caches.
 func TestRevokedKeyRefusedOnEveryInstance(t *testing.T) {
+	t.Parallel() // it waits out the access cache's TTL: alongside the others
 	a := newEnv(t)
 	b := a.secondInstance(t)
 	falcon, row := a.deal("falcon"), a.row("falcon/1.1")

@@ -330,6 +330,7 @@ func TestMalformedBodies(t *testing.T) {
 }
 
 func TestBodyOverOneMiBIs413(t *testing.T) {
+	t.Parallel() // it sends bodies of megabytes: alongside the others
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	olivia := e.as(t, "olivia-write")
