@@ -13,26 +13,26 @@ import (
 // streams, a lazily built client, the chosen deal, the printer and the
 // clock. Tests fill it by hand with a stub server's client.
 type cmdEnv struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	DealRef func() (string, error)
-	Printer func() *output.Printer
-	Now     func() time.Time
-	Sleep   func(ctx context.Context, d time.Duration) error // between a call's attempts
-	Infof   func(format string, a ...any)
-	Warnf   func(format string, a ...any)
+	IO         *iostreams.IOStreams
+	Client     func() (*client.Client, error)
+	DealRef    func() (string, error)
+	Printer    func() *output.Printer
+	Now        func() time.Time
+	RetrySleep func(ctx context.Context, d time.Duration) error // between a call's attempts
+	Infof      func(format string, a ...any)
+	Warnf      func(format string, a ...any)
 }
 
 func (f *Factory) env() cmdEnv {
 	return cmdEnv{
-		IO:      f.IO,
-		Client:  f.Client,
-		DealRef: f.dealRef,
-		Printer: f.Printer,
-		Now:     f.Now,
-		Sleep:   f.Sleep,
-		Infof:   f.Infof,
-		Warnf:   f.Warnf,
+		IO:         f.IO,
+		Client:     f.Client,
+		DealRef:    f.dealRef,
+		Printer:    f.Printer,
+		Now:        f.Now,
+		RetrySleep: f.RetrySleep,
+		Infof:      f.Infof,
+		Warnf:      f.Warnf,
 	}
 }
 

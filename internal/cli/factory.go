@@ -53,10 +53,11 @@ type Factory struct {
 	IO     *iostreams.IOStreams
 	Global *GlobalOptions
 	Now    func() time.Time
-	// Sleep is the wait between a call's attempts (retries after a lost
-	// connection or a 5xx, and 429 waits); tests of dropped connections
-	// shorten it.
-	Sleep func(ctx context.Context, d time.Duration) error
+	// RetrySleep is the wait between a call's attempts (retries after a
+	// lost connection or a 5xx, and 429 waits); tests of dropped
+	// connections shorten it. Polling commands (watch, activity) have a
+	// Sleep of their own, between polls.
+	RetrySleep func(ctx context.Context, d time.Duration) error
 
 	// Config, Keys and Client are lazy; tests replace them.
 	Config func() (*config.Config, error)
@@ -68,7 +69,7 @@ type Factory struct {
 
 // NewFactory returns the factory for a real process.
 func NewFactory(io *iostreams.IOStreams) *Factory {
-	f := &Factory{IO: io, Global: &GlobalOptions{}, Now: time.Now, Sleep: client.Sleep}
+	f := &Factory{IO: io, Global: &GlobalOptions{}, Now: time.Now, RetrySleep: client.Sleep}
 	f.Config = sync.OnceValues(func() (*config.Config, error) { return config.Load(f.flags) })
 	f.Keys = sync.OnceValues(func() (*config.KeyStore, error) {
 		cfg, err := f.Config()
@@ -126,7 +127,7 @@ func (f *Factory) clientFor(server, key string) (*client.Client, error) {
 		Key:         key,
 		UserAgent:   "dealctl/" + version(),
 		MaxRateWait: cfg.RateWait(),
-		Sleep:       f.Sleep,
+		Sleep:       f.RetrySleep,
 		// Extensions are used where the server advertises them, unless
 		// DEALCTL_NO_EXTENSIONS (or no_extensions in the config file).
 		NoExtensions: cfg.NoExtensions(),

@@ -66,7 +66,7 @@ func run(t *testing.T, ts *liveAPI, o runOpts, args ...string) result {
 	f := NewFactory(ios)
 	f.Now = func() time.Time { return fixedTime }
 	if o.quickRetries {
-		f.Sleep = func(ctx context.Context, d time.Duration) error { return client.Sleep(ctx, d/50) }
+		f.RetrySleep = func(ctx context.Context, d time.Duration) error { return client.Sleep(ctx, d/50) }
 	}
 	code := Run(context.Background(), f, args)
 	return result{code: code, out: out.String(), err: errOut.String()}

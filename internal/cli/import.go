@@ -161,7 +161,7 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 		return withExit(ExitAuth, fmt.Errorf("nothing was written: %s", strings.Join(plan.Forbidden, "; ")))
 	}
 
-	a := &applier{c: s.c, dealID: s.Deal.ID, pace: newPacer(importWorkers), sleep: o.Sleep, ids: map[string]string{}}
+	a := &applier{c: s.c, dealID: s.Deal.ID, pace: newPacer(importWorkers), sleep: o.RetrySleep, ids: map[string]string{}}
 	a.pace.observe(hdr)
 	total := 0
 	for _, it := range plan.Items {
