@@ -96,16 +96,7 @@ func (db *DB) ReleaseResponse(ctx context.Context, keyID, idemKey string) error 
 func (db *DB) settleClaim(ctx context.Context, tx *sql.Tx, resourceID string) error {
 	w := &writeSet{}
 	settleClaimIn(ctx, w, resourceID)
-	for _, s := range w.stmts {
-		res, err := tx.ExecContext(ctx, db.q(s.query), s.args...)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return s.noRow
-		}
-	}
-	return nil
+	return w.runIn(ctx, db, tx)
 }
 
 // settleClaimIn is settleClaim as a statement of a request write.

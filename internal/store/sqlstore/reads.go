@@ -169,8 +169,12 @@ func (db *DB) Request(ctx context.Context, dealID, id string) (store.Request, er
 	return getRequest(ctx, db, db.reads, dealID, id)
 }
 
+// requestSQL reads one request of a deal: its arguments are the deal's id
+// and the request's.
+const requestSQL = "SELECT " + requestCols + " FROM requests WHERE deal_id = ? AND id = ?"
+
 func getRequest(ctx context.Context, db *DB, q queryer, dealID, id string) (store.Request, error) {
-	r, err := scanRequest(q.QueryRowContext(ctx, db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ? AND id = ?"), dealID, id))
+	r, err := scanRequest(q.QueryRowContext(ctx, db.q(requestSQL), dealID, id))
 	return r, notFound(err)
 }
 

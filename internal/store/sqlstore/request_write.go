@@ -76,17 +76,22 @@ func (db *DB) writeOnRequest(ctx context.Context, dealID, id string, shared bool
 		if err := plan(r, w); err != nil {
 			return err
 		}
-		for _, s := range w.stmts {
-			res, err := tx.ExecContext(ctx, db.q(s.query), s.args...)
-			if err != nil {
-				return mapErr(err)
-			}
-			if s.noRow != nil {
-				if n, _ := res.RowsAffected(); n != 1 {
-					return s.noRow
-				}
+		return w.runIn(ctx, db, tx) // eventTx writes the events
+	})
+}
+
+// runIn runs the statements one by one in tx.
+func (w *writeSet) runIn(ctx context.Context, db *DB, tx *sql.Tx) error {
+	for _, s := range w.stmts {
+		res, err := tx.ExecContext(ctx, db.q(s.query), s.args...)
+		if err != nil {
+			return mapErr(err)
+		}
+		if s.noRow != nil {
+			if n, _ := res.RowsAffected(); n != 1 {
+				return s.noRow
 			}
 		}
-		return nil // eventTx writes the events
-	})
+	}
+	return nil
 }

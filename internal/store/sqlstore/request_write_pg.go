@@ -62,9 +62,9 @@ func (db *DB) pipelineOnRequest(ctx context.Context, dealID, id string, shared b
 func (db *DB) pipelineTx(ctx context.Context, c *pgx.Conn, dealID, id string, shared bool, plan requestPlan) error {
 	first := &pgx.Batch{}
 	first.Queue("BEGIN")
-	first.Queue("SELECT pg_advisory_xact_lock_shared($1)", advisoryLockID)
+	first.Queue(sharedMigrationLockSQL, advisoryLockID)
 	first.Queue(db.q(bumpDealQuery(shared)), dealID, db.KnownSchemaVersion())
-	first.Queue(db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ? AND id = ?"), dealID, id)
+	first.Queue(db.q(requestSQL), dealID, id)
 	rec := &recorder{dealID: dealID}
 	var r store.Request
 	err := sendBatch(ctx, c, first, func(br pgx.BatchResults) error {

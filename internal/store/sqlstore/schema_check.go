@@ -63,7 +63,7 @@ func (db *DB) CheckSchema(ctx context.Context) error {
 // statement (bumpDealGuarded), which saves a round trip per write.
 func (db *DB) guardSchemaInTx(ctx context.Context, tx *sql.Tx, check bool) error {
 	if db.dialect == Postgres {
-		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock_shared($1)", advisoryLockID); err != nil {
+		if _, err := tx.ExecContext(ctx, sharedMigrationLockSQL, advisoryLockID); err != nil {
 			return err
 		}
 	}
@@ -92,6 +92,11 @@ func bumpDealGuarded(ctx context.Context, db *DB, tx *sql.Tx, dealID string, sha
 	}
 	return 0, store.ErrNotFound
 }
+
+// sharedMigrationLockSQL takes, for the rest of a write's transaction,
+// the migration lock in shared mode: a migration (which takes it
+// exclusively) waits for the write, and the write for the migration.
+const sharedMigrationLockSQL = "SELECT pg_advisory_xact_lock_shared($1)"
 
 // bumpDealQuery is bumpDealGuarded's statement; its arguments are the
 // deal's id and the schema version this build knows.
