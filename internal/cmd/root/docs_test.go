@@ -1,4 +1,4 @@
-package main
+package root_test
 
 import (
 	"bytes"
@@ -6,23 +6,25 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/tools/gendocs"
 )
 
-const regenerate = "regenerate them with: go generate ./internal/tools/gendocs (then commit completions/ and man/)"
-
-// TestCommittedFilesAreCurrent regenerates completions/ and man/ into a
+// TestCommittedDocsAreCurrent regenerates completions/ and man/ into a
 // temporary directory and compares them with the committed files, so a
 // command or flag change cannot ship with stale completions or man pages.
-func TestCommittedFilesAreCurrent(t *testing.T) {
+// It lives here rather than beside the generator because this package's
+// test binary links the whole command tree anyway: one link of it, not two.
+func TestCommittedDocsAreCurrent(t *testing.T) {
 	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fresh := t.TempDir()
-	if err := generate(fresh); err != nil {
+	if err := gendocs.Generate(fresh); err != nil {
 		t.Fatal(err)
 	}
-	for _, sub := range []string{completionsDir, manDir} {
+	for _, sub := range gendocs.Dirs {
 		want := readDir(t, filepath.Join(fresh, sub))
 		got := readDir(t, filepath.Join(repo, sub))
 		if len(want) == 0 {
@@ -32,14 +34,14 @@ func TestCommittedFilesAreCurrent(t *testing.T) {
 			have, ok := got[name]
 			switch {
 			case !ok:
-				t.Errorf("%s/%s is missing; %s", sub, name, regenerate)
+				t.Errorf("%s/%s is missing; %s", sub, name, gendocs.Regenerate)
 			case !bytes.Equal(have, want[name]):
-				t.Errorf("%s/%s is out of date; %s", sub, name, regenerate)
+				t.Errorf("%s/%s is out of date; %s", sub, name, gendocs.Regenerate)
 			}
 		}
 		for _, name := range sortedKeys(got) {
 			if _, ok := want[name]; !ok {
-				t.Errorf("%s/%s is not generated any more (a command went away?): remove it, or %s", sub, name, regenerate)
+				t.Errorf("%s/%s is not generated any more (a command went away?): remove it, or %s", sub, name, gendocs.Regenerate)
 			}
 		}
 	}

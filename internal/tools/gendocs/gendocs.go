@@ -1,20 +1,20 @@
-// Command gendocs writes dealctl's shell completion scripts (completions/)
+// Package gendocs writes dealctl's shell completion scripts (completions/)
 // and man pages (man/) from the cobra command tree. Release archives and
-// packages ship these committed files; a test fails when they fall behind
+// packages ship these committed files; a test in internal/cmd/root (whose
+// test binary links the whole tree already) fails when they fall behind
 // the commands. Regenerate them from the repository root with
 //
 //	go generate ./internal/tools/gendocs
 //
-// or `go run ./internal/tools/gendocs`.
-package main
+// or `go run ./internal/tools/gendocs/cmd/gendocs`.
+package gendocs
 
-//go:generate go run .
+//go:generate go run ./cmd/gendocs
 
 import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,6 +35,13 @@ const (
 	manDir         = "man"
 )
 
+// Dirs are the folders Generate writes, relative to the repository root.
+var Dirs = []string{completionsDir, manDir}
+
+// Regenerate tells a person whose committed files are out of date what to
+// run.
+const Regenerate = "regenerate them with: go generate ./internal/tools/gendocs (then commit completions/ and man/)"
+
 // completionFiles maps each shell to the file its script is written to.
 var completionFiles = map[string]string{
 	"bash":       "dealctl.bash",
@@ -43,26 +50,9 @@ var completionFiles = map[string]string{
 	"powershell": "dealctl.ps1",
 }
 
-func main() {
-	root := flag.String("root", "", "repository root to write completions/ and man/ under (default: the module root above the working directory)")
-	flag.Parse()
-	dir := *root
-	if dir == "" {
-		var err error
-		if dir, err = moduleRoot(); err != nil {
-			fmt.Fprintln(os.Stderr, "gendocs:", err)
-			os.Exit(1)
-		}
-	}
-	if err := generate(dir); err != nil {
-		fmt.Fprintln(os.Stderr, "gendocs:", err)
-		os.Exit(1)
-	}
-}
-
-// generate replaces dir/completions and dir/man with freshly generated
+// Generate replaces dir/completions and dir/man with freshly generated
 // files.
-func generate(dir string) error {
+func Generate(dir string) error {
 	// Some flags take their defaults from the environment (DEALCTL_*);
 	// the committed files must not depend on who generated them.
 	for _, kv := range os.Environ() {
@@ -70,7 +60,7 @@ func generate(dir string) error {
 			os.Unsetenv(name)
 		}
 	}
-	for _, sub := range []string{completionsDir, manDir} {
+	for _, sub := range Dirs {
 		if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
 			return err
 		}
@@ -140,9 +130,9 @@ func walk(c *cobra.Command, fn func(*cobra.Command) error) error {
 	return nil
 }
 
-// moduleRoot is the nearest directory at or above the working directory
+// ModuleRoot is the nearest directory at or above the working directory
 // holding go.mod (go generate runs in this package's directory).
-func moduleRoot() (string, error) {
+func ModuleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
