@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,31 +38,68 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// shortScripts are the end-to-end scripts `go test -short` runs: the
+// session a new user walks through. It still seeds and starts a real
+// `dealctl serve` and runs every command as a process, so a quick run sees
+// the harness or the process path break; the other scripts, about 150
+// more processes and two thirds of this package's CPU, run in the full
+// run (`go test ./...`, which CI runs). docs/decisions.md, "What go test
+// -short leaves out".
+var shortScripts = []string{"new_user.txtar"}
+
 // TestScripts runs testdata/script/*.txtar: the real command against a
 // real `dealctl serve` seeded with the world file each script carries.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir: filepath.Join("testdata", "script"),
-		Setup: func(env *testscript.Env) error {
-			// Config, cache and keys live in the script's work directory,
-			// and the OS keyring is never touched.
-			home := env.WorkDir
-			env.Setenv("HOME", home)
-			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
-			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".data"))
-			env.Setenv("DEALCTL_KEYRING", "file")
-			env.Setenv("NO_COLOR", "1")
-			world, err := os.ReadFile(filepath.Join("testdata", "world.yaml"))
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(home, "world.yaml"), world, 0o644)
-		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"dealserve": cmdDealServe,
-		},
-	})
+	dir := filepath.Join("testdata", "script")
+	all, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < 2 {
+		t.Fatalf("%s holds %d scripts: the end-to-end suite is missing", dir, len(all))
+	}
+	var short []string
+	for _, name := range shortScripts {
+		short = append(short, filepath.Join(dir, name))
+		if !slices.Contains(all, short[len(short)-1]) {
+			t.Fatalf("shortScripts names %s, which is not in %s", name, dir)
+		}
+	}
+	params := testscript.Params{Dir: dir}
+	if testing.Short() {
+		params = testscript.Params{Files: short}
+		t.Logf("-short: %d of the %d end-to-end scripts (%s); go test without -short runs them all",
+			len(short), len(all), strings.Join(shortScripts, ", "))
+	}
+	runScripts(t, params)
+}
+
+// runScripts runs the scripts p names with the environment and commands
+// every script has.
+func runScripts(t *testing.T, p testscript.Params) {
+	p.Setup = setupScript
+	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"dealserve": cmdDealServe,
+	}
+	testscript.Run(t, p)
+}
+
+// setupScript gives a script its own home and the world file.
+func setupScript(env *testscript.Env) error {
+	// Config, cache and keys live in the script's work directory, and the
+	// OS keyring is never touched.
+	home := env.WorkDir
+	env.Setenv("HOME", home)
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".data"))
+	env.Setenv("DEALCTL_KEYRING", "file")
+	env.Setenv("NO_COLOR", "1")
+	world, err := os.ReadFile(filepath.Join("testdata", "world.yaml"))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(home, "world.yaml"), world, 0o644)
 }
 
 // cmdDealServe is `dealserve WORLD [serve flags...]`: it seeds a fresh
