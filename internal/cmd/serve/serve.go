@@ -141,6 +141,13 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	// The object store is reached before the database is opened, or
+	// created: a mistyped or unreachable --files leaves no database file
+	// behind.
+	objects, err := openObjectStore(ctx, o)
+	if err != nil {
+		return err
+	}
 	choice, cleanup, err := serveDatabase(o)
 	if err != nil {
 		return err
@@ -173,10 +180,11 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	defer stopNotify()
-	objects, err := openFiles(ctx, db, o)
-	if err != nil {
-		ln.Close()
-		return err
+	if objects == nil {
+		if err := checkNoFilesMoved(ctx, db); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke, FilesProxy: o.filesProxy}
 	if objects != nil {

@@ -11,22 +11,28 @@ import (
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
-// openFiles connects to the object store --files names, checking its
-// bucket, so that a wrong name or an unreachable store stops the start.
-// Without --files it checks that no file's bytes are in an object store,
-// which this server could then not serve.
-func openFiles(ctx context.Context, db *sqlstore.DB, o *serveOptions) (*blob.S3, error) {
+// openObjectStore connects to the object store --files names, checking
+// its bucket, so that a wrong name or an unreachable store stops the
+// start. Without --files it returns nil.
+func openObjectStore(ctx context.Context, o *serveOptions) (*blob.S3, error) {
 	if o.files == "" {
-		moved, err := db.CountBlobsIn(ctx, store.BlobInObjectStore)
-		if err != nil {
-			return nil, err
-		}
-		if moved > 0 {
-			return nil, fmt.Errorf("%d file contents of this database are in an object store, which this server could not serve: start it with --files s3://… (the store 'admin files migrate --to' named), or move them back with 'dealctl admin files migrate --to db --files s3://…'", moved)
-		}
 		return nil, nil
 	}
 	return dbopen.OpenFiles(ctx, "--files", o.files)
+}
+
+// checkNoFilesMoved refuses a database some of whose file contents are in
+// an object store, for a server started without --files, which could
+// then not serve them.
+func checkNoFilesMoved(ctx context.Context, db *sqlstore.DB) error {
+	moved, err := db.CountBlobsIn(ctx, store.BlobInObjectStore)
+	if err != nil {
+		return err
+	}
+	if moved > 0 {
+		return fmt.Errorf("%d file contents of this database are in an object store, which this server could not serve: start it with --files s3://… (the store 'admin files migrate --to' named), or move them back with 'dealctl admin files migrate --to db --files s3://…'", moved)
+	}
+	return nil
 }
 
 // checkFilesFlags checks --files and --files-proxy before serve opens

@@ -98,19 +98,31 @@ func TestServeFilesWrongCredentials(t *testing.T) {
 	}
 }
 
-// A --files URL that cannot be one is a usage error before serve opens,
-// or creates, the database.
+// A --files URL that cannot be one is a usage error, and a store that
+// does not answer stops the start, before serve opens, or creates, the
+// database.
 func TestServeChecksFilesBeforeTheDatabase(t *testing.T) {
 	t.Setenv("DEALCTL_NOTIFY_URL", "")
 	db := filepath.Join(t.TempDir(), "deals.db")
+	noDatabase := func(files string) {
+		t.Helper()
+		if _, statErr := os.Stat(db); !errors.Is(statErr, os.ErrNotExist) {
+			t.Fatalf("--files %s: the database was created before the store was checked (%v)", files, statErr)
+		}
+	}
 	for _, files := range []string{"s3://b/files", "s3://Deal_Files/x", "ftp://bucket"} {
 		var out bytes.Buffer
 		err := runServe(context.Background(), filesOptions(db, files), &out, &out)
 		if cli.ExitCode(err) != cli.ExitUsage {
 			t.Errorf("--files %s: %v (exit %d), want a usage error", files, err, cli.ExitCode(err))
 		}
-		if _, statErr := os.Stat(db); !errors.Is(statErr, os.ErrNotExist) {
-			t.Fatalf("--files %s: the database was created before the flag was checked (%v)", files, statErr)
-		}
+		noDatabase(files)
 	}
+	unreachable := "s3://bkt/files?endpoint=http://127.0.0.1:1&path-style=true"
+	var out bytes.Buffer
+	err := runServe(context.Background(), filesOptions(db, unreachable), &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "cannot reach the object store") {
+		t.Errorf("--files %s: %v, want a refusal saying the store cannot be reached", unreachable, err)
+	}
+	noDatabase(unreachable)
 }
