@@ -16,6 +16,7 @@ import (
 // Whether an archived deal is listed comes with the list itself: a read
 // per archived deal would make the list cost a query per row.
 func TestDealsListReadsNoSeatPerDeal(t *testing.T) {
+	t.Parallel()
 	counter := &countingStore{}
 	e := newEnv(t, counter.wrap)
 	for key, want := range map[string]int{"olivia-write": 3, "oscar-write": 2} { // heron is archived
@@ -31,6 +32,7 @@ func TestDealsListReadsNoSeatPerDeal(t *testing.T) {
 }
 
 func TestKeysThatDoNotAuthenticateAre401(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	cases := []struct {
@@ -79,6 +81,7 @@ func TestKeysThatDoNotAuthenticateAre401(t *testing.T) {
 }
 
 func TestServiceEndpointsNeedNoKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	anon := e.anon(t)
 	for _, p := range []string{"/healthz", "/readyz"} {
@@ -104,6 +107,7 @@ func TestServiceEndpointsNeedNoKey(t *testing.T) {
 }
 
 func TestMeShowsTheKeyWithoutItsSecret(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.secret("olivia-falcon")
 	r := e.as(t, "olivia-falcon").get("/api/v1/me").want(http.StatusOK)
@@ -129,6 +133,7 @@ func TestMeShowsTheKeyWithoutItsSecret(t *testing.T) {
 }
 
 func TestDealsListsWhatTheKeyReaches(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := []struct {
 		key  string
@@ -188,6 +193,7 @@ func TestDealsListsWhatTheKeyReaches(t *testing.T) {
 // TestUnreachableIsNotFound: a deal or row the key cannot reach answers
 // 404 on reads and writes alike, never 403 (docs/decisions.md).
 func TestUnreachableIsNotFound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, osprey, heron := e.deal("falcon"), e.deal("osprey"), e.deal("heron")
 	ospreyRow := e.row("osprey/1.1")
@@ -235,6 +241,7 @@ func TestUnreachableIsNotFound(t *testing.T) {
 }
 
 func TestArchivedDealIsReadOnlyForItsProjectAdmin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	olivia := e.as(t, "olivia-write")
 	heron := e.deal("heron")
@@ -263,6 +270,7 @@ func TestArchivedDealIsReadOnlyForItsProjectAdmin(t *testing.T) {
 }
 
 func TestReadKeyReadsAndFetchesLinksOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/1.1")
 	for _, key := range []string{"olivia-read", "bella-read"} {
@@ -286,6 +294,7 @@ func TestReadKeyReadsAndFetchesLinksOnly(t *testing.T) {
 }
 
 func TestRateLimitIsPerKeyWithRetryAfter(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *server.Config) { c.RateLimit = 3 })
 	olivia, bella := e.as(t, "olivia-write"), e.as(t, "bella-write")
 	for i := range 3 {
@@ -318,6 +327,7 @@ func TestRateLimitIsPerKeyWithRetryAfter(t *testing.T) {
 }
 
 func TestRateLimitHeadersOnEveryAPIAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.as(t, "ben-write")
 	falcon, row := e.deal("falcon"), e.row("falcon/1.1")
@@ -348,6 +358,7 @@ func TestRateLimitHeadersOnEveryAPIAnswer(t *testing.T) {
 }
 
 func TestMethodNotAllowedAndUnknownPaths(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.as(t, "olivia-write")
 	falcon, row := e.deal("falcon"), e.row("falcon/1.1")

@@ -26,6 +26,7 @@ func testDatabase(t testing.TB) string {
 // backends to the same API suite. It skips where no PostgreSQL is
 // available (and fails where DEALCTL_REQUIRE_PG=1, as in CI).
 func TestAPISuiteOnPostgres(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(storeEnv) != "" {
 		t.Skip("already the child run")
 	}

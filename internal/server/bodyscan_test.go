@@ -11,6 +11,7 @@ import (
 func wantAll(string) bool { return true }
 
 func TestScanObject(t *testing.T) {
+	t.Parallel()
 	accepted := []string{
 		`{}`, ` {"a":1} `, `{"a":[1,2.5,-0,1e9,-1.5E-3,true,false,null,"x"]}`,
 		`{"t":"\u00e9\ud834\udd1e\n\"\\\/"}`, "{\"t\":\"é𝄞\"}", `{"a":{"b":{"c":[]}}}`,

@@ -12,6 +12,7 @@ import (
 // it and share its result; a later call builds again; another key builds
 // on its own.
 func TestCoalescerBuildsOnce(t *testing.T) {
+	t.Parallel()
 	var c coalescer
 	var builds atomic.Int64
 	release := make(chan struct{})

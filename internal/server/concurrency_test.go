@@ -16,6 +16,7 @@ func highRateLimit(c *server.Config) { c.RateLimit = 100000 }
 // TestConcurrentCreatesGetDistinctNumbers: creates racing under one
 // section all succeed, each with its own next number.
 func TestConcurrentCreatesGetDistinctNumbers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, highRateLimit)
 	falcon, section := e.deal("falcon"), e.row("falcon/2")
 	const n = 50
@@ -52,6 +53,7 @@ func TestConcurrentCreatesGetDistinctNumbers(t *testing.T) {
 // TestConcurrentWritesNeverFail: posts, status moves, edits and reads
 // racing on the same rows get answers, never a 500.
 func TestConcurrentWritesNeverFail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, highRateLimit)
 	falcon := e.deal("falcon")
 	rows := []string{e.row("falcon/1.1"), e.row("falcon/1.2"), e.row("falcon/2.1")}

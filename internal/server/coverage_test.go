@@ -13,6 +13,7 @@ import (
 // OpenAPI document once with a successful call, each validated against the
 // document, and then asserts none was left out.
 func TestEveryOperationAnswersAsDocumented(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	olivia := e.as(t, "olivia-write")
 	falcon := e.deal("falcon")
@@ -55,6 +56,7 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 // operations to each other: nothing served undocumented, nothing
 // documented unserved.
 func TestRoutesAreDocumented(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	routes := e.srv.Routes()
 	ops := openapitest.Operations()

@@ -12,6 +12,7 @@ import (
 // reason docs/decisions.md gives each named condition. (429 has its own test in
 // auth_test.go: it needs a small rate limit.)
 func TestSpecErrorCases(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	open, complete, section := e.row("falcon/2.1"), e.row("falcon/1.3"), e.row("falcon/2")
@@ -59,6 +60,7 @@ func TestSpecErrorCases(t *testing.T) {
 // TestListFilters covers the list's filter extension: rows of kind
 // request are filtered and the sections above them kept.
 func TestListFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	c := e.as(t, "ben-write")

@@ -12,6 +12,7 @@ import (
 // strong ETag; a matching If-None-Match is 304 without a body; callers who
 // see different content get different ETags; a write changes them.
 func TestConditionalReads(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/1.1")
 	reads := map[string]string{
@@ -83,6 +84,7 @@ func TestConditionalReads(t *testing.T) {
 // which is built from updated_at rather than the deal's version: a post
 // at the same instant as the last write must still change it.
 func TestRowETagChangesWithEveryWriteItShows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	id := e.as(t, "olivia-write").post(requestsPath(falcon), map[string]any{"title": "Fresh"}).want(http.StatusCreated).request().ID
@@ -103,6 +105,7 @@ func TestRowETagChangesWithEveryWriteItShows(t *testing.T) {
 // updated_at, no new deal version for every cache to miss on. Its If-Match
 // is still answered.
 func TestEmptyPatchWithIfMatchWritesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	olivia := e.as(t, "olivia-write")
@@ -131,6 +134,7 @@ func TestEmptyPatchWithIfMatchWritesNothing(t *testing.T) {
 }
 
 func TestIfMatchStaleIs409(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	olivia, oscar := e.as(t, "olivia-write"), e.as(t, "oscar-write")

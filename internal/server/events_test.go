@@ -107,6 +107,7 @@ var (
 // owning side's project admin only, through a read key as well; an
 // archived deal's feed is its project admins' alone.
 func TestEventsVisibility(t *testing.T) {
+	t.Parallel()
 	e := eventsWorld(t)
 	falcon := e.deal("falcon")
 	ownerAll := append(append(append([]string{}, sharedEvents[:5]...), internalEvents[0], sharedEvents[5], sharedEvents[6], internalEvents[1], sharedEvents[7]), auditEvents...)
@@ -140,6 +141,7 @@ func TestEventsVisibility(t *testing.T) {
 
 // TestEventsCarryWhoAndWhat checks one event of each kind in full.
 func TestEventsCarryWhoAndWhat(t *testing.T) {
+	t.Parallel()
 	e := eventsWorld(t)
 	evs := e.as(t, "olivia-write").get(eventsPath(e.deal("falcon"))).want(http.StatusOK).events()
 	by := map[api.EventType]api.Event{}
@@ -201,6 +203,7 @@ func TestEventsCarryWhoAndWhat(t *testing.T) {
 // TestEventsPaging walks the feed two at a time and finds exactly the
 // whole feed; ids stay the same across calls.
 func TestEventsPaging(t *testing.T) {
+	t.Parallel()
 	e := eventsWorld(t)
 	falcon := e.deal("falcon")
 	for _, key := range []string{"olivia-write", "bella-write"} {
@@ -238,6 +241,7 @@ func TestEventsPaging(t *testing.T) {
 // TestEventsCursorErrors: an after that is not an event id of the deal is
 // a 400 saying so; a limit out of bounds a 422.
 func TestEventsCursorErrors(t *testing.T) {
+	t.Parallel()
 	e := eventsWorld(t)
 	falcon, osprey := e.deal("falcon"), e.deal("osprey")
 	olivia := e.as(t, "olivia-write")
@@ -268,6 +272,7 @@ func TestEventsCursorErrors(t *testing.T) {
 // read answers 304; an event the caller may not read does not change its
 // ETag (that would tell it one happened), one it may read does.
 func TestEventsNotModified(t *testing.T) {
+	t.Parallel()
 	e := eventsWorld(t)
 	falcon := e.deal("falcon")
 	keys := []string{"olivia-write", "oscar-write", "bella-write"}
@@ -312,6 +317,7 @@ func TestEventsNotModified(t *testing.T) {
 
 // TestEventsAdvertised: the extension is named on every /api/ answer.
 func TestEventsAdvertised(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.as(t, "bella-write").get(eventsPath(e.deal("falcon"))).want(http.StatusOK)
 	if !slices.Contains(strings.Split(strings.ReplaceAll(r.header.Get("X-Dealctl-Extensions"), " ", ""), ","), "events") {
@@ -325,6 +331,7 @@ func TestEventsAdvertised(t *testing.T) {
 // TestEventsNoneForRefusedCalls: a call the API refuses, before or
 // inside the write, records nothing.
 func TestEventsNoneForRefusedCalls(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, r21 := e.deal("falcon"), e.row("falcon/2.1")
 	oscar := e.as(t, "oscar-write")

@@ -61,6 +61,7 @@ func moveFilesToS3(t testing.TB, st *sqlstore.DB) *blob.S3 {
 // the bytes in an S3 store, on SQLite and on PostgreSQL, in child test
 // processes (the environment chooses the stores).
 func TestFileCasesOnS3(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(filesEnv) != "" || os.Getenv(storeEnv) != "" {
 		t.Skip("already a child run")
 	}
@@ -121,6 +122,7 @@ func newS3Env(t *testing.T, proxy bool, log *logBuffer) (*env, *blob.S3) {
 }
 
 func TestS3DownloadLinkIsPresigned(t *testing.T) {
+	t.Parallel()
 	e, _ := newS3Env(t, false, nil)
 	want, err := os.ReadFile("testdata/files/cert.pdf")
 	if err != nil {
@@ -161,6 +163,7 @@ func TestS3DownloadLinkIsPresigned(t *testing.T) {
 // TestS3FileStillInDatabase: while a migration is under way, a file whose
 // bytes are still in the database gets a /dl link, which works.
 func TestS3FileStillInDatabase(t *testing.T) {
+	t.Parallel()
 	e, objects := newS3Env(t, false, nil)
 	falcon := e.deal("falcon")
 	f, err := e.st.File(context.Background(), falcon, e.fileID(certPDF))
@@ -186,6 +189,7 @@ func TestS3FileStillInDatabase(t *testing.T) {
 // TestS3ObjectMissingIs404: a listed file whose object is gone is a 404
 // for the caller and an error in the log for the operator.
 func TestS3ObjectMissingIs404(t *testing.T) {
+	t.Parallel()
 	var log logBuffer
 	e, objects := newS3Env(t, true, &log)
 	falcon := e.deal("falcon")
@@ -206,6 +210,7 @@ func TestS3ObjectMissingIs404(t *testing.T) {
 
 // TestS3ReadyzCoversTheStore: /readyz fails while the bucket is gone.
 func TestS3ReadyzCoversTheStore(t *testing.T) {
+	t.Parallel()
 	e, _ := newS3Env(t, false, nil)
 	e.anon(t).get("/readyz").want(http.StatusOK)
 	// A server pointed at a bucket that is not there.

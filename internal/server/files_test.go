@@ -23,6 +23,7 @@ const (
 )
 
 func TestFilesAsEachSideSeesThem(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/1.1")
 	for key, want := range map[string][]string{
@@ -86,6 +87,7 @@ func fetch(t *testing.T, e *env, url string) *resp {
 }
 
 func TestDownloadLink(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	want, err := os.ReadFile("testdata/files/cert.pdf")
@@ -127,6 +129,7 @@ func TestDownloadLink(t *testing.T) {
 }
 
 func TestTamperedDownloadLinkIs403(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var link api.DownloadLink
 	e.as(t, "bella-write").post(linkPath(e.deal("falcon"), e.fileID(certPDF)), nil).want(http.StatusOK).into(&link)
@@ -155,6 +158,7 @@ func TestTamperedDownloadLinkIs403(t *testing.T) {
 }
 
 func TestFilesThatCannotBeDownloaded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	for _, key := range []string{"bella-write", "olivia-write"} {

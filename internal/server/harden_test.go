@@ -14,6 +14,7 @@ import (
 // any JSON string are 400 malformed_json, never replaced with U+FFFD and
 // stored.
 func TestInvalidTextIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
 	olivia := e.as(t, "olivia-write")
@@ -52,6 +53,7 @@ func TestInvalidTextIsRefused(t *testing.T) {
 
 // TestDeepBodiesAreRefused: nesting is bounded, in unknown fields too.
 func TestDeepBodiesAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	deep := `{"title": "x", "extra": ` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`
@@ -63,6 +65,7 @@ func TestDeepBodiesAreRefused(t *testing.T) {
 // TestTooManyLinksAreCountedNotDecoded: a body of far more links than a
 // message may carry is a 422 too_many for a caller who may post.
 func TestTooManyLinksAreCountedNotDecoded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
 	e.as(t, "ben-write").unvalidated().post(messagesPath(falcon, row), hostileLinks(api.MaxRequestBody-64)).
@@ -83,6 +86,7 @@ func hostileLinks(size int) []byte {
 // TestUpperCaseIDsInBodies: ids in bodies name the same rows in either
 // case, as ids in paths do.
 func TestUpperCaseIDsInBodies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	section, bella := e.row("falcon/2"), e.person("falcon/bella")
@@ -106,6 +110,7 @@ func TestUpperCaseIDsInBodies(t *testing.T) {
 // TestListFilterCacheIsKeyedOnTheParsedFilter: a query whose raw text
 // would collide with another filter's gets its own ETag and body.
 func TestListFilterCacheIsKeyedOnTheParsedFilter(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write")
@@ -140,6 +145,7 @@ func countRequests(rows []api.DealRequest) int {
 
 // TestBadAssigneeFilterIs422: like every other bad filter value.
 func TestBadAssigneeFilterIs422(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	for _, q := range []string{"bogus", "none,bogus", "0190a6e2-0000-7000-8000-00000000000"} {
@@ -151,6 +157,7 @@ func TestBadAssigneeFilterIs422(t *testing.T) {
 // TestUnjoinedPeopleReachNothing: a person invited to a deal who has not
 // joined it is listed among its people, but their key does not reach it.
 func TestUnjoinedPeopleReachNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
 	bruno := e.as(t, "bruno-write")

@@ -15,6 +15,7 @@ import (
 // TestIdempotencyKeyWithAnotherBody: the key is bound to the first body;
 // the same key with another body is refused and writes nothing.
 func TestIdempotencyKeyWithAnotherBody(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
 	ben := e.as(t, "ben-write")
@@ -63,6 +64,7 @@ func (s *crashingStore) PostMessage(ctx context.Context, p store.PostMessage) (s
 // the write's own transaction), so a retry long after the claim went
 // stale replays the write instead of writing twice.
 func TestIdempotentRetryAfterACrashReplays(t *testing.T) {
+	t.Parallel()
 	cs := &crashingStore{}
 	e := newEnv(t, func(c *server.Config) { cs.Store = c.Store; c.Store = cs })
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")

@@ -12,6 +12,7 @@ import (
 // extension: a repeated POST within 24 h replays the first answer and
 // writes nothing; the key is the caller's own and bound to its path.
 func TestIdempotencyKeyReplaysTheFirstAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
 	olivia := e.as(t, "olivia-write")

@@ -49,6 +49,7 @@ func (e *env) secondInstance(t *testing.T, opts ...func(*server.Config)) *env {
 // changes the list's and the request's ETags on both at once, for the
 // owning side and for the counterparty; the old ETag gets a 200.
 func TestNo304AfterAnotherInstancesWrite(t *testing.T) {
+	t.Parallel()
 	a := newEnv(t)
 	b := a.secondInstance(t)
 	instances := []*env{a, b}
@@ -125,6 +126,7 @@ func sharedLimiter(limit int) func(*server.Config) {
 // times its limit for a minute of the injected clock is allowed what one
 // bucket holds over that minute (full, then refilled), within ±10 %.
 func TestRateLimitSharedByInstances(t *testing.T) {
+	t.Parallel()
 	const limit = 60
 	a := newEnv(t, sharedLimiter(limit))
 	b := a.secondInstance(t, sharedLimiter(limit))
@@ -213,6 +215,7 @@ func (s *readCounter) DealRequest(ctx context.Context, dealID, id string) (store
 // deal, a list 304 reads one row (the deal, for its version) and GET /me
 // none; a write reads the key and the seat again.
 func TestWarmCallsReadOnlyTheDeal(t *testing.T) {
+	t.Parallel()
 	var reads readCounter
 	e := newEnv(t, reads.wrap)
 	falcon, row := e.deal("falcon"), e.row("falcon/1.1")

@@ -10,6 +10,7 @@ import (
 // deal, view and filter, whatever the number of writes: a body of an
 // older version is never served again, so it is not kept.
 func TestListCacheKeepsLatestBodyPerList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/1.1")
 	owner, buyer := e.as(t, "olivia-write"), e.as(t, "bella-write")

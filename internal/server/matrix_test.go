@@ -108,6 +108,7 @@ var (
 )
 
 func TestPermissionMatrix(t *testing.T) {
+	t.Parallel()
 	rows := []struct {
 		key  string // a key of testdata/matrix.yaml
 		deal string // live or arch (archived)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestPostedMessageIsFromTheAPIInMarkdown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	e.clock.Advance(time.Minute)
@@ -53,6 +54,7 @@ func TestPostedMessageIsFromTheAPIInMarkdown(t *testing.T) {
 }
 
 func TestSeededMessagesKeepTheirSourceAndFormat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	msgs := e.as(t, "olivia-write").get(messagesPath(e.deal("falcon"), e.row("falcon/1.1"))).want(http.StatusOK).messages()
 	if len(msgs) != 4 {
@@ -72,6 +74,7 @@ func TestSeededMessagesKeepTheirSourceAndFormat(t *testing.T) {
 }
 
 func TestEmptyMessageIs400(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	ben := e.as(t, "ben-write")
@@ -97,6 +100,7 @@ func TestEmptyMessageIs400(t *testing.T) {
 }
 
 func TestLinkValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	ben := e.as(t, "ben-write")
@@ -134,6 +138,7 @@ func TestLinkValidation(t *testing.T) {
 }
 
 func TestWhoMayPost(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	for _, key := range []string{"owen-write", "bianca-write"} {
@@ -148,6 +153,7 @@ func TestWhoMayPost(t *testing.T) {
 // TestCounterpartyHasNoPrivateNotes: its internal posts are refused and
 // write nothing: no message, no status move, no notification.
 func TestCounterpartyHasNoPrivateNotes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	for _, key := range []string{"bella-write", "ben-write"} {
@@ -193,6 +199,7 @@ func TestCounterpartyHasNoPrivateNotes(t *testing.T) {
 // TestCounterpartyNeverSeesOwnerInternals: the seeded 1.1 has an internal
 // note with a file and an internal response, both the owner's.
 func TestCounterpartyNeverSeesOwnerInternals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/1.1")
 	note := e.ref(world.RefMessage, "falcon/1.1/1")
@@ -240,6 +247,7 @@ func TestCounterpartyNeverSeesOwnerInternals(t *testing.T) {
 }
 
 func TestLatestAnswerIsTheNewestVisibleResponseShortened(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	ben, olivia := e.as(t, "ben-write"), e.as(t, "olivia-write")
@@ -284,6 +292,7 @@ func notifications(t *testing.T, e *env, deal string) []store.Notification {
 // TestNotifications: a shared post writes one outbox row per joined
 // person of the other side; an internal one writes none.
 func TestNotifications(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	byMessage := func(msgID string) []string {

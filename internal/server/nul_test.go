@@ -11,6 +11,7 @@ import (
 // both backends refuse one with a 422 naming the field, instead of a 500
 // on one of them.
 func TestNULCharactersAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write")

@@ -14,6 +14,7 @@ import (
 // row's, and is refused (409 conflict_stale, nothing written) once someone
 // else has changed the row since.
 func TestPatchIfUpdatedAt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/1.1")
 	olivia, oscar := e.as(t, "olivia-write"), e.as(t, "oscar-write")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestNewRequestIsOpenWithDefaults(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	r := e.as(t, "oscar-write").post(requestsPath(falcon), map[string]any{"title": "Cap table"}).want(http.StatusCreated)
@@ -49,6 +50,7 @@ func TestNewRequestIsOpenWithDefaults(t *testing.T) {
 }
 
 func TestSectionRows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write")
@@ -83,6 +85,7 @@ func TestSectionRows(t *testing.T) {
 }
 
 func TestListIsInNaturalTreeOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	c := e.as(t, "bella-write")
@@ -114,6 +117,7 @@ func TestListIsInNaturalTreeOrder(t *testing.T) {
 }
 
 func TestNextNumber(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write")
@@ -139,6 +143,7 @@ func TestNextNumber(t *testing.T) {
 }
 
 func TestDuplicateNumberIs409(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write")
@@ -159,6 +164,7 @@ func TestDuplicateNumberIs409(t *testing.T) {
 }
 
 func TestParentMustBeASectionOfTheDeal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write")
@@ -182,6 +188,7 @@ func TestParentMustBeASectionOfTheDeal(t *testing.T) {
 }
 
 func TestAssigneeMustBeAPersonOnTheDeal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write")
@@ -207,6 +214,7 @@ func TestAssigneeMustBeAPersonOnTheDeal(t *testing.T) {
 }
 
 func TestPatchChangesOnlyWhatIsSent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/1.1")
 	olivia := e.as(t, "olivia-write")
@@ -243,6 +251,7 @@ func eqTime(a, b *time.Time) bool {
 }
 
 func TestValidationNamesEveryBadField(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write")
@@ -305,6 +314,7 @@ func TestValidationNamesEveryBadField(t *testing.T) {
 }
 
 func TestMalformedBodies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
 	olivia := e.as(t, "olivia-write")
@@ -351,6 +361,7 @@ func TestBodyOverOneMiBIs413(t *testing.T) {
 // it answers, and one read of the deal's people serves both the assignee
 // check and the answer's authors.
 func TestRequestCallsReadRowAndPeopleOnce(t *testing.T) {
+	t.Parallel()
 	counter := &countingStore{}
 	e := newEnv(t, counter.wrap)
 	falcon, id := e.deal("falcon"), e.row("falcon/1.1")

@@ -17,6 +17,7 @@ import (
 // write once; the others replay the answer or are told the first is still
 // running (409 idempotency_in_progress), never a second write.
 func TestIdempotencyKeyRace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
 	idem := header("Idempotency-Key: race-1")
@@ -43,6 +44,7 @@ func TestIdempotencyKeyRace(t *testing.T) {
 
 // TestUpperCaseIDs: a UUID in upper case names the same deal and request.
 func TestUpperCaseIDs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
 	got := e.as(t, "olivia-write").get(requestPath(strings.ToUpper(falcon), strings.ToUpper(row))).want(http.StatusOK).request()
@@ -54,6 +56,7 @@ func TestUpperCaseIDs(t *testing.T) {
 // TestMethodNotAllowedAdvertisesExtensions: every API answer names the
 // extensions, the 405 too.
 func TestMethodNotAllowedAdvertisesExtensions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.as(t, "olivia-write").do(http.MethodDelete, "/api/v1/deals/"+e.deal("falcon"), nil).want(http.StatusMethodNotAllowed)
 	if got := r.header.Get(server.ExtensionsHeader); got != server.Extensions {
@@ -66,6 +69,7 @@ func TestMethodNotAllowedAdvertisesExtensions(t *testing.T) {
 // the list's, the row's or the conversation's ETag — while the owner's
 // own ETags do change.
 func TestInternalNoteLeavesNoTrace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
 	ben, olivia := e.as(t, "ben-write"), e.as(t, "olivia-write")
@@ -97,6 +101,7 @@ func TestInternalNoteLeavesNoTrace(t *testing.T) {
 // (dealctl admin files attach) leaves no trace for the counterparty
 // either, while a file on a shared message does move its ETags.
 func TestFileOnInternalNoteLeavesNoTrace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon, row := e.deal("falcon"), e.row("falcon/1.1")
 	ben, olivia := e.as(t, "ben-write"), e.as(t, "olivia-write")
@@ -138,6 +143,7 @@ func TestFileOnInternalNoteLeavesNoTrace(t *testing.T) {
 // TestEveryWrongTypeIsNamed: one 422 names every field of the wrong JSON
 // type, with the index of a bad link.
 func TestEveryWrongTypeIsNamed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write")

@@ -109,6 +109,7 @@ func bothStores(t *testing.T, fn func(t *testing.T, dsn string)) {
 // its log within 10 s (the bound the upgrade docs promise), and keeps
 // answering reads.
 func TestSchemaWatchDrainsAnInstanceLeftBehind(t *testing.T) {
+	t.Parallel()
 	bothStores(t, func(t *testing.T, dsn string) {
 		e, logs := schemaEnv(t, dsn)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -158,6 +159,7 @@ func TestSchemaWatchDrainsAnInstanceLeftBehind(t *testing.T) {
 // the write transaction, writes nothing, and turns the instance not
 // ready at once.
 func TestSchemaCheckedInsideEveryWrite(t *testing.T) {
+	t.Parallel()
 	bothStores(t, func(t *testing.T, dsn string) {
 		e, _ := schemaEnv(t, dsn)
 		falcon, row := e.deal("falcon"), e.row("falcon/1.1")

@@ -27,6 +27,7 @@ func newRow(t *testing.T, e *env, status api.RequestStatus) api.DealRequest {
 // request to any other status, the counterparty's only forward; the
 // current status itself is never allowed.
 func TestPatchStatus(t *testing.T) {
+	t.Parallel()
 	const (
 		open     = api.StatusOpen
 		partial  = api.StatusPartial
@@ -111,6 +112,7 @@ func TestPatchStatus(t *testing.T) {
 // counterparty does not reopen a complete request by answering it);
 // update_status false, internal responses and every other kind leave it.
 func TestPostMoves(t *testing.T) {
+	t.Parallel()
 	const (
 		open     = api.StatusOpen
 		partial  = api.StatusPartial
