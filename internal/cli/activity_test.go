@@ -76,6 +76,7 @@ func writeSomeHistory(t *testing.T, url string) {
 }
 
 func TestActivityAsEachRole(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	writeSomeHistory(t, ls.URL)
 
@@ -125,6 +126,7 @@ func TestActivityAsEachRole(t *testing.T) {
 }
 
 func TestActivityRequestAndSince(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	writeSomeHistory(t, ls.URL)
 
@@ -161,14 +163,11 @@ func TestActivityRequestAndSince(t *testing.T) {
 }
 
 func TestActivityFollowPrintsWhatComes(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	ios, _, out, _ := iostreams.Test()
-	f := NewFactory(ios)
-	t.Setenv("DEALCTL_SERVER", ls.URL)
-	t.Setenv("DEALCTL_API_KEY", aliceKey)
-	t.Setenv("DEALCTL_DEAL", "falcon")
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	f := testFactory(t, ios, map[string]string{"DEALCTL_SERVER": ls.URL, "DEALCTL_API_KEY": aliceKey, "DEALCTL_DEAL": "falcon",
+		"XDG_CONFIG_HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir(), "DEALCTL_KEYRING": "file"})
 	f.Global.JSON = true
 	polls := 0
 	opts := &ActivityOptions{cmdEnv: f.env(), Since: "24h", Follow: true, Interval: time.Second, Count: 3, Sleep: func(context.Context, time.Duration) error {
@@ -202,6 +201,7 @@ func TestActivityFollowPrintsWhatComes(t *testing.T) {
 }
 
 func TestActivityHostileTitle(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	title := "Minutes \x1b]52;c;cm0gLXJmIH4K\x07 \x1b[2J\u202egnp.exe"
 	runAs(t, ls.URL, aliceKey, runOpts{}, "requests", "create", "--parent", "1", "--title", title).must(t, 0)
@@ -221,6 +221,7 @@ func TestActivityHostileTitle(t *testing.T) {
 }
 
 func TestActivityWithoutTheEventsExtension(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	for _, args := range [][]string{{"activity"}, {"audit", "downloads"}} {
 		r := runAs(t, ls.URL, aliceKey, runOpts{env: map[string]string{"DEALCTL_NO_EXTENSIONS": "1"}}, args...)
@@ -236,14 +237,12 @@ func TestActivityWithoutTheEventsExtension(t *testing.T) {
 func watchJSON(t *testing.T, url, key string, env map[string]string, count int, between func(poll int)) []watchEvent {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
-	f := NewFactory(ios)
-	for k, v := range map[string]string{"DEALCTL_SERVER": url, "DEALCTL_API_KEY": key, "DEALCTL_DEAL": "falcon",
-		"XDG_CONFIG_HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir(), "DEALCTL_NO_EXTENSIONS": ""} {
-		t.Setenv(k, v)
-	}
+	vars := map[string]string{"DEALCTL_SERVER": url, "DEALCTL_API_KEY": key, "DEALCTL_DEAL": "falcon",
+		"XDG_CONFIG_HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir(), "DEALCTL_KEYRING": "file"}
 	for k, v := range env {
-		t.Setenv(k, v)
+		vars[k] = v
 	}
+	f := testFactory(t, ios, vars)
 	f.Global.JSON = true
 	poll := 0
 	opts := &WatchOptions{cmdEnv: f.env(), Interval: time.Second, Count: count, Sleep: func(context.Context, time.Duration) error {
@@ -269,6 +268,7 @@ func watchJSON(t *testing.T, url, key string, env map[string]string, count int, 
 }
 
 func TestWatchOnEventsMissesNothingBetweenPolls(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	// Several writes between two polls: two answers on 1.1 and three
 	// moves, the last one back where it started.
@@ -354,6 +354,7 @@ func startAuditServer(t *testing.T) string {
 }
 
 func TestAuditDownloads(t *testing.T) {
+	t.Parallel()
 	url := startAuditServer(t)
 	// The counterparty downloads the file; the owning side's admin too.
 	dir := t.TempDir()
@@ -420,6 +421,7 @@ func TestAuditDownloads(t *testing.T) {
 }
 
 func TestAuditDownloadsOnUnknownDeal(t *testing.T) {
+	t.Parallel()
 	url := startAuditServer(t)
 	r := runAs(t, url, aliceKey, runOpts{}, "audit", "downloads", "-d", "Nope")
 	r.must(t, ExitNotFound)
@@ -431,6 +433,7 @@ func TestAuditDownloadsOnUnknownDeal(t *testing.T) {
 // A server that refuses the events call itself (a proxy's rule, a
 // server's own policy): a line that says what it means, and exit 4 or 3.
 func TestActivityRefusedByTheServer(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	for status, code := range map[int]int{http.StatusForbidden: ExitAuth, http.StatusNotFound: ExitNotFound} {
 		refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

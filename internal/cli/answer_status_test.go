@@ -7,6 +7,7 @@ import (
 
 // TestAnswerSaysWhetherTheStatusMoved: "is now" only when it moved.
 func TestAnswerSaysWhetherTheStatusMoved(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	for _, c := range []struct {
 		args []string
@@ -27,6 +28,7 @@ func TestAnswerSaysWhetherTheStatusMoved(t *testing.T) {
 // TestAnswerPartialNeedsAStatusMove: --partial with --no-status or a
 // message that is not a response is a usage error, before any call.
 func TestAnswerPartialNeedsAStatusMove(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	for _, extra := range [][]string{{"--no-status"}, {"--kind", "question"}, {"--kind", "internal_note"}} {
 		r := run(t, ts, runOpts{}, append([]string{"answer", "1.1", "-m", "x", "--partial"}, extra...)...)
@@ -43,6 +45,7 @@ func TestAnswerPartialNeedsAStatusMove(t *testing.T) {
 // TestAPIFieldsOnGETAreQueryParameters: as in gh api, -f on a GET is sent
 // as the query, not dropped.
 func TestAPIFieldsOnGETAreQueryParameters(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	run(t, ts, runOpts{}, "api", "GET", "/me", "-f", "x=1").must(t, 0)
 	sent := ts.sentTo("GET /api/v1/me")

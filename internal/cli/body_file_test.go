@@ -11,6 +11,7 @@ import (
 // empty file) is a usage error, not a blanked body; --body ” clears it
 // on purpose.
 func TestEmptyBodyFileIsRefused(t *testing.T) {
+	t.Parallel()
 	empty := filepath.Join(t.TempDir(), "empty.md")
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)

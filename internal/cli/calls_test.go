@@ -17,6 +17,7 @@ import (
 // 304 or read again when it changed, and the write. Counted at the real
 // server.
 func TestActionsByNumberCostTwoCalls(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	env := map[string]string{"DEALCTL_SERVER": ls.URL, "DEALCTL_API_KEY": aliceKey, "XDG_CACHE_HOME": t.TempDir(), "DEALCTL_DEBUG": "api"}
 	do := func(args ...string) (result, int64) {
@@ -59,6 +60,7 @@ func TestActionsByNumberCostTwoCalls(t *testing.T) {
 // -o json of answer prints the request as the server has it after the
 // post, as it always has: that costs a read of the request.
 func TestAnswerJSONPrintsTheRequestAfter(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	r := runLive(t, ls.URL, "answer", "1.2", "-m", "Minutes attached.", "--partial", "-o", "json")
 	r.must(t, 0)
@@ -78,6 +80,7 @@ func TestAnswerJSONPrintsTheRequestAfter(t *testing.T) {
 // that id (here: a /deals answer that named another id) is looked up
 // again, and the command goes on with the deal the server names now.
 func TestRememberedDealLookedUpAgainWhenGone(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	var lie atomic.Bool
 	lie.Store(true)

@@ -19,6 +19,7 @@ import (
 )
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		r := run(t, nil, runOpts{}, args...)
 		r.must(t, 0, "dealctl version ")
@@ -26,6 +27,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestDeals(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "deals", "ls")
 	r.must(t, 0)
@@ -56,6 +58,7 @@ func TestDeals(t *testing.T) {
 }
 
 func TestPeople(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "people", "ls")
 	r.must(t, 0, "alice@target.example\tAlice Sato\tTarget Co\tadmin\tprincipal\tyes\tyes\t"+ts.person("alice")+"\n",
@@ -63,6 +66,7 @@ func TestPeople(t *testing.T) {
 }
 
 func TestWhoami(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	run(t, ts, runOpts{}, "whoami").must(t, 0, "alice@target.example\tAlice Sato\tTarget Co\tdlk_test0000\twrite\n")
 	run(t, ts, runOpts{tty: true}, "whoami").must(t, 0, "Alice Sato <alice@target.example> of Target Co")
@@ -74,6 +78,7 @@ func TestWhoami(t *testing.T) {
 }
 
 func TestAuthWithKeyFile(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	cfgHome := t.TempDir()
 	env := map[string]string{"XDG_CONFIG_HOME": cfgHome, "DEALCTL_API_KEY": "", "DEALCTL_SERVER": "", "DEALCTL_KEYRING": "file"}
@@ -105,6 +110,7 @@ func TestAuthWithKeyFile(t *testing.T) {
 }
 
 func TestAuthWithKeyringMock(t *testing.T) {
+	t.Parallel()
 	keyring.MockInit()
 	ts := newFalcon(t)
 	cfgHome := t.TempDir()
@@ -125,6 +131,7 @@ func TestAuthWithKeyringMock(t *testing.T) {
 }
 
 func TestMessagesAndFiles(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "messages", "ls", "2.1")
 	r.must(t, 0, "Bob Reyes <bob@acme.example> 2026-03-01T10:00:00Z (response, via email)\nAttached the audited accounts.\n",
@@ -141,6 +148,7 @@ func TestMessagesAndFiles(t *testing.T) {
 }
 
 func TestMessagesMarkdownOnTerminal(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	run(t, ts, runOpts{}, "answer", "1.1", "-m", "# Heading\n\nSome **bold** text.").must(t, 0)
 	piped := run(t, ts, runOpts{}, "messages", "ls", "1.1")
@@ -159,6 +167,7 @@ func TestMessagesMarkdownOnTerminal(t *testing.T) {
 }
 
 func TestDownload(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	dir := t.TempDir()
 	cert := ts.file(t, "2.1", "cert.pdf").VersionID
@@ -201,6 +210,7 @@ func TestDownload(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{tty: true}, "progress")
 	r.must(t, 0)
@@ -219,15 +229,12 @@ func TestProgress(t *testing.T) {
 }
 
 func TestWatch(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	ios, _, out, _ := iostreams.Test()
-	f := NewFactory(ios)
+	f := testFactory(t, ios, map[string]string{"DEALCTL_SERVER": ts.URL, "DEALCTL_API_KEY": testKey, "DEALCTL_DEAL": "falcon",
+		"XDG_CONFIG_HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir(), "DEALCTL_KEYRING": "file"})
 	f.Now = func() time.Time { return fixedTime }
-	t.Setenv("DEALCTL_SERVER", ts.URL)
-	t.Setenv("DEALCTL_API_KEY", testKey)
-	t.Setenv("DEALCTL_DEAL", "falcon")
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	f.Global.JSON = true
 	var polls int
 	opts := &WatchOptions{cmdEnv: f.env(), Interval: time.Second, Count: 3, Sleep: func(ctx context.Context, d time.Duration) error {
@@ -261,6 +268,7 @@ func TestWatch(t *testing.T) {
 }
 
 func TestAPICommand(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "api", "GET", "/me")
 	r.must(t, 0, `"prefix": "dlk_test0000"`)
@@ -279,6 +287,7 @@ func TestAPICommand(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
 		r := run(t, ts, runOpts{}, "completion", sh)
@@ -295,6 +304,7 @@ func TestCompletion(t *testing.T) {
 }
 
 func TestETagCacheAcrossRuns(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	env := map[string]string{"XDG_CACHE_HOME": t.TempDir()}
 	for range 3 {
@@ -316,6 +326,7 @@ func TestETagCacheAcrossRuns(t *testing.T) {
 // `api` prints JSON as every -o json does (< and & unescaped, however
 // the server escaped them), and a body that is not JSON as it came.
 func TestAPICommandOutput(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "api", "PATCH", "/deals/{deal}/requests/"+ts.id("1.1"), "-f", "title=R&D <notes>")
 	r.must(t, 0, `"title": "R&D <notes>"`)

@@ -11,6 +11,7 @@ import (
 // server does not hand out yet fails with exit 5 and says what to do,
 // rather than a warning and exit 0 with nothing saved.
 func TestDownloadNamedFileNotReady(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	dir := filepath.Join(t.TempDir(), "dl")
 	r := run(t, ts, runOpts{}, "download", ts.file(t, "2.1", "scan.txt").VersionID, "-o", dir)
@@ -26,6 +27,7 @@ func TestDownloadNamedFileNotReady(t *testing.T) {
 // TestDownloadFolderMadeOnlyToSave: a download that fails before saving
 // anything leaves no empty folder behind.
 func TestDownloadFolderMadeOnlyToSave(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	base := t.TempDir()
 	for _, ref := range []string{"1.1", "9.9", "00000000-0000-4000-8000-000000000000"} {
@@ -48,6 +50,7 @@ func TestDownloadFolderMadeOnlyToSave(t *testing.T) {
 // is not overwritten (exit 5, --force suggested); the same content is not
 // a conflict; --force replaces.
 func TestDownloadKeepsLocalEdits(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	dir := t.TempDir()
 	cert := filepath.Join(dir, "cert.pdf")

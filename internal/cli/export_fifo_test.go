@@ -15,6 +15,7 @@ import (
 // TestExportToFIFO: a FIFO (as a device) is written to, not replaced by a
 // regular file.
 func TestExportToFIFO(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	fifo := filepath.Join(t.TempDir(), "pipe")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

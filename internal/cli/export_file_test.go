@@ -11,6 +11,7 @@ import (
 // TestExportFollowsSymlink: -o through a link writes the file it names
 // and leaves the link a link.
 func TestExportFollowsSymlink(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
 	}
@@ -40,6 +41,7 @@ func TestExportFollowsSymlink(t *testing.T) {
 // TestExportFileModes: an existing file keeps its permissions (a 0600
 // list is not made world-readable); a new file is 0600.
 func TestExportFileModes(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("no Unix permissions on Windows")
 	}

@@ -63,6 +63,7 @@ func workbookText(t *testing.T, path string) string {
 // latest answer and link they gave the row); --include-internal keeps
 // them and every format with room for words says so.
 func TestExportLeavesInternalNotesOut(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	postInternal(t, ls.URL)
 	dir := t.TempDir()
@@ -177,6 +178,7 @@ func TestExportLeavesInternalNotesOut(t *testing.T) {
 // title that a spreadsheet would run as formulas land in the csv behind
 // an apostrophe, and the csv imported back plans no change.
 func TestExportCSVFormulaRoundTrip(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	bob := func(args ...string) {
 		t.Helper()

@@ -17,6 +17,7 @@ import (
 // with list-filters the mapped filters go in the query and the answer is
 // filtered again; without, nothing is sent and all is filtered here.
 func TestRequestsListServerFilters(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args  []string
 		query string // sent when the server advertises list-filters
@@ -74,6 +75,7 @@ func TestRequestsListServerFilters(t *testing.T) {
 // just read or confirmed and no call is made only to fetch an ETag, so
 // the row's updated_at goes as X-Dealctl-If-Updated-At (if-updated-at).
 func TestIfMatchOnWrites(t *testing.T) {
+	t.Parallel()
 	// ID stands for 1.1's id; ETAG for the ETag its read was answered with.
 	for _, c := range []struct {
 		args    []string
@@ -125,6 +127,7 @@ func TestIfMatchOnWrites(t *testing.T) {
 // and its PATCH: one line saying so, exit 5, and with --json the
 // server's ErrorResponse.
 func TestConflictStaleMessage(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	ts.set(func(ts *liveAPI) { ts.meddler = ts.id("1.1") })
 	r := run(t, ts, runOpts{}, "requests", "status", ts.id("1.1"), "complete")
@@ -147,6 +150,7 @@ func TestConflictStaleMessage(t *testing.T) {
 // survive a 5xx by retrying with the same key; without the extension a
 // failed POST is not sent again.
 func TestIdempotentPosts(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"answer", "1.1", "-m", "Here it is."},
 		{"requests", "create", "--title", "Board minutes", "--parent", "1"},
@@ -176,6 +180,7 @@ func TestIdempotentPosts(t *testing.T) {
 
 // DEALCTL_NO_EXTENSIONS turns them off even where advertised.
 func TestNoExtensionsSetting(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	run(t, ts, runOpts{env: map[string]string{"DEALCTL_NO_EXTENSIONS": "1"}}, "requests", "ls", "--status", "open").must(t, 0, "1.1")
 	run(t, ts, runOpts{env: map[string]string{"DEALCTL_NO_EXTENSIONS": "1"}}, "requests", "edit", "1.1", "--title", "T").must(t, 0)
@@ -192,6 +197,7 @@ func TestNoExtensionsSetting(t *testing.T) {
 // after the server wrote it) is retried under the same Idempotency-Key
 // and the server replays it instead of posting twice.
 func TestExtensionsLive(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 6000)
 	var meddle, dropPost atomic.Bool
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -242,6 +248,7 @@ func TestExtensionsLive(t *testing.T) {
 // conflict (exit 5) and the other change is not overwritten; run again, it
 // lands.
 func TestStatusByNumberSeesAChangeSinceTheList(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 6000)
 	var meddle atomic.Bool
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

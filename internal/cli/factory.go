@@ -59,6 +59,15 @@ type Factory struct {
 	// Sleep of their own, between polls.
 	RetrySleep func(ctx context.Context, d time.Duration) error
 
+	// Env is the environment the settings are read from (DEALCTL_*):
+	// os.LookupEnv unless a test gives a command one of its own.
+	Env config.Env
+	// ConfigDir and CacheDir are the folders of settings and keys, and of
+	// cached answers: the OS's (config.Dir, client.DefaultCacheDir) unless
+	// a test gives others.
+	ConfigDir func() (string, error)
+	CacheDir  func() (string, error)
+
 	// Config, Keys and Client are lazy; tests replace them.
 	Config func() (*config.Config, error)
 	Keys   func() (*config.KeyStore, error)
@@ -69,17 +78,30 @@ type Factory struct {
 
 // NewFactory returns the factory for a real process.
 func NewFactory(io *iostreams.IOStreams) *Factory {
-	f := &Factory{IO: io, Global: &GlobalOptions{}, Now: time.Now, RetrySleep: client.Sleep}
-	f.Config = sync.OnceValues(func() (*config.Config, error) { return config.Load(f.flags) })
+	f := &Factory{IO: io, Global: &GlobalOptions{}, Now: time.Now, RetrySleep: client.Sleep,
+		Env: os.LookupEnv, ConfigDir: config.Dir, CacheDir: client.DefaultCacheDir}
+	f.Config = sync.OnceValues(func() (*config.Config, error) {
+		dir, err := f.ConfigDir()
+		if err != nil {
+			return nil, err
+		}
+		return config.Load(dir, f.Env, f.flags)
+	})
 	f.Keys = sync.OnceValues(func() (*config.KeyStore, error) {
 		cfg, err := f.Config()
 		if err != nil {
 			return nil, err
 		}
-		return config.NewKeyStore(cfg.Dir(), f.Warnf), nil
+		return config.NewKeyStore(cfg.Dir(), f.getenv, f.Warnf), nil
 	})
 	f.Client = sync.OnceValues(f.newClient)
 	return f
+}
+
+// getenv is the value of name in f.Env, "" when unset.
+func (f *Factory) getenv(name string) string {
+	v, _ := f.Env(name)
+	return v
 }
 
 // Server is the server address the configuration names.
@@ -132,11 +154,11 @@ func (f *Factory) clientFor(server, key string) (*client.Client, error) {
 		// DEALCTL_NO_EXTENSIONS (or no_extensions in the config file).
 		NoExtensions: cfg.NoExtensions(),
 	}
-	if slices.Contains(strings.Split(os.Getenv("DEALCTL_DEBUG"), ","), "api") {
+	if slices.Contains(strings.Split(f.getenv("DEALCTL_DEBUG"), ","), "api") {
 		o.Debug = f.IO.ErrOut
 	}
 	if !cfg.NoCache() {
-		if dir, err := client.DefaultCacheDir(); err == nil {
+		if dir, err := f.CacheDir(); err == nil {
 			o.Cache = client.NewCache(dir)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,21 +56,53 @@ func run(t *testing.T, ts *liveAPI, o runOpts, args ...string) result {
 	for k, v := range o.env {
 		env[k] = v
 	}
-	for k, v := range env {
-		t.Setenv(k, v)
-	}
 	ios, in, out, errOut := iostreams.Test()
 	in.WriteString(o.stdin)
 	ios.SetStdoutTTY(o.tty || o.prompt)
 	ios.SetStdinTTY(o.prompt)
 	ios.SetColorEnabled(o.color)
-	f := NewFactory(ios)
+	f := testFactory(t, ios, env)
 	f.Now = func() time.Time { return fixedTime }
 	if o.quickRetries {
 		f.RetrySleep = func(ctx context.Context, d time.Duration) error { return client.Sleep(ctx, d/50) }
 	}
 	code := Run(context.Background(), f, args)
 	return result{code: code, out: out.String(), err: errOut.String()}
+}
+
+// processEnv are the variables that only the process's environment can
+// give: the editor `answer` runs, and the folder of its draft.
+var processEnv = []string{"EDITOR", "VISUAL", "TMPDIR"}
+
+// testFactory is a factory whose settings come from env alone: its
+// DEALCTL_* variables, and its XDG_CONFIG_HOME and XDG_CACHE_HOME as the
+// config and cache folders. Nothing is read from the test process's own
+// environment, so tests that build their commands here can run in
+// parallel; the variables of processEnv are set in it (t.Setenv), and a
+// test that passes one cannot.
+func testFactory(t *testing.T, ios *iostreams.IOStreams, env map[string]string) *Factory {
+	t.Helper()
+	for _, k := range processEnv {
+		if v, ok := env[k]; ok {
+			t.Setenv(k, v)
+		}
+	}
+	f := NewFactory(ios)
+	f.Env = func(name string) (string, bool) {
+		v, ok := env[name]
+		return v, ok
+	}
+	dir := func(name string, sub ...string) func() (string, error) {
+		return func() (string, error) {
+			if env[name] == "" {
+				return "", fmt.Errorf("the test gave no %s", name)
+			}
+			return filepath.Join(append([]string{env[name]}, sub...)...), nil
+		}
+	}
+	f.ConfigDir = dir("XDG_CONFIG_HOME", "dealctl")
+	f.CacheDir = dir("XDG_CACHE_HOME", "dealctl", "http")
+	return f
 }
 
 // golden compares got with testdata/golden/name, or rewrites it with

@@ -80,6 +80,7 @@ func bigSheet(t testing.TB, n int) string {
 // it got; run again, it finishes, and nothing is on the deal twice. Run
 // with and without the server's idempotency extension.
 func TestImportInterruptedThenReRun(t *testing.T) {
+	t.Parallel()
 	for _, strip := range []bool{false, true} {
 		t.Run(fmt.Sprintf("extensions-hidden=%v", strip), func(t *testing.T) {
 			ls := startLiveServer(t, 0)
@@ -109,6 +110,7 @@ func TestImportInterruptedThenReRun(t *testing.T) {
 // network stays up; the same run retries (replay with an idempotency key,
 // or a look at the list without one) and finishes with no duplicate.
 func TestImportSurvivesALostAnswer(t *testing.T) {
+	t.Parallel()
 	for _, strip := range []bool{false, true} {
 		t.Run(fmt.Sprintf("extensions-hidden=%v", strip), func(t *testing.T) {
 			ls := startLiveServer(t, 0)

@@ -25,6 +25,7 @@ func rowsByNumber(rows []api.DealRequest) map[string]api.DealRequest {
 // "–" and "£" reach the deal as themselves, with a note saying how the
 // file was read; the same list as UTF-16 text then plans no change.
 func TestImportWindows1252CSV(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	plan, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "advisor-libreoffice-1252.csv"))
 	if r.code != 0 || !plan.Applied || plan.Summary.Create != 7 {
@@ -57,6 +58,7 @@ func TestImportWindows1252CSV(t *testing.T) {
 // TestImportRefusesTextItCannotRead: told the Windows-1252 file is UTF-8,
 // import names the line, writes nothing and exits 6.
 func TestImportRefusesTextItCannotRead(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	r := runLive(t, ls.URL, "import", filepath.Join(spreadsheets, "advisor-libreoffice-1252.csv"), "--encoding", "utf-8")
 	if r.code != ExitValidation || !strings.Contains(r.err, "advisor-libreoffice-1252.csv: line 1: this line is not UTF-8") ||
@@ -71,6 +73,7 @@ func TestImportRefusesTextItCannotRead(t *testing.T) {
 // TestImportUSTracker: 600 rows of US dates; the column's 7/17/2026 makes
 // every date month/day, priorities 1/2/3 read as high/medium/low.
 func TestImportUSTracker(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "us-vdr-tracker.csv")
 	plan, r := planOf(t, ls.URL, file, "--dry-run")
@@ -109,6 +112,7 @@ func TestImportUSTracker(t *testing.T) {
 // TestImportUnknownValuesThenMap: one problem per column lists each
 // unknown value once; the --map flags it suggests then import the sheet.
 func TestImportUnknownValuesThenMap(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "unknown-values.csv")
 	r := runLive(t, ls.URL, "import", file)
@@ -141,6 +145,7 @@ func TestImportUnknownValuesThenMap(t *testing.T) {
 // TestImportReadFlagsAreChecked: a mistake in a read flag is a usage
 // error (exit 2) that says what to write instead.
 func TestImportReadFlagsAreChecked(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "unknown-values.csv")
 	for _, c := range []struct {
@@ -165,6 +170,7 @@ func TestImportReadFlagsAreChecked(t *testing.T) {
 
 // TestImportSheetWithoutTitleColumn says so, not "no header row".
 func TestImportSheetWithoutTitleColumn(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	path := filepath.Join(t.TempDir(), "owners.csv")
 	if err := os.WriteFile(path, []byte("Tracker\nNo.,Status,Owner\n1.1,Open,bob@acme.example\n"), 0o644); err != nil {
@@ -181,6 +187,7 @@ func TestImportSheetWithoutTitleColumn(t *testing.T) {
 // import as they read, with their notes, and plan no change when run
 // again.
 func TestImportSheetLayouts(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	for _, c := range []struct {
 		file, note string

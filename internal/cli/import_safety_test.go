@@ -56,6 +56,7 @@ func sameRows(t *testing.T, before, after []api.DealRequest) {
 // imported into a deal whose sections are 1–5, is refused row by row with
 // the way through, and nothing is written; --under puts it in place.
 func TestImportWorkstreamTabNeverTouchesSections(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	withFiveSections(t, ls.URL)
 	file := filepath.Join(spreadsheets, "workstream-tabs.xlsx")
@@ -129,6 +130,7 @@ func TestImportWorkstreamTabNeverTouchesSections(t *testing.T) {
 // into the section it is named like (1 → 3); --under a number that is
 // not a section is refused before anything is read from the sheet's rows.
 func TestImportUnderSection(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	withFiveSections(t, ls.URL)
 	file := filepath.Join(spreadsheets, "workstream-tabs.xlsx")
@@ -208,6 +210,7 @@ func editCSV(t *testing.T, path, number, header, value string) {
 // stays (conflicts listed, exit 5), the edit lands; --overwrite takes the
 // sheet's values.
 func TestImportStaleExportLeavesNewerWorkAlone(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"list.csv", "list.xlsx"} {
 		t.Run(name, func(t *testing.T) {
 			ls := startLiveServer(t, 0)
@@ -275,6 +278,7 @@ func TestImportStaleExportLeavesNewerWorkAlone(t *testing.T) {
 // assigned 1.2: the blanks keep the deal's assignee and due dates, the
 // plan says so, and --clear-blanks clears them.
 func TestImportForeignBlanksKeepDealValues(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	mustLive(t, ls.URL, "requests", "assign", "1.2", "--to", "bob@acme.example")
 	file := filepath.Join(spreadsheets, "counsel-followup.csv")
@@ -329,6 +333,7 @@ func writeSheet(t *testing.T, text string) string {
 // the deal's row of its number, are refused with the way through;
 // nothing is written. --retitle lets the title through, not the kind.
 func TestImportIdentityMismatches(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	before := liveRows(t, ls.URL)
 	kind := writeSheet(t, "Number,Kind,Title\n1,request,Corporate\n1.1,section,Certificate of incorporation\n1.1.1,request,Apostille\n")
@@ -367,6 +372,7 @@ func TestImportIdentityMismatches(t *testing.T) {
 // and counted apart from "unchanged", and a status difference without
 // --apply-status is mentioned once.
 func TestImportPlanJSONAgreesWithTable(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	sheet := writeSheet(t, "Number,Kind,Title,Status\n1,section,Corporate,\n1.1,request,Certificate of incorporation,complete\n"+
 		"1.2,request,Board minutes,open\n1.3,request,Share register,\n2,section,Finance,\n2.1,request,Audited accounts,complete\n")
@@ -410,6 +416,7 @@ func TestImportPlanJSONAgreesWithTable(t *testing.T) {
 // rows give a few warnings of each kind and a count of the rest, not 120
 // lines; the same list imported again (now on the deal) warns of nothing.
 func TestImportWarningsCappedAndQuietOnReRun(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	var b strings.Builder
 	b.WriteString("Title,Priority\n")
@@ -449,6 +456,7 @@ func TestImportWarningsCappedAndQuietOnReRun(t *testing.T) {
 // TestImportNULFailsPlanning: a NUL in a cell is refused while planning
 // (exit 6, the row named, nothing written), not by the server halfway.
 func TestImportNULFailsPlanning(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	sheet := writeSheet(t, "Number,Title,Details\n1,Corporate,\n1.3,Share\x00register,\n1.4,Options,text\x00more\n")
 	for _, args := range [][]string{{"--dry-run"}, nil} {

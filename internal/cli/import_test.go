@@ -16,6 +16,7 @@ const spreadsheets = "../../testdata/spreadsheets"
 // The template's 1.2 is "Register of members" where Falcon's is "Board
 // minutes": refused until --retitle says it is meant.
 func TestImportTemplateThenReRunChangesNothing(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "buyer-ddrl.xlsx")
 
@@ -69,6 +70,7 @@ func TestImportTemplateThenReRunChangesNothing(t *testing.T) {
 // TestImportApplyStatus moves statuses only when asked, through allowed
 // moves.
 func TestImportApplyStatus(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "buyer-ddrl.xlsx")
 	plan, r := planOf(t, ls.URL, file, "--apply-status", "--retitle")
@@ -90,6 +92,7 @@ func TestImportApplyStatus(t *testing.T) {
 // TestImportBadRowsWriteNothing: every bad row is reported by its sheet
 // row number, the exit code is 6, and the deal is untouched.
 func TestImportBadRowsWriteNothing(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	path := filepath.Join(t.TempDir(), "bad.csv")
 	csv := "Buyer list,,,,\n" +
@@ -128,6 +131,7 @@ func TestImportBadRowsWriteNothing(t *testing.T) {
 // TestExportImportRoundTrip: an exported xlsx or csv, imported back,
 // plans zero changes, with or without --apply-status.
 func TestExportImportRoundTrip(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	// Give the list some texture first: multi-line bodies, dates, a
 	// requester, an unnumbered row, 1.10 beside 1.1.
@@ -178,6 +182,7 @@ func oneNewRowSheet(t *testing.T) string {
 // top; with DEALCTL_NO_EXTENSIONS import sends no Idempotency-Key, even
 // where the server advertises them, and the client does not resend.
 func TestImportRetriesInOneLayer(t *testing.T) {
+	t.Parallel()
 	debug := map[string]string{"DEALCTL_DEBUG": "api"}
 
 	ts := newFalcon(t)
@@ -231,6 +236,7 @@ func TestImportRetriesInOneLayer(t *testing.T) {
 // with the line, exit 6, and writes nothing (a dry run says so too),
 // rather than reading the lines after it into one cell.
 func TestImportUnterminatedQuote(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(t.TempDir(), "list.csv")
 	data := "Number,Title\n9,Environment\n9.1,\"Site surveys\n9.2,Permits\n9.3,Waste\n"
@@ -254,6 +260,7 @@ func TestImportUnterminatedQuote(t *testing.T) {
 // may carry escape sequences; the problems that quote its cells reach
 // stderr as visible text.
 func TestImportProblemsNeverActOnTheTerminal(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	path := filepath.Join(t.TempDir(), "hostile.csv")
 	csv := "Number,Title,Assigned to\n" +

@@ -12,6 +12,7 @@ import (
 // found before any call, so a write never succeeds and then fails on its
 // output (a re-run would write twice).
 func TestOutputFormatCheckedBeforeWriting(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"answer", "1.1", "-m", "x", "-o", "csv"},
 		{"requests", "create", "--title", "T", "-o", "tsv"},
@@ -36,6 +37,7 @@ func TestOutputFormatCheckedBeforeWriting(t *testing.T) {
 // TestOutputFormatOfReads: commands that print one object refuse csv and
 // tsv with exit 2 (not 1); commands that print rows print them.
 func TestOutputFormatOfReads(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	for _, args := range [][]string{
 		{"whoami", "-o", "csv"}, {"deals", "show", "-o", "csv"}, {"version", "-o", "csv"},
@@ -61,6 +63,7 @@ func TestOutputFormatOfReads(t *testing.T) {
 // TestImportAppliedAsCSV: an import that wrote prints its rows with -o
 // csv rather than failing after the writes.
 func TestImportAppliedAsCSV(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(t.TempDir(), "list.csv")
 	if err := os.WriteFile(file, []byte("Number,Title\n9,Environment\n9.1,Site surveys\n"), 0o644); err != nil {

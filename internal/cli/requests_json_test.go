@@ -16,6 +16,7 @@ import (
 // `requests ls -o json` prints the real server's list without decoding it;
 // that must be byte-for-byte what decoding and encoding it print.
 func TestRequestsListJSONUndecoded(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 6000)
 	runLive(t, ls.URL, "requests", "edit", "1.1", "--title", `Certificate <b> & "seal"`, "--body", "a\u2028b & <c>").must(t, 0)
 	c, err := client.New(client.Options{BaseURL: ls.URL, Key: aliceKey})
@@ -46,6 +47,7 @@ func TestRequestsListJSONUndecoded(t *testing.T) {
 // By id, the deal is not looked up first, and an unknown one still says
 // so (exit 3), as any command does.
 func TestRequestsListJSONByID(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEAL": ts.dealID()}}, "requests", "ls", "-o", "json")
 	r.must(t, 0, `"number": "2.1"`)
@@ -65,6 +67,7 @@ func TestRequestsListJSONByID(t *testing.T) {
 // the same cache entry decoded, prints the same rows whichever form the
 // entry is in.
 func TestRequestsListJSONFromTheCache(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 6000)
 	cache := t.TempDir()
 	runCached := func(args ...string) result {
@@ -103,6 +106,7 @@ func TestRequestsListJSONFromTheCache(t *testing.T) {
 // such as "nul" are passed through as the layout does not parse literals:
 // see output.WriteRawJSON.)
 func TestLayOutListEmptyAnswers(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "[]\n", "  \n": "[]\n", "null": "[]\n", "\n null \n\n": "[]\n", "[]": "[]\n", ` [ {"a":1} ]`: "[\n  {\n    \"a\": 1\n  }\n]\n"} {
 		var out bytes.Buffer
 		if err := layOutList(&out, strings.NewReader(in)); err != nil || out.String() != want {

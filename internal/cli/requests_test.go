@@ -11,6 +11,7 @@ import (
 )
 
 func TestRequestsListFlags(t *testing.T) {
+	t.Parallel()
 	f := NewFactory(nil)
 	var got *RequestsListOptions
 	cmd := NewCmdRequestsList(f, func(o *RequestsListOptions) error { got = o; return nil })
@@ -38,6 +39,7 @@ func numbers(out string) string {
 }
 
 func TestRequestsListFilters(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	cases := []struct {
 		args []string
@@ -70,6 +72,7 @@ func TestRequestsListFilters(t *testing.T) {
 }
 
 func TestRequestsListPipedColumns(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "requests", "ls", "--status", "open")
 	r.must(t, 0)
@@ -80,6 +83,7 @@ func TestRequestsListPipedColumns(t *testing.T) {
 }
 
 func TestRequestsListTableGolden(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{tty: true}, "requests", "ls")
 	r.must(t, 0)
@@ -87,6 +91,7 @@ func TestRequestsListTableGolden(t *testing.T) {
 }
 
 func TestRequestsListJSONAndJQ(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "requests", "ls", "-o", "json", "--status", "complete")
 	r.must(t, 0)
@@ -109,6 +114,7 @@ func TestRequestsListJSONAndJQ(t *testing.T) {
 }
 
 func TestRequestsListExitCode(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "requests", "ls", "--overdue", "--exit-code")
 	r.must(t, ExitMatched, "1.1")
@@ -128,6 +134,7 @@ func TestRequestsListExitCode(t *testing.T) {
 }
 
 func TestRequestsListUsageErrors(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	for _, args := range [][]string{
 		{"requests", "ls", "--status", "done"},
@@ -150,6 +157,7 @@ func TestRequestsListUsageErrors(t *testing.T) {
 }
 
 func TestNotFoundAndAuthExitCodes(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "requests", "show", "9.9")
 	if r.code != ExitNotFound || !strings.Contains(r.err, "no request numbered 9.9") {
@@ -179,6 +187,7 @@ func TestNotFoundAndAuthExitCodes(t *testing.T) {
 }
 
 func TestRequestsShow(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{tty: true}, "requests", "show", "1.1")
 	r.must(t, 0)
@@ -193,6 +202,7 @@ func TestRequestsShow(t *testing.T) {
 }
 
 func TestRequestsCreateEditAssign(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{stdin: "Every meeting since 2020."}, "requests", "create", "--title", "Board minutes", "--parent", "1", "--priority", "high",
 		"--due", "2026-04-01", "--assignee", "bob@acme.example", "-F", "-")
@@ -235,6 +245,7 @@ func TestRequestsCreateEditAssign(t *testing.T) {
 }
 
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "status", "2.1", "complete")
 	r.must(t, 0, "2.1 is already complete")
@@ -257,6 +268,7 @@ func TestStatus(t *testing.T) {
 }
 
 func TestAnswer(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "answer", "1.1", "-m", "Here it is.", "--partial",
 		"--link", "https://example.com/a=Registry", "--link", "https://example.com/q?x=1=Query")
@@ -277,6 +289,7 @@ func TestAnswer(t *testing.T) {
 }
 
 func TestParseLink(t *testing.T) {
+	t.Parallel()
 	cases := map[string][2]string{
 		"https://x.example/doc":            {"https://x.example/doc", ""},
 		"https://x.example/doc=My doc":     {"https://x.example/doc", "My doc"},
@@ -299,6 +312,7 @@ func TestParseLink(t *testing.T) {
 // that read's ETag is the If-Match, with no second read (status, edit,
 // assign).
 func TestRequestByIDReadOnce(t *testing.T) {
+	t.Parallel()
 	debug := runOpts{env: map[string]string{"DEALCTL_DEBUG": "api"}}
 	readOf := func(ts *liveAPI, id string) string { return "GET /api/v1/deals/" + ts.dealID() + "/requests/" + id }
 	for _, args := range []func(ts *liveAPI) []string{

@@ -10,6 +10,7 @@ import (
 
 // An exact match wins over looser ones; a loose tier may be ambiguous.
 func TestFirstTierMatches(t *testing.T) {
+	t.Parallel()
 	names := []string{"ann", "Ann", "ANN", "bob"}
 	for _, c := range []struct {
 		ref  string

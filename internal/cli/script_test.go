@@ -50,6 +50,7 @@ var shortScripts = []string{"new_user.txtar"}
 // TestScripts runs testdata/script/*.txtar: the real command against a
 // real `dealctl serve` seeded with the world file each script carries.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "script")
 	all, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil {

@@ -28,6 +28,7 @@ const charRefs = " &#27;]52;c;ZXZpbA==&#7; &#x1b;[2J &#x9B;2J"
 // the real server, then prints them through every printer a person reads
 // on a terminal, and fails on any control left that dealctl did not write.
 func TestHostileTextThroughEveryPrinter(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	ctx := context.Background()
 	alice, bob := liveClient(t, ls.URL, aliceKey), liveClient(t, ls.URL, bobKey)
@@ -72,6 +73,7 @@ func TestHostileTextThroughEveryPrinter(t *testing.T) {
 // TestHostileTextInWatch prints watch's events (a new answer, a status
 // move) on a terminal.
 func TestHostileTextInWatch(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	ctx := context.Background()
 	bob := liveClient(t, ls.URL, bobKey)
@@ -80,12 +82,8 @@ func TestHostileTextInWatch(t *testing.T) {
 		t.Run(h.Name, func(t *testing.T) {
 			ios, _, out, errOut := iostreams.Test()
 			ios.SetStdoutTTY(true)
-			f := NewFactory(ios)
-			t.Setenv("DEALCTL_SERVER", ls.URL)
-			t.Setenv("DEALCTL_API_KEY", aliceKey)
-			t.Setenv("DEALCTL_DEAL", "falcon")
-			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			f := testFactory(t, ios, map[string]string{"DEALCTL_SERVER": ls.URL, "DEALCTL_API_KEY": aliceKey, "DEALCTL_DEAL": "falcon",
+				"XDG_CONFIG_HOME": t.TempDir(), "XDG_CACHE_HOME": t.TempDir(), "DEALCTL_KEYRING": "file"})
 			polled := false
 			opts := &WatchOptions{cmdEnv: f.env(), Interval: time.Second, Count: 2, Sleep: func(context.Context, time.Duration) error {
 				if !polled {
@@ -110,6 +108,7 @@ func TestHostileTextInWatch(t *testing.T) {
 
 // TestHostileTextInErrors prints an error answer that quotes hostile text.
 func TestHostileTextInErrors(t *testing.T) {
+	t.Parallel()
 	for _, h := range termsafetest.Hostile {
 		var buf bytes.Buffer
 		err := &client.Error{StatusCode: 422, Method: "PATCH", URL: "http://x/api/v1/deals/d/requests/r", Decoded: true,
@@ -123,6 +122,7 @@ func TestHostileTextInErrors(t *testing.T) {
 // TestJSONOutputKeepsServerText checks that -o json is left exact: the
 // sanitising is for people, and scripts need the text as written.
 func TestJSONOutputKeepsServerText(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	alice := liveClient(t, ls.URL, aliceKey)
 	dealID, row := liveRow(t, alice, "1.2")
@@ -139,6 +139,7 @@ func TestJSONOutputKeepsServerText(t *testing.T) {
 }
 
 func TestSafeCopyLeavesTheOriginal(t *testing.T) {
+	t.Parallel()
 	name := "a\x1b]0;x\x07"
 	m := api.Message{Text: "line1\nline2\x1b[2J", Author: &api.Author{Name: &name}}
 	safe := output.SafeCopy(m)

@@ -129,6 +129,7 @@ func (tm *terminal) waitFor(text string) string {
 // answer with neither -m nor -F opens $EDITOR on the terminal: here an
 // "editor" that asks for a line on the terminal and saves it.
 func TestTerminalAnswerOpensEditor(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 6000)
 	editor := filepath.Join(t.TempDir(), "line-editor")
 	script := "#!/bin/sh\nprintf 'editor> '\nread text\nprintf '%s\\n\\n# dealctl: an instruction line, dropped\\n' \"$text\" > \"$1\"\n"
@@ -150,6 +151,7 @@ func TestTerminalAnswerOpensEditor(t *testing.T) {
 // auth login on a terminal asks for the key without echoing it, checks it
 // with GET /me, and stores it.
 func TestTerminalLoginHiddenPrompt(t *testing.T) {
+	t.Parallel()
 	ls := startLiveServer(t, 6000)
 	tm := newTerminal(t, nil)
 	tm.line("dealctl auth login --server " + ls.URL)
@@ -173,6 +175,7 @@ func TestTerminalLoginHiddenPrompt(t *testing.T) {
 // download draws a progress bar on a terminal's stderr for a file over
 // 1 MiB, and finishes it at 100%.
 func TestTerminalDownloadProgress(t *testing.T) {
+	t.Parallel()
 	skipTerminalWhenShort(t)
 	url := startServerWithBigFile(t, 3<<20)
 	tm := newTerminal(t, map[string]string{"DEALCTL_SERVER": url, "DEALCTL_API_KEY": aliceKey, "DEALCTL_DEAL": "falcon"})

@@ -17,6 +17,7 @@ import (
 // d in the TUI saves files as `dealctl download` does, into
 // --download-dir, and says plainly when a file is still being scanned.
 func TestTUIDownloader(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	c, err := client.New(client.Options{BaseURL: ts.URL, Key: testKey})
 	if err != nil {
@@ -47,6 +48,7 @@ func TestTUIDownloader(t *testing.T) {
 // A deal named by id is read once (GET /deals/{id}, with the seat) by
 // `deals show` and by the TUI's first load, not again.
 func TestDealByIDReadOnce(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	dealRead := "GET /api/v1/deals/" + ts.dealID() // the same deal id on every copy
 	r := run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEBUG": "api"}}, "deals", "show", ts.dealID())

@@ -14,6 +14,7 @@ import (
 // TestFlagGroupsAreUsageErrors: flags that exclude each other exit 2 with
 // a sentence naming them as typed, not cobra's words and exit 1.
 func TestFlagGroupsAreUsageErrors(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "f.md")
 	if err := os.WriteFile(file, []byte("text"), 0o644); err != nil {
 		t.Fatal(err)
@@ -40,6 +41,7 @@ func TestFlagGroupsAreUsageErrors(t *testing.T) {
 // TestAPIMethodIsChecked: a method that is not one is refused before
 // anything is sent.
 func TestAPIMethodIsChecked(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "api", "FOO", "/me")
 	if r.code != ExitUsage || !strings.Contains(r.err, `"FOO" is not an HTTP method: use GET, POST, PATCH, PUT, DELETE, HEAD`) {
@@ -55,6 +57,7 @@ func TestAPIMethodIsChecked(t *testing.T) {
 // it does not know with exit 2 and the command to run, before any call;
 // with no word it shows its help and exits 0.
 func TestUnknownSubcommandIsAUsageError(t *testing.T) {
+	t.Parallel()
 	ts := newFalcon(t)
 	var groups [][]string
 	var walk func(c *cobra.Command, path []string)

@@ -16,6 +16,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space
 // TestVersionWriteFailure: a version that could not be written is exit 1
 // with the reason, not exit 0 with nothing printed.
 func TestVersionWriteFailure(t *testing.T) {
+	t.Parallel()
 	var errOut bytes.Buffer
 	if code := printVersionTo(failingWriter{}, &errOut); code != ExitFailure {
 		t.Errorf("exit %d, want 1", code)
@@ -28,6 +29,7 @@ func TestVersionWriteFailure(t *testing.T) {
 // TestVersionToDevFull runs `dealctl --version > /dev/full` for real:
 // the device is only opened for writing, never replaced.
 func TestVersionToDevFull(t *testing.T) {
+	t.Parallel()
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
 		t.Skip("no /dev/full here")

@@ -11,6 +11,7 @@ import (
 // dealctl API (a 404 page with no ErrorResponse), is reported as the
 // wrong server to check, exit 1, not as a missing deal or request.
 func TestWrongServerIsNotNotFound(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.NotFoundHandler()) // "404 page not found", text/plain
 	t.Cleanup(srv.Close)
 	env := map[string]string{"DEALCTL_SERVER": srv.URL}

@@ -48,22 +48,24 @@ func Dir() (string, error) {
 	return filepath.Join(d, "dealctl"), nil
 }
 
-// Load reads the config file (missing is fine), the environment and the
-// flags in fs that carry a setting's name.
-func Load(flags *pflag.FlagSet) (*Config, error) {
-	dir, err := Dir()
-	if err != nil {
-		return nil, err
-	}
+// Env looks up an environment variable: os.LookupEnv in a real process.
+// Tests give each command an environment of its own, so that commands can
+// run side by side in one test process.
+type Env func(name string) (string, bool)
+
+// envName is the environment variable of setting key.
+func envName(key string) string {
+	return "DEALCTL_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
+}
+
+// Load reads the config file in dir (missing is fine), then the DEALCTL_*
+// variables of env, then the flags in fs that carry a setting's name; a
+// later source wins over an earlier one. An empty variable counts as
+// unset.
+func Load(dir string, env Env, flags *pflag.FlagSet) (*Config, error) {
 	// "::" as the key delimiter: server URLs, used as map keys, hold dots.
 	v := viper.NewWithOptions(viper.KeyDelimiter("::"))
-	v.SetEnvPrefix("DEALCTL")
-	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
-	for _, k := range []string{KeyServer, KeyDeal, KeyRateWait, KeyNoCache, KeyNoExtensions} {
-		if err := v.BindEnv(k); err != nil {
-			return nil, err
-		}
-	}
+	changed := func(k string) bool { return false }
 	if flags != nil {
 		for _, k := range []string{KeyServer, KeyDeal} {
 			if f := flags.Lookup(k); f != nil {
@@ -71,6 +73,15 @@ func Load(flags *pflag.FlagSet) (*Config, error) {
 					return nil, err
 				}
 			}
+		}
+		changed = func(k string) bool { f := flags.Lookup(k); return f != nil && f.Changed }
+	}
+	// The environment is read here rather than bound with viper.BindEnv,
+	// which reads the process's own: a value set here overrides the file,
+	// and is left out where a flag was given.
+	for _, k := range []string{KeyServer, KeyDeal, KeyRateWait, KeyNoCache, KeyNoExtensions} {
+		if val, ok := env(envName(k)); ok && val != "" && !changed(k) {
+			v.Set(k, val)
 		}
 	}
 	file := filepath.Join(dir, "config.yaml")

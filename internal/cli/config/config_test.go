@@ -1,16 +1,17 @@
 package config
 
 import (
+	"os"
 	"testing"
 
 	"github.com/spf13/pflag"
 )
 
 func TestPrecedenceAndDefaultDeal(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
 	t.Setenv("DEALCTL_SERVER", "")
 	t.Setenv("DEALCTL_DEAL", "")
-	c, err := Load(nil)
+	c, err := Load(dir, os.LookupEnv, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +22,7 @@ func TestPrecedenceAndDefaultDeal(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	c, _ = Load(nil)
+	c, _ = Load(dir, os.LookupEnv, nil)
 	if c.Server() != "http://file.example" || c.Deal(c.Server()) != "deal-1" {
 		t.Errorf("from file: server %q deal %q", c.Server(), c.Deal(c.Server()))
 	}
@@ -30,7 +31,7 @@ func TestPrecedenceAndDefaultDeal(t *testing.T) {
 	}
 
 	t.Setenv("DEALCTL_SERVER", "http://env.example")
-	c, _ = Load(nil)
+	c, _ = Load(dir, os.LookupEnv, nil)
 	if c.Server() != "http://env.example" {
 		t.Errorf("env should beat file: %q", c.Server())
 	}
@@ -41,7 +42,7 @@ func TestPrecedenceAndDefaultDeal(t *testing.T) {
 	if err := fs.Parse([]string{"--server", "http://flag.example", "--deal", "falcon"}); err != nil {
 		t.Fatal(err)
 	}
-	c, _ = Load(fs)
+	c, _ = Load(dir, os.LookupEnv, fs)
 	if c.Server() != "http://flag.example" || c.Deal(c.Server()) != "falcon" {
 		t.Errorf("flags should beat env: %q %q", c.Server(), c.Deal(c.Server()))
 	}

@@ -34,13 +34,14 @@ var keyringTimeout = 3 * time.Second
 type KeyStore struct {
 	Dir       string              // config directory holding the key file
 	ForceFile bool                // DEALCTL_KEYRING=file: never touch the OS keyring
-	Getenv    func(string) string // os.Getenv unless a test says otherwise
+	Getenv    func(string) string // the environment: os.Getenv in a real process
 	Warn      func(format string, a ...any)
 }
 
-// NewKeyStore returns the store for dir, honouring DEALCTL_KEYRING.
-func NewKeyStore(dir string, warn func(string, ...any)) *KeyStore {
-	return &KeyStore{Dir: dir, ForceFile: os.Getenv("DEALCTL_KEYRING") == "file", Getenv: os.Getenv, Warn: warn}
+// NewKeyStore returns the store for dir, honouring DEALCTL_KEYRING and
+// DEALCTL_API_KEY as getenv (os.Getenv in a real process) gives them.
+func NewKeyStore(dir string, getenv func(string) string, warn func(string, ...any)) *KeyStore {
+	return &KeyStore{Dir: dir, ForceFile: getenv("DEALCTL_KEYRING") == "file", Getenv: getenv, Warn: warn}
 }
 
 // FilePath is the plain-text key file used when no keyring is available.
