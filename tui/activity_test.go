@@ -31,6 +31,7 @@ func postOn(t *testing.T, o Options, number string, in api.MessageCreate) {
 // e shows the deal's events, newest first, each naming who, which
 // request and what; r reads what is new; esc goes back to the list.
 func TestActivityView(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	alice, bob := ts.options(t, "alice", "Falcon"), ts.options(t, "bob", "Falcon")
 	postOn(t, alice, "1.2", api.MessageCreate{Text: api.Some("Board is nervous"), Kind: api.Some(api.MessageInternalNote)})
@@ -79,6 +80,7 @@ func TestActivityView(t *testing.T) {
 // The view is read again with the list on the refresh clock, and only
 // while it is open.
 func TestActivityViewRefreshesInTheBackground(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	o := ts.options(t, "alice", "Falcon")
 	o.RefreshEvery = 20 * time.Millisecond
@@ -94,6 +96,7 @@ func TestActivityViewRefreshesInTheBackground(t *testing.T) {
 // Against a server without the events extension the view says so, and
 // the program carries on.
 func TestActivityViewWithoutEvents(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	o := ts.options(t, "alice", "Falcon")
 	plain, err := client.New(client.Options{BaseURL: ts.url, Key: ts.keys["alice"], NoExtensions: true, MaxRetries: -1, MaxRateWait: -1})

@@ -99,6 +99,7 @@ func BenchmarkSearch2200(b *testing.B) {
 }
 
 func TestViewDrawsOnlyTheWindow(t *testing.T) {
+	t.Parallel()
 	m := loaded(t, bigList(2200), 80, 24)
 	m.Update(keyMsg("G"))
 	v := screen(t, m)

@@ -16,6 +16,7 @@ func shownNumbers(m *Model) string {
 // Pelican deal as Alice (the server's clock is 2027-03-01, so 1.2 and 2.3
 // are overdue), and esc takes the filters off again.
 func TestEachFilter(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	for _, c := range []struct {
 		name   string
@@ -67,6 +68,7 @@ func TestEachFilter(t *testing.T) {
 // "/1.1" is 1.1, not 1.10 or 1.11 (which match as text too), even with
 // the cursor on 1.11 when the search starts.
 func TestSearchJumpsToTheExactNumber(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Pelican"), 100, 30)
 	s.waitFor("Tax returns")
@@ -93,6 +95,7 @@ func TestSearchJumpsToTheExactNumber(t *testing.T) {
 
 // A paste into the search narrows the list as typing does.
 func TestPasteIntoSearchNarrows(t *testing.T) {
+	t.Parallel()
 	m := loaded(t, bigList(120), 100, 30)
 	m.Update(keyMsg("/"))
 	m.Update(tea.PasteMsg{Content: "request 57:"})

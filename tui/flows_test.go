@@ -15,6 +15,7 @@ import (
 // checks the state behind it.
 
 func TestOpenConversation(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 100, 30)
 	s.waitFor("Certificate of incorporation")
@@ -31,6 +32,7 @@ func TestOpenConversation(t *testing.T) {
 }
 
 func TestOpenWide(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 160, 30)
 	s.waitFor("Certificate of incorporation")
@@ -43,6 +45,7 @@ func TestOpenWide(t *testing.T) {
 }
 
 func TestFilterAndSearch(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 80, 24)
 	s.waitFor("Management accounts")
@@ -73,6 +76,7 @@ func TestFilterAndSearch(t *testing.T) {
 }
 
 func TestAnswer(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	// The counterparty answers 1.2 in part.
 	s := start(t, ts.options(t, "bob", "Falcon"), 100, 30)
@@ -99,6 +103,7 @@ func TestAnswer(t *testing.T) {
 }
 
 func TestAnswerFormOffersInternalToOwnerOnly(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	for _, c := range []struct {
 		key   string
@@ -128,6 +133,7 @@ func TestAnswerFormOffersInternalToOwnerOnly(t *testing.T) {
 }
 
 func TestMoveStatus(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	// The counterparty moves forward only: from open, partial or complete.
 	s := start(t, ts.options(t, "bob", "Falcon"), 100, 30)
@@ -169,6 +175,7 @@ func TestMoveStatus(t *testing.T) {
 }
 
 func TestErrorInStatusBar(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 100, 30)
 	s.waitFor("Certificate of incorporation")
@@ -191,6 +198,7 @@ func TestErrorInStatusBar(t *testing.T) {
 // The program carries on after an error, and the next key clears it: an
 // old message would read as the result of the new action.
 func TestMessageClearsOnTheNextKey(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 100, 30)
 	s.waitFor("Certificate of incorporation")
@@ -209,6 +217,7 @@ func TestMessageClearsOnTheNextKey(t *testing.T) {
 }
 
 func TestTooSmallAndResize(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 60, 20)
 	s.waitFor("at least 80")
@@ -225,6 +234,7 @@ func TestTooSmallAndResize(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 80, 24)
 	s.waitFor("Certificate of incorporation")
@@ -235,6 +245,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestSwitchDeal(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", ""), 100, 30)
 	s.waitFor("Switch to deal")
@@ -247,6 +258,7 @@ func TestSwitchDeal(t *testing.T) {
 }
 
 func TestDownloadFileUnderCursor(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	o := ts.options(t, "alice", "Falcon")
 	got := make(chan string, 1)
@@ -267,6 +279,7 @@ func TestDownloadFileUnderCursor(t *testing.T) {
 // The list is read again in the background with If-None-Match, and a
 // change made elsewhere shows without a key press.
 func TestBackgroundRefresh(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	o := ts.options(t, "alice", "Falcon")
 	o.RefreshEvery = 20 * time.Millisecond
@@ -297,6 +310,7 @@ func TestBackgroundRefresh(t *testing.T) {
 // A refresh that failed is reported until one succeeds; then the error
 // goes, since what it reported is over.
 func TestRefreshErrorClearsWhenTheServerRecovers(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 100, 30)
 	s.waitFor("Certificate of incorporation")
@@ -316,6 +330,7 @@ func TestRefreshErrorClearsWhenTheServerRecovers(t *testing.T) {
 // than the server's copy is read again, and a request already where the
 // user moves it is success, not an error.
 func TestMoveToWhereItAlreadyIsIsSuccess(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := start(t, ts.options(t, "alice", "Falcon"), 100, 30)
 	s.waitFor("Board minutes")

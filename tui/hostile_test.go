@@ -76,6 +76,7 @@ func ptr(s string) *string { return &s }
 // pane, the thread, the status bar, pickers and the status line, with
 // colour off (no ESC at all may remain) and on (only the TUI's own SGR).
 func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
+	t.Parallel()
 	for _, h := range termsafetest.Hostile {
 		for _, color := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/color=%v", h.Name, color), func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 // The conversation is worded as `dealctl messages ls` words it.
 func TestConversationWording(t *testing.T) {
+	t.Parallel()
 	url := "https://example.com/doc"
 	msgs := []api.Message{
 		{Kind: api.MessageResponse, Source: api.SourceAPI, Partial: true, Format: api.FormatText, Text: "Sent by a script."},
@@ -29,6 +30,7 @@ func TestConversationWording(t *testing.T) {
 // decode to ESC inside the renderer, and with colour on a "hide text"
 // SGR (ESC[8m) would then pass for the TUI's own styling.
 func TestMarkdownCharacterReferencesStayVisible(t *testing.T) {
+	t.Parallel()
 	for _, color := range []bool{false, true} {
 		out := newMarkdown(color).render("shown &#27;[8mhidden&#x1b;[0m text", 80)
 		if strings.Contains(out, "\x1b[8m") || !strings.Contains(ansi.Strip(out), "␛[8m") {

@@ -17,6 +17,7 @@ func numbersShown(l rowList) string {
 }
 
 func TestRowListFilter(t *testing.T) {
+	t.Parallel()
 	rows := bigList(120) // sections 1, 2, 3 with 49, 49 and 19 requests
 	l := newRowList(rows)
 	if l.shown != 117 || len(l.visible) != 120 {
@@ -47,6 +48,7 @@ func TestRowListFilter(t *testing.T) {
 }
 
 func TestNextFilterCycles(t *testing.T) {
+	t.Parallel()
 	var seen []string
 	f := api.RequestStatus("")
 	for range 4 {
@@ -61,6 +63,7 @@ func TestNextFilterCycles(t *testing.T) {
 // Due dates are calendar days where the deal is: late on 1 March in
 // London is already 2 March in Auckland.
 func TestOverdueInTheDealsTimeZone(t *testing.T) {
+	t.Parallel()
 	due := "2027-03-01"
 	r := api.DealRequest{Kind: api.KindRequest, Status: api.StatusOpen, DueDate: &due}
 	now := time.Date(2027, 3, 1, 12, 30, 0, 0, time.UTC)

@@ -12,6 +12,7 @@ import (
 // The note on a terminal below the minimum fits the terminal it is shown
 // on, and always says how to get out.
 func TestTooSmallNoteFitsTheScreen(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{79, 23}, {60, 20}, {40, 10}, {20, 5}, {12, 3}, {8, 1}} {
 		m := loaded(t, bigList(20), size[0], size[1])
 		v := screen(t, m) // fails on a line too wide or a wrong line count
@@ -27,6 +28,7 @@ func TestTooSmallNoteFitsTheScreen(t *testing.T) {
 // However narrow the terminal, the key hint ends with "q quit": keys are
 // dropped from the middle of the hint, never the way out.
 func TestKeyHintKeepsQuit(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{80, 81, 100, 120, 149, 150, 200} {
 		m := loaded(t, bigList(20), w, 24)
 		lines := strings.Split(screen(t, m), "\n")
@@ -39,6 +41,7 @@ func TestKeyHintKeepsQuit(t *testing.T) {
 // The `Latest:` line of a request whose conversation is not open shows
 // the answer's words, not its Markdown.
 func TestLatestPreviewIsText(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Attached the **2019** certificate; see [the register](https://x.example/r).": "Attached the 2019 certificate; see the register.",
 		"# Accounts\n\n- FY21\n- FY22 `draft`":                                        "Accounts FY21 FY22 draft",
@@ -59,6 +62,7 @@ func TestLatestPreviewIsText(t *testing.T) {
 
 // A status-line message goes with the next key press.
 func TestMessageClearsOnAnyKey(t *testing.T) {
+	t.Parallel()
 	m := loaded(t, bigList(20), 100, 30)
 	m.say("Saved x to /tmp/x")
 	m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})

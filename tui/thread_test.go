@@ -27,6 +27,7 @@ func openTaxReturns(t *testing.T, ts *testServer, key string) *session {
 // after scrolling away: the detail pane had kept the answer form's
 // height, taller than the pane drawn, so its last lines were cut off.
 func TestPostThenGShowsTheNewMessage(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := openTaxReturns(t, ts, "alice")
 	s.keys("a")
@@ -58,6 +59,7 @@ func TestPostThenGShowsTheNewMessage(t *testing.T) {
 // An internal note moves nothing, and the status line says so rather than
 // "it is now partial".
 func TestInternalNoteSaysTheStatusIsUnchanged(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := openTaxReturns(t, ts, "alice")
 	s.keys("a", "ctrl+k", "ctrl+k", "ctrl+k")
@@ -83,6 +85,7 @@ func TestInternalNoteSaysTheStatusIsUnchanged(t *testing.T) {
 
 // A reader at the end of the thread stays at the end through a resize.
 func TestResizeKeepsTheEndOfTheThread(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := openTaxReturns(t, ts, "alice")
 	s.keys("G")
@@ -103,6 +106,7 @@ func TestResizeKeepsTheEndOfTheThread(t *testing.T) {
 // r reads the open thread again: a message posted elsewhere shows, at
 // the end where the reader was.
 func TestRefreshShowsANewMessage(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
 	s := openTaxReturns(t, ts, "alice")
 	s.keys("G")

@@ -146,6 +146,7 @@ func testPendingPurge(t *testing.T, db *DB) {
 }
 
 func TestPendingStart(t *testing.T) {
+	t.Parallel()
 	at := time.UnixMilli(time.Now().Add(-30 * time.Hour).UnixMilli())
 	if got, ok := pendingStart(pendingNameAt(at)); !ok || !got.Equal(at) {
 		t.Errorf("pendingStart = %v, %v; want %v", got, ok, at)

@@ -126,6 +126,7 @@ func testBlobChunks(t *testing.T, db *DB) {
 // TestSQLiteBlobWrittenBeforeChunks: a blob stored whole in blobs.data,
 // as before migration 0004, still reads.
 func TestSQLiteBlobWrittenBeforeChunks(t *testing.T) {
+	t.Parallel()
 	db := openSQLiteTest(t)
 	data := randomBytes(2*chunkSize+7, 2)
 	sha, err := putBlob(context.Background(), db, db.write, data)

@@ -17,6 +17,7 @@ import (
 // written before it keeps every outbox row, delivered or not, as a
 // message notification, and the index that finds due rows.
 func TestSQLiteDigestMigrationKeepsTheOutbox(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
 	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)")

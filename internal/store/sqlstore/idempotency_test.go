@@ -65,6 +65,7 @@ func TestPostgresIdempotencyPurge(t *testing.T) { testIdempotencyPurge(t, openPo
 // The purge selects by created_at alone; without an index on it, it reads
 // the whole table.
 func TestSQLiteIdempotencyPurgeUsesIndex(t *testing.T) {
+	t.Parallel()
 	db := openSQLiteTest(t)
 	rows, err := db.read.Query("EXPLAIN QUERY PLAN DELETE FROM idempotency WHERE created_at < 1")
 	if err != nil {

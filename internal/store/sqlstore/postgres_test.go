@@ -29,6 +29,7 @@ func openPostgresURL(t *testing.T, url string) *DB {
 func openPostgresTest(t *testing.T) *DB { return openPostgresURL(t, pgtest.URL(t)) }
 
 func TestPostgresConformance(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T) store.Store { return openPostgresTest(t) })
 }
 
@@ -36,6 +37,7 @@ func TestPostgresConformance(t *testing.T) {
 // section at once never hand out the same number (the deal row lock
 // taken by the version bump serialises them across connections).
 func TestPostgresTwoInstancesNumbering(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	a, b := openPostgresURL(t, url), openPostgresURL(t, url)
 	storetest.ConcurrentCreates(t, 60, a, b)
@@ -44,6 +46,7 @@ func TestPostgresTwoInstancesNumbering(t *testing.T) {
 // TestPostgresConcurrentMigrate: instances starting together on an empty
 // database all come up, and the schema is migrated once.
 func TestPostgresConcurrentMigrate(t *testing.T) {
+	t.Parallel()
 	for round := range 3 {
 		url := pgtest.URL(t)
 		const instances = 4
@@ -95,6 +98,7 @@ func TestPostgresRateLimiter(t *testing.T) { testRateLimiter(t, openPostgresTest
 // TestPostgresRateLimiterShared: two instances spend from one bucket, so
 // together they allow the limit, not twice it.
 func TestPostgresRateLimiterShared(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	a, b := openPostgresURL(t, url).RateLimiter(), openPostgresURL(t, url).RateLimiter()
 	const limit = 30
@@ -133,6 +137,7 @@ func TestPostgresRateLimiterShared(t *testing.T) {
 }
 
 func TestPostgresBackupRefused(t *testing.T) {
+	t.Parallel()
 	db := openPostgresTest(t)
 	if err := db.Backup(context.Background(), t.TempDir()+"/x"); err == nil {
 		t.Error("Backup on PostgreSQL succeeded; it should point to pg_dump")
@@ -143,6 +148,7 @@ func TestPostgresBackupRefused(t *testing.T) {
 // polling with a cursor on a third connection; the reader misses no event
 // and sees none twice, whatever order the transactions committed in.
 func TestPostgresTwoInstancesEvents(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	a, b, reader := openPostgresURL(t, url), openPostgresURL(t, url), openPostgresURL(t, url)
 	storetest.ConcurrentEvents(t, 16, 15, a, b, reader)

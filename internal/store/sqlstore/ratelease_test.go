@@ -73,6 +73,7 @@ func testSharedUnderLimit(t *testing.T, a, b *DB) {
 }
 
 func TestSQLiteRateLimiterSharedMinute(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "dealctl.db")
 	t.Run("OverLimit", func(t *testing.T) { testSharedMinute(t, openSQLitePath(t, path), openSQLitePath(t, path)) })
 	path2 := filepath.Join(t.TempDir(), "dealctl.db")
@@ -80,6 +81,7 @@ func TestSQLiteRateLimiterSharedMinute(t *testing.T) {
 }
 
 func TestPostgresRateLimiterSharedMinute(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	t.Run("OverLimit", func(t *testing.T) { testSharedMinute(t, openPostgresURL(t, url), openPostgresURL(t, url)) })
 	url2 := pgtest.URL(t)

@@ -22,6 +22,7 @@ import (
 // one connection, which must come through every failure rolled back and
 // kept, not replaced.
 func TestRequestWriteFailuresChangeNothing(t *testing.T) {
+	t.Parallel()
 	onEachDialect(t, func(t *testing.T, db *DB) {
 		db.write.SetMaxOpenConns(1) // SQLite's write pool has one already
 		ctx := context.Background()

@@ -17,6 +17,7 @@ import (
 // version check rides on the deal's version bump for the writes on a
 // deal, so both outcomes of that statement are held here.
 func TestWritesRefuseNewerSchema(t *testing.T) {
+	t.Parallel()
 	onEachDialect(t, func(t *testing.T, db *DB) {
 		ctx := context.Background()
 		ids := seedMinimal(t, db)

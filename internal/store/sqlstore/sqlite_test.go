@@ -34,10 +34,12 @@ func openSQLitePath(t *testing.T, path string) *DB {
 }
 
 func TestSQLiteConformance(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T) store.Store { return openSQLiteTest(t) })
 }
 
 func TestSQLiteDSNForms(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, dsn := range []string{filepath.Join(dir, "a.db"), "sqlite:" + filepath.Join(dir, "b.db"), filepath.Join(dir, "nested", "with space", "c.db")} {
 		db, err := Open(context.Background(), dsn)
@@ -59,6 +61,7 @@ func TestSQLiteDSNForms(t *testing.T) {
 // TestSQLiteBlobsDeduplicated looks under the interface: the same bytes
 // attached twice are one blob row.
 func TestSQLiteBlobsDeduplicated(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openSQLiteTest(t)
 	ids := seedMinimal(t, db)
@@ -80,6 +83,7 @@ func TestSQLiteBlobsDeduplicated(t *testing.T) {
 }
 
 func TestSQLiteBackup(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openSQLiteTest(t)
 	ids := seedMinimal(t, db)
@@ -94,6 +98,7 @@ func TestSQLiteBackup(t *testing.T) {
 }
 
 func TestSQLiteRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "dealctl.db")
 	db := openSQLitePath(t, path)
@@ -161,6 +166,7 @@ func seedMinimal(t *testing.T, s store.Store) minimalIDs {
 const crashChildEnv = "DEALCTL_CRASH_CHILD_DB"
 
 func TestSQLiteSurvivesKill(t *testing.T) {
+	t.Parallel()
 	if path := os.Getenv(crashChildEnv); path != "" {
 		crashChild(path)
 		return
