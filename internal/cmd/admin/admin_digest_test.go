@@ -28,6 +28,7 @@ func digestSettings(t *testing.T, db string) map[string]adminDigestPerson {
 }
 
 func TestAdminDigestOffOn(t *testing.T) {
+	t.Parallel()
 	db, res := seededDB(t)
 	before := digestSettings(t, db)
 	if len(before) != 2 || !before["bob@acme.example"].Digest || !before["alice@target.example"].Digest ||
@@ -71,6 +72,7 @@ func TestAdminDigestOffOn(t *testing.T) {
 }
 
 func TestAdminDigestErrors(t *testing.T) {
+	t.Parallel()
 	db, _ := seededDB(t)
 	cases := []struct {
 		args []string
@@ -94,6 +96,7 @@ func TestAdminDigestErrors(t *testing.T) {
 // TestAdminDigestLsOnATerminal: a table with a header, every person,
 // their setting and that none was sent yet.
 func TestAdminDigestLsOnATerminal(t *testing.T) {
+	t.Parallel()
 	db, _ := seededDB(t)
 	if _, err := runAdmin(t, db, "", "digest", "off", "--deal", "Falcon", "alice"); err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ import (
 // read ends whole and right, going on from the store where its bytes
 // went (blob.FollowMove, which the server's downloads use).
 func TestAdminFilesDownloadDuringMigrate(t *testing.T) {
+	t.Parallel()
 	url := s3test.URL(t)
 	dbPath, res := seededDB(t)
 	dir := t.TempDir()

@@ -15,6 +15,7 @@ import (
 // mid-file: the chunks it wrote stay while it could still be running,
 // and go once older than any attach can be.
 func TestAdminFilesAttachKilledIsPurged(t *testing.T) {
+	t.Parallel()
 	dbPath, _ := seededDB(t)
 	enc, _ := json.Marshal([]string{"files", "attach", "--db", dbPath, "-d", "Falcon", "--request", "1.1", "--name", "pack.bin", "-"})
 	cmd := exec.Command(os.Args[0])

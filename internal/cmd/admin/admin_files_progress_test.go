@@ -11,6 +11,7 @@ import (
 // TestMigrateProgress: a bar redrawn in place on a terminal, a line per
 // file otherwise.
 func TestMigrateProgress(t *testing.T) {
+	t.Parallel()
 	todo := []blob.Info{{SHA256: strings.Repeat("a", 64), Size: 3 << 20}, {SHA256: strings.Repeat("b", 64), Size: 1 << 20}}
 	for _, bar := range []bool{true, false} {
 		var errOut bytes.Buffer

@@ -103,6 +103,7 @@ func fileByName(t *testing.T, db *sqlstore.DB, dealID, requestID, name string) s
 }
 
 func TestAdminFilesAttachToS3(t *testing.T) {
+	t.Parallel()
 	url := s3test.URL(t)
 	dbPath, res := seededDB(t)
 	dir := t.TempDir()
@@ -180,6 +181,7 @@ func (c *cancelAfter) Write(p []byte) (int, error) {
 }
 
 func TestAdminFilesMigrateInterruptedAndResumed(t *testing.T) {
+	t.Parallel()
 	url := s3test.URL(t)
 	dbPath, res := seededDB(t)
 	dir := t.TempDir()
@@ -278,6 +280,7 @@ func TestAdminFilesMigrateInterruptedAndResumed(t *testing.T) {
 // includes everything the process touched) under 64 MiB. The file is sparse: it
 // takes no disk and no time to write, and reads like any other.
 func TestAdminFilesAttachOneGiB(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: the 1 GiB attach is skipped")
 	}

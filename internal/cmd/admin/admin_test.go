@@ -82,6 +82,7 @@ func openTestDB(t *testing.T, path string) *sqlstore.DB {
 }
 
 func TestAdminApplyIsIdempotent(t *testing.T) {
+	t.Parallel()
 	db, first := seededDB(t)
 	if first.Deals["falcon"] == "" || first.Keys["alice-write"].Secret == "" || first.People["falcon/alice"] == "" {
 		t.Fatalf("apply -o json = %+v", first)
@@ -100,6 +101,7 @@ func TestAdminApplyIsIdempotent(t *testing.T) {
 }
 
 func TestAdminApplyStdinJSON(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "dealctl.db")
 	doc := `{"organizations": [{"key": "o", "name": "O"}],
 	 "users": [{"key": "u", "email": "u@o.example", "organization": "o"}],
@@ -117,6 +119,7 @@ func TestAdminApplyStdinJSON(t *testing.T) {
 }
 
 func TestAdminApplyErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("deals:\n  - key: d\n    name: D\n    parties: [{key: s, side: seller, owner: true}]\n"), 0o600)
@@ -140,6 +143,7 @@ func TestAdminApplyErrors(t *testing.T) {
 }
 
 func TestAdminKeys(t *testing.T) {
+	t.Parallel()
 	db, res := seededDB(t)
 	out, err := runAdmin(t, db, "", "keys", "create", "--user", "BOB@acme.example", "--name", "export", "--access", "read", "--deal", "Falcon", "--expires-in", "30d", "-o", "json")
 	if err != nil {
@@ -199,6 +203,7 @@ func TestAdminKeys(t *testing.T) {
 }
 
 func TestAdminDealsArchive(t *testing.T) {
+	t.Parallel()
 	db, res := seededDB(t)
 	for _, tc := range []struct {
 		args []string
@@ -218,6 +223,7 @@ func TestAdminDealsArchive(t *testing.T) {
 }
 
 func TestAdminFilesAttach(t *testing.T) {
+	t.Parallel()
 	db, res := seededDB(t)
 	file := filepath.Join(t.TempDir(), "minutes.txt")
 	os.WriteFile(file, []byte("board minutes"), 0o600)
@@ -248,6 +254,7 @@ func TestAdminFilesAttach(t *testing.T) {
 }
 
 func TestAdminBackupAndMigrate(t *testing.T) {
+	t.Parallel()
 	db, res := seededDB(t)
 	backup := filepath.Join(t.TempDir(), "copy.db")
 	if _, err := runAdmin(t, db, "", "backup", backup); err != nil {

@@ -12,6 +12,7 @@ import (
 // second time that there was nothing to do, and writes nothing to the
 // notes (the database is current).
 func TestAdminRunFunctionsWithoutCobra(t *testing.T) {
+	t.Parallel()
 	db, res := seededDB(t)
 	ctx := context.Background()
 	var out, notes bytes.Buffer
