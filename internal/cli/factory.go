@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -85,7 +86,11 @@ func NewFactory(io *iostreams.IOStreams) *Factory {
 		if err != nil {
 			return nil, err
 		}
-		return config.Load(dir, f.Env, f.flags)
+		cfg, err := config.Load(dir, f.Env, f.flags)
+		if errors.Is(err, config.ErrBadSetting) {
+			err = withExit(ExitUsage, err)
+		}
+		return cfg, err
 	})
 	f.Keys = sync.OnceValues(func() (*config.KeyStore, error) {
 		cfg, err := f.Config()

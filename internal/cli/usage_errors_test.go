@@ -87,3 +87,15 @@ func TestUnknownSubcommandIsAUsageError(t *testing.T) {
 		t.Errorf("calls made: %v", ts.callList())
 	}
 }
+
+// TestUnreadableSettingIsAUsageError: a DEALCTL_* value the client cannot
+// read stops the command with exit 2, naming the variable, before any call.
+func TestUnreadableSettingIsAUsageError(t *testing.T) {
+	t.Parallel()
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{env: map[string]string{"DEALCTL_NO_CACHE": "yes"}}, "requests", "ls")
+	r.must(t, ExitUsage)
+	if !strings.Contains(r.err, "fix DEALCTL_NO_CACHE") || ts.callsTo("/") != 0 {
+		t.Errorf("stderr %q, %d calls; want the variable named and no call", r.err, ts.callsTo("/"))
+	}
+}

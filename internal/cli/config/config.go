@@ -5,9 +5,11 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,7 +94,42 @@ func Load(dir string, env Env, flags *pflag.FlagSet) (*Config, error) {
 			return nil, err
 		}
 	}
-	return &Config{v: v, dir: dir, file: file}, nil
+	c := &Config{v: v, dir: dir, file: file}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func isInt(s string) bool {
+	_, err := strconv.ParseInt(s, 10, 64)
+	return err == nil
+}
+
+// ErrBadSetting marks a setting whose value cannot be read.
+var ErrBadSetting = errors.New("bad setting")
+
+// check refuses a setting the client cannot read rather than taking it as
+// its zero value: DEALCTL_NO_CACHE=yes would otherwise leave the cache on,
+// and DEALCTL_RATE_WAIT=2 minutes would wait the default.
+func (c *Config) check() error {
+	bad := func(key, val, want string) error {
+		return fmt.Errorf("%w: %s is %q, %s: fix %s or %s in %s", ErrBadSetting, key, val, want, envName(key), key, c.file)
+	}
+	if val := c.v.GetString(KeyRateWait); val != "" {
+		// A bare number is nanoseconds, as viper reads it: -1 waits never.
+		if _, err := time.ParseDuration(val); err != nil && !isInt(val) {
+			return bad(KeyRateWait, val, "not a duration like 30s or 2m")
+		}
+	}
+	for _, key := range []string{KeyNoCache, KeyNoExtensions} {
+		if val := c.v.GetString(key); val != "" {
+			if _, err := strconv.ParseBool(val); err != nil {
+				return bad(key, val, "not true or false (1 or 0)")
+			}
+		}
+	}
+	return nil
 }
 
 // File is the config file's path.
