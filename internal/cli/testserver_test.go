@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
+	"github.com/dealctl/dealctl/internal/world/worldtest"
 )
 
 // The keys of testdata/falcon.yaml.
@@ -40,77 +40,21 @@ var falconAppliedAt = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
 func ptr[T any](v T) *T { return &v }
 
-// seeded is a world file applied once per test binary: the database file
-// as bytes, which each test writes to its own temporary folder (a copy
-// costs far less than migrating and applying again), and the ids it made.
-type seeded struct {
-	once sync.Once
-	db   []byte
-	ids  *world.Result
-	err  error
-}
-
-var (
-	seedsMu sync.Mutex
-	seeds   = map[string]*seeded{}
-)
+// seeds are the world files this test binary applied, kept as database
+// files each test copies.
+var seeds worldtest.Seeds
 
 // seededDB writes a copy of the world file applied at appliedAt (the
 // zero time: now, once) to a temporary folder of t and returns its path
 // and the world's ids.
 func seededDB(t testing.TB, worldFile string, appliedAt time.Time) (string, *world.Result) {
 	t.Helper()
-	seedsMu.Lock()
-	s := seeds[worldFile]
-	if s == nil {
-		s = &seeded{}
-		seeds[worldFile] = s
-	}
-	seedsMu.Unlock()
-	s.once.Do(func() {
-		if appliedAt.IsZero() {
-			appliedAt = time.Now()
-		}
-		s.db, s.ids, s.err = applyWorld(worldFile, appliedAt)
-	})
-	if s.err != nil {
-		t.Fatal(s.err)
-	}
 	path := filepath.Join(t.TempDir(), "dealctl.db")
-	if err := os.WriteFile(path, s.db, 0o600); err != nil {
+	ids, err := seeds.Copy(path, worldFile, appliedAt, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return path, s.ids
-}
-
-// applyWorld applies worldFile to a new SQLite file, closes it and
-// returns its bytes.
-func applyWorld(worldFile string, at time.Time) ([]byte, *world.Result, error) {
-	dir, err := os.MkdirTemp("", "dealctl-seed-")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "seed.db")
-	ctx := context.Background()
-	st, err := sqlstore.Open(ctx, path)
-	if err != nil {
-		return nil, nil, err
-	}
-	ids, err := world.ApplyFile(ctx, st, worldFile, at)
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("applying %s: %w", worldFile, err)
-	}
-	// Closing the last connection checkpoints the write-ahead log into
-	// the file; a log left behind would mean the copy misses writes.
-	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
-		return nil, nil, fmt.Errorf("%s-wal still holds %d bytes after closing", path, fi.Size())
-	}
-	db, err := os.ReadFile(path)
-	return db, ids, err
+	return path, ids
 }
 
 // liveAPI is the real dealctl server on its own copy of a seeded

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +24,7 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
+	"github.com/dealctl/dealctl/internal/world/worldtest"
 )
 
 // t0 is the "now" every world is applied at. It lies after the machine's
@@ -75,10 +75,8 @@ func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *e
 	dsn := testDatabase(t)
 	var ids *world.Result
 	if os.Getenv(storeEnv) != "postgres" {
-		// A copy of the world applied once per test binary: the same
-		// bytes every test would make, since the world's clock is t0.
 		var err error
-		if ids, err = copySeeded(worldFile, dsn); err != nil {
+		if ids, err = seeds.Copy(dsn, worldFile, t0, revokeRevoked); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -128,74 +126,33 @@ func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *e
 	return &env{dsn: dsn, st: st, srv: srv, ts: ts, ids: ids, clock: clk, v: openapitest.New(t)}
 }
 
-// applyWorld applies worldFile at t0 and revokes every key named
-// *-revoked, which a world file cannot do.
+// applyWorld applies worldFile at t0 and revokes what revokeRevoked does.
 func applyWorld(ctx context.Context, st *sqlstore.DB, worldFile string) (*world.Result, error) {
 	ids, err := world.ApplyFile(ctx, st, worldFile, t0)
 	if err != nil {
 		return nil, fmt.Errorf("apply %s: %w", worldFile, err)
 	}
+	return ids, revokeRevoked(ctx, st, ids)
+}
+
+// revokeRevoked revokes every key named *-revoked, which a world file
+// cannot do.
+func revokeRevoked(ctx context.Context, st *sqlstore.DB, ids *world.Result) error {
 	for name, k := range ids.Keys {
 		if strings.HasSuffix(name, "-revoked") {
 			if err := st.RevokeAPIKey(ctx, k.ID, t0); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return ids, nil
+	return nil
 }
 
-// seededWorld is a world file applied once per test binary to an SQLite
-// file, kept as the file's bytes. Writing them is a fraction of the cost
-// of migrating and applying again, which was a third of this suite's CPU.
-type seededWorld struct {
-	once sync.Once
-	db   []byte
-	ids  *world.Result
-	err  error
-}
-
-var seededWorlds sync.Map // world file → *seededWorld
-
-// copySeeded writes the seeded copy of worldFile to path and returns the
-// world's ids, which the caller must not change (tests share them).
-func copySeeded(worldFile, path string) (*world.Result, error) {
-	v, _ := seededWorlds.LoadOrStore(worldFile, &seededWorld{})
-	s := v.(*seededWorld)
-	s.once.Do(func() { s.db, s.ids, s.err = seedWorld(worldFile) })
-	if s.err != nil {
-		return nil, s.err
-	}
-	return s.ids, os.WriteFile(path, s.db, 0o600)
-}
-
-func seedWorld(worldFile string) ([]byte, *world.Result, error) {
-	dir, err := os.MkdirTemp("", "dealctl-server-seed-")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "seed.db")
-	ctx := context.Background()
-	st, err := sqlstore.Open(ctx, path)
-	if err != nil {
-		return nil, nil, err
-	}
-	ids, err := applyWorld(ctx, st, worldFile)
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	// Closing the last connection checkpoints the write-ahead log into
-	// the file; a log left behind would mean the copy misses writes.
-	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
-		return nil, nil, fmt.Errorf("%s-wal still holds %d bytes after closing", path, fi.Size())
-	}
-	db, err := os.ReadFile(path)
-	return db, ids, err
-}
+// seeds are the world files this test binary applied on SQLite, kept as
+// database files each test copies (the same bytes every test would make,
+// since the world's clock is t0): migrating and applying for each test was
+// a third of this suite's CPU.
+var seeds worldtest.Seeds
 
 // countingStore counts some of the store's reads, for tests that bound
 // what a call costs. Pass its wrap to newEnv.
