@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -26,25 +24,17 @@ func TestAdminFilesDownloadDuringMigrate(t *testing.T) {
 	t.Parallel()
 	url := s3test.URL(t)
 	dbPath, res := seededDB(t)
-	dir := t.TempDir()
 	const files = 4
 	contents := map[string][]byte{}
 	for i := range files {
-		name := fmt.Sprintf("pack-%d.bin", i)
 		data := make([]byte, 5<<20+i*1000) // five chunks and a bit
 		r := rand.New(rand.NewPCG(uint64(i), 7))
 		for j := range data {
 			data[j] = byte(r.Uint32())
 		}
-		contents[name] = data
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runAdmin(t, dbPath, "", "files", "attach", "-d", "Falcon", "--request", "1.1", p); err != nil {
-			t.Fatal(err)
-		}
+		contents[fmt.Sprintf("pack-%d.bin", i)] = data
 	}
+	attachEach(t, dbPath, contents)
 	db := openTestDB(t, dbPath)
 	objects := objectsAt(t, url)
 	ctx := context.Background()

@@ -184,20 +184,12 @@ func TestAdminFilesMigrateInterruptedAndResumed(t *testing.T) {
 	t.Parallel()
 	url := s3test.URL(t)
 	dbPath, res := seededDB(t)
-	dir := t.TempDir()
 	contents := map[string][]byte{}
 	for i := range 8 {
 		name := fmt.Sprintf("pack-%d.bin", i)
-		data := bytes.Repeat([]byte(name), 50_000+i)
-		contents[name] = data
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runAdmin(t, dbPath, "", "files", "attach", "-d", "Falcon", "--request", "1.1", p); err != nil {
-			t.Fatal(err)
-		}
+		contents[name] = bytes.Repeat([]byte(name), 50_000+i)
 	}
+	attachEach(t, dbPath, contents)
 	db := openTestDB(t, dbPath)
 	ctx := context.Background()
 	before, err := db.BlobsIn(ctx, store.BlobInDatabase)
@@ -329,5 +321,21 @@ func TestAdminFilesAttachOneGiB(t *testing.T) {
 				t.Errorf("peak RSS %d MiB, want under %d MiB", peak>>20, maxRSS>>20)
 			}
 		})
+	}
+}
+
+// attachEach writes each file of contents (name → bytes) to a folder and
+// attaches it to Falcon's 1.1 with admin files attach.
+func attachEach(t *testing.T, dbPath string, contents map[string][]byte) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range contents {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := runAdmin(t, dbPath, "", "files", "attach", "-d", "Falcon", "--request", "1.1", p); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
