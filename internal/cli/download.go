@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,6 +17,7 @@ import (
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/english"
+	"github.com/dealctl/dealctl/internal/safepath"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -328,15 +328,11 @@ func downloadOne(ctx context.Context, c *client.Client, dealID, dir string, prog
 	if err := tmp.Close(); err != nil {
 		return nil, err
 	}
-	name := safeFileName(link.Filename, deref(f.Name), f.VersionID)
-	if used[name] {
-		// Two requests answered with files of one name: keep both.
-		name = f.Request + "-" + name
+	name := uniqueName(used, f, fileName(link.Filename, deref(f.Name), f.VersionID))
+	dst, err := safepath.Join(dir, name)
+	if err != nil {
+		return nil, err
 	}
-	if used != nil {
-		used[name] = true
-	}
-	dst := filepath.Join(dir, name)
 	saved := &downloaded{Request: f.Request, VersionID: f.VersionID, Name: name, Path: dst, Size: n}
 	if !force {
 		same, err := sameContent(dst, tmp.Name())
@@ -393,15 +389,38 @@ func sameContent(a, b string) (bool, error) {
 	}
 }
 
-// safeFileName keeps a server-given name inside the target directory.
-func safeFileName(names ...string) string {
+// fileName is the first of names that is usable as a file name once made
+// safe (safepath.Part): the link's file name, the file's, its version id.
+func fileName(names ...string) string {
 	for _, n := range names {
-		n = filepath.Base(strings.ReplaceAll(n, "\\", "/"))
-		if n != "" && n != "." && n != ".." && n != "/" && !strings.HasPrefix(n, ".") {
+		if n = safepath.Part(n); n != "" {
 			return n
 		}
 	}
 	return "download"
+}
+
+// uniqueName is the name f is saved under: name, or when the same run
+// saved a file of that name already (two requests answered with
+// "accounts.pdf"), the request's number and name, then that with the
+// version id. Every candidate goes through safepath.Part: a number is
+// text the owning side chose, and "zz/../../x" must not become a path.
+// used is nil for a file saved alone.
+func uniqueName(used map[string]bool, f requestFile, name string) string {
+	if used == nil {
+		return name
+	}
+	for _, candidate := range []string{
+		name,
+		safepath.Part(f.Request + "-" + name),
+		safepath.Part(f.Request + "-" + f.VersionID + "-" + name),
+	} {
+		if candidate != "" && !used[candidate] {
+			used[candidate] = true
+			return candidate
+		}
+	}
+	return safepath.Part(f.VersionID) // version ids are unique on a deal
 }
 
 // progressWriter draws a one-line progress bar on stderr.

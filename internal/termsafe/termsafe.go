@@ -83,6 +83,12 @@ func rewrite(s string, oneLine bool) string {
 	return b.String()
 }
 
+// Acts reports whether a terminal acts on r or displays text around it
+// out of order: the C0 and C1 controls, DEL and the bidirectional
+// controls. Text and Line show each of them visibly; other places that
+// take other people's text (file names) replace them.
+func Acts(r rune) bool { return r < 0x20 || r == 0x7f || isC1(r) || isBidiControl(r) }
+
 // isC1 reports the C1 controls (U+0080–U+009F): CSI (U+009B) and OSC
 // (U+009D) start sequences on terminals that honour 8-bit controls.
 func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
