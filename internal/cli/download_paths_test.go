@@ -16,7 +16,6 @@ import (
 	"github.com/dealctl/dealctl/internal/server"
 )
 
-
 // hostileNumbers are request numbers a hostile owning side or server
 // could send, each meant to turn the "NUMBER-name" of a second file of
 // one name into a path out of the folder.
