@@ -162,3 +162,32 @@ func hostileEvents(text string) []client.Event {
 		{ID: "5", Type: api.EventType("x." + text), At: t0, Actor: actor, Data: data(map[string]any{"k": text})},
 	}
 }
+
+// TestRenderBombsLeaveTheKeysWorking: a thread of messages built to make
+// the renderer work without end (the security review's 301-byte nested
+// quote among them) opens, draws its text, and q and ctrl+c still quit:
+// the update loop never runs unbounded work.
+func TestRenderBombsLeaveTheKeysWorking(t *testing.T) {
+	t.Parallel()
+	var msgs []api.Message
+	for _, b := range termsafetest.RenderBombs {
+		name := b.Name
+		msgs = append(msgs, api.Message{Kind: api.MessageResponse, Format: api.FormatMarkdown, Text: b.Text, Author: &api.Author{Name: &name}})
+	}
+	for _, quit := range []string{"q", "ctrl+c"} {
+		m := hostileModel(t, "x", true)
+		m.Update(keyMsg("enter"))
+		m.Update(messagesMsg{dealID: "d", requestID: "r", msgs: msgs, scroll: scrollHeading})
+		m.Update(keyMsg("G"))
+		if v := m.View().Content; !strings.Contains(v, "|b|b|") {
+			t.Fatalf("the end of the thread is not drawn:\n%s", v)
+		}
+		_, cmd := m.Update(keyMsg(quit))
+		if cmd == nil {
+			t.Fatalf("%s: no command", quit)
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Errorf("%s does not quit with the thread open", quit)
+		}
+	}
+}

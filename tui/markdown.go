@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -9,47 +10,43 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/termmd"
 	"github.com/dealctl/dealctl/internal/termsafe"
-	"github.com/dealctl/dealctl/internal/thirdparty/glamour"
 )
 
-// markdown renders conversations with glamour, as `dealctl messages ls`
-// does on a terminal. A renderer is costly to build, so one is kept per
-// width; it is used from Update only, but the lock keeps it safe should a
-// command ever render.
+// markdown renders conversations as `dealctl messages ls` does on a
+// terminal, through termmd's budget. A renderer is costly to build, so
+// one is kept per width; it is used from Update only, but the lock keeps
+// it safe should a command ever render.
 type markdown struct {
 	mu    sync.Mutex
 	color bool
-	byW   map[int]*glamour.TermRenderer
+	byW   map[int]*termmd.Renderer
 }
 
 func newMarkdown(color bool) *markdown {
-	return &markdown{color: color, byW: map[int]*glamour.TermRenderer{}}
+	return &markdown{color: color, byW: map[int]*termmd.Renderer{}}
 }
 
-// render is text, which came from the server, as Markdown for a terminal.
-// The text is made safe before glamour sees it, and glamour's output is
-// checked again: Markdown character references (&#27;) decode to the very
-// characters the first pass took out.
-func (md *markdown) render(text string, w int) string {
-	text = termsafe.Markdown(text)
+// conversationBudget is the time one conversation may take to render on
+// the update loop: past it the rest of the thread is shown as plain
+// text, so no message, however built, keeps the TUI from its keys.
+const conversationBudget = 400 * time.Millisecond
+
+// render is text, which came from the server, as Markdown for a terminal
+// w wide; plain once ctx is done.
+func (md *markdown) render(ctx context.Context, text string, w int) string {
 	md.mu.Lock()
 	defer md.mu.Unlock()
 	r, ok := md.byW[w]
 	if !ok {
 		var err error
-		r, err = output.NewMarkdownRenderer(w, md.color)
-		if err != nil {
-			return ansi.Wrap(text, w, "")
+		if r, err = termmd.New(w, md.color); err != nil {
+			return ansi.Wrap(termsafe.Text(text), w, "")
 		}
 		md.byW[w] = r
 	}
-	out, err := r.Render(text)
-	if err != nil {
-		return ansi.Wrap(text, w, "")
-	}
-	// The pane has its own spacing.
-	return output.TerminalSafe(output.TrimRendered(out), md.color)
+	return r.Render(ctx, text)
 }
 
 // internalBar runs down the left of an internal note, so that a private
@@ -61,6 +58,8 @@ const internalBar = "┃ "
 // (author, time, kind and flags), its text, its files. Internal notes are
 // marked: a tag in the header and a bar down every line.
 func (md *markdown) conversation(msgs []api.Message, w int, st styles) string {
+	ctx, cancel := context.WithTimeout(context.Background(), conversationBudget)
+	defer cancel()
 	var b strings.Builder
 	for i, m := range msgs {
 		if i > 0 {
@@ -80,7 +79,7 @@ func (md *markdown) conversation(msgs []api.Message, w int, st styles) string {
 		text := strings.TrimRight(m.Text, "\n")
 		if text != "" {
 			if m.Format == api.FormatMarkdown {
-				text = md.render(text, tw)
+				text = md.render(ctx, text, tw)
 			} else {
 				text = ansi.Wrap(termsafe.Text(text), tw, "")
 			}

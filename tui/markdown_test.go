@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func TestConversationWording(t *testing.T) {
 func TestMarkdownCharacterReferencesStayVisible(t *testing.T) {
 	t.Parallel()
 	for _, color := range []bool{false, true} {
-		out := newMarkdown(color).render("shown &#27;[8mhidden&#x1b;[0m text", 80)
+		out := newMarkdown(color).render(context.Background(), "shown &#27;[8mhidden&#x1b;[0m text", 80)
 		if strings.Contains(out, "\x1b[8m") || !strings.Contains(ansi.Strip(out), "␛[8m") {
 			t.Errorf("colour %v: %q", color, out)
 		}

@@ -131,9 +131,7 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 	}
 	return p.Print(output.View{Data: answerResult{Message: msg, Request: after}, Human: func(w io.Writer) error {
 		safeMsg, safeAfter := output.SafeCopy(*msg), output.SafeCopy(*after)
-		if err := writeMessage(w, &safeMsg, p.Theme, 0, false); err != nil {
-			return err
-		}
+		writeMessage(ctx, w, &safeMsg, p.Theme, nil)
 		_, err := fmt.Fprintln(w, statusAfterAnswer(r, &safeAfter, p.Theme))
 		return err
 	}})

@@ -11,7 +11,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
-	"github.com/dealctl/dealctl/internal/termsafe"
+	"github.com/dealctl/dealctl/internal/termmd"
 )
 
 // NewCmdMessages is `dealctl messages`.
@@ -66,17 +66,17 @@ func messagesListRun(ctx context.Context, o *MessagesListOptions) error {
 			o.Infof("No messages on %s yet", r.Number)
 			return nil
 		}
+		// Markdown is rendered on a terminal only, within termmd's budget,
+		// by one renderer for the whole conversation.
+		var md *termmd.Renderer
+		if tty {
+			md, _ = termmd.New(min(max(o.IO.TerminalWidth(), 40), 120), o.IO.ColorEnabled())
+		}
 		for i, m := range output.SafeCopy(msgs) {
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			width := 0
-			if tty {
-				width = o.IO.TerminalWidth()
-			}
-			if err := writeMessage(w, &m, p.Theme, width, o.IO.ColorEnabled()); err != nil {
-				return err
-			}
+			writeMessage(ctx, w, &m, p.Theme, md)
 		}
 		return nil
 	}})
@@ -95,16 +95,14 @@ func messagesTable(msgs []api.Message) *output.Table {
 }
 
 // writeMessage prints one message: a header line, the text, its links and
-// files. With width > 0 (a terminal that wide) Markdown text is rendered;
-// otherwise it is printed as written. m is made safe for a terminal
-// (output.SafeCopy) by the caller.
-func writeMessage(w io.Writer, m *api.Message, th *output.Theme, width int, color bool) error {
+// files. With md (a terminal) Markdown text is rendered; otherwise it is
+// printed as written. m is made safe for a terminal (output.SafeCopy) by
+// the caller.
+func writeMessage(ctx context.Context, w io.Writer, m *api.Message, th *output.Theme, md *termmd.Renderer) {
 	fmt.Fprintf(w, "%s %s %s\n", th.Bold(authorLabel(m.Author)), th.Dim(timeCell(m.PostedAt)), th.Dim("("+strings.Join(output.MessageTags(*m), ", ")+")"))
 	text := strings.TrimRight(m.Text, "\n")
-	if width > 0 && m.Format == api.FormatMarkdown && text != "" {
-		if out, err := renderMarkdown(text, min(max(width, 40), 120), color); err == nil {
-			text = output.TrimRendered(out)
-		}
+	if md != nil && m.Format == api.FormatMarkdown && text != "" {
+		text = md.Render(ctx, text)
 	}
 	if text != "" {
 		fmt.Fprintln(w, text)
@@ -112,19 +110,6 @@ func writeMessage(w io.Writer, m *api.Message, th *output.Theme, width int, colo
 	for _, f := range m.Files {
 		fmt.Fprintln(w, "  "+output.FileLine(f))
 	}
-	return nil
-}
-
-// renderMarkdown renders one message's text; the renderer is built only
-// when a conversation is shown on a terminal. The text comes made safe;
-// a character reference such as &#27; would still decode to a control
-// in the renderer, so those are shown as written.
-func renderMarkdown(text string, width int, color bool) (string, error) {
-	r, err := output.NewMarkdownRenderer(width, color)
-	if err != nil {
-		return "", err
-	}
-	return r.Render(termsafe.Markdown(text))
 }
 
 func authorLabel(a *api.Author) string {

@@ -207,3 +207,41 @@ func liveRow(t *testing.T, c *client.Client, number string) (string, *api.DealRe
 	t.Fatalf("no Falcon %s", number)
 	return "", nil
 }
+
+// TestMessagesLsRendersBombsWithinBounds: on a terminal, `messages ls`
+// shows a thread of messages built to make the Markdown renderer work
+// without end (the security review's 301-byte nested quote among them),
+// with each message's text, safe and bounded.
+func TestMessagesLsRendersBombsWithinBounds(t *testing.T) {
+	t.Parallel()
+	ls := startLiveServer(t, 1_000_000)
+	ctx := context.Background()
+	alice, bob := liveClient(t, ls.URL, aliceKey), liveClient(t, ls.URL, bobKey)
+	dealID, row := liveRow(t, alice, "1.2")
+	posted := 0
+	for _, b := range termsafetest.RenderBombs {
+		msg := api.MessageCreate{Text: api.Some(b.Text), Kind: api.Some(api.MessageQuestion)}
+		if _, err := bob.PostMessage(ctx, dealID, row.ID, msg); err != nil {
+			t.Logf("%s: the server refuses it (%v)", b.Name, err)
+			continue
+		}
+		posted++
+	}
+	if posted < 6 {
+		t.Fatalf("only %d of the bombs could be posted", posted)
+	}
+	for _, color := range []bool{false, true} {
+		r := run(t, nil, runOpts{tty: true, color: color, env: map[string]string{
+			"DEALCTL_SERVER": ls.URL, "DEALCTL_API_KEY": aliceKey}}, "messages", "ls", "1.2")
+		r.must(t, 0)
+		if len(r.out) > 4<<20 {
+			t.Errorf("%d bytes of output", len(r.out))
+		}
+		for _, want := range []string{"x", "|b|b|"} {
+			if !strings.Contains(r.out, want) {
+				t.Errorf("color %v: the output lacks %q", color, want)
+			}
+		}
+		assertTerminalSafe(t, "messages ls", r.out+r.err)
+	}
+}

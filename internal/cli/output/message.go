@@ -1,10 +1,7 @@
 package output
 
 import (
-	"strings"
-
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/thirdparty/glamour"
 )
 
 // Conversations are shown by `dealctl messages ls` and by the TUI's
@@ -60,26 +57,4 @@ func FileLine(f api.File) string {
 		s += " [not downloadable yet]"
 	}
 	return s
-}
-
-// NewMarkdownRenderer is glamour's terminal rendering of Markdown,
-// wrapped at width, coloured or not. It is costly to build: build it only
-// to show a conversation, and keep it for more.
-func NewMarkdownRenderer(width int, color bool) (*glamour.TermRenderer, error) {
-	style := "notty"
-	if color {
-		style = "dark"
-	}
-	return glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
-}
-
-// TrimRendered drops what glamour adds around rendered text: the blank
-// lines framing it and the spaces padding every line to the wrap width.
-// The caller spaces messages itself.
-func TrimRendered(out string) string {
-	lines := strings.Split(strings.Trim(out, "\n"), "\n")
-	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
-	}
-	return strings.Join(lines, "\n")
 }

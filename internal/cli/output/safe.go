@@ -2,7 +2,6 @@ package output
 
 import (
 	"reflect"
-	"strings"
 
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
@@ -77,49 +76,6 @@ func copySafe(dst, src reflect.Value, multiline bool) {
 	}
 }
 
-// TerminalSafe makes a rendered human view safe as a whole, for whatever
-// server text a view printed without SafeCopy: with colour on it keeps
-// the colouring dealctl and its Markdown renderer add (SGR sequences, ESC
-// [ … m, which change colours and nothing else) and shows every other
-// control visibly; with colour off it keeps none.
-func TerminalSafe(out string, color bool) string {
-	if !color {
-		return termsafe.Text(out)
-	}
-	var b strings.Builder
-	b.Grow(len(out))
-	for out != "" {
-		i := strings.IndexByte(out, 0x1b)
-		if i < 0 {
-			b.WriteString(termsafe.Text(out))
-			break
-		}
-		b.WriteString(termsafe.Text(out[:i]))
-		n := sgrLen(out[i:])
-		if n == 0 {
-			b.WriteString(termsafe.Text(out[i : i+1]))
-			n = 1
-		} else {
-			b.WriteString(out[i : i+n])
-		}
-		out = out[i+n:]
-	}
-	return b.String()
-}
-
-// sgrLen is the length of the SGR sequence s starts with, or 0.
-func sgrLen(s string) int {
-	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
-		return 0
-	}
-	for j := 2; j < len(s); j++ {
-		switch c := s[j]; {
-		case c >= '0' && c <= '9', c == ';', c == ':':
-		case c == 'm':
-			return j + 1
-		default:
-			return 0
-		}
-	}
-	return 0
-}
+// TerminalSafe makes a rendered human view safe as a whole: see
+// termsafe.Styled.
+func TerminalSafe(out string, color bool) string { return termsafe.Styled(out, color) }

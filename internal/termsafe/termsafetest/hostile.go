@@ -3,6 +3,8 @@
 // of it ships in the binary.
 package termsafetest
 
+import "strings"
+
 // Hostile is a table of strings a counterparty or an owner might put in
 // a title, body, message or name to act on the reader's terminal. It is
 // a package of its own, not a test file, so that every printer's tests
@@ -24,4 +26,28 @@ var Hostile = []struct{ Name, Text string }{
 	{"DEL", "a\x7fb"},
 	{"Markdown character reference to ESC", "shown &#27;[8mhidden&#x1b;[0m text"},
 	{"NUL", "a\x00b"},
+}
+
+// RenderBombs are messages built to make a Markdown renderer work without
+// end (the second security review: 300 nested quotes in 301 bytes took
+// minutes and gigabytes, deaf to Ctrl-C). Every renderer's tests show
+// them and expect the text back, bounded. Each fits in a message (20,000
+// characters).
+var RenderBombs = []struct{ Name, Text string }{
+	{"quotes 300", strings.Repeat(">", 300) + "x"},
+	{"spaced quotes 250", strings.Repeat("> ", 250) + "x"},
+	{"list 80 deep", nestedList(80)},
+	{"quotes and lists", strings.Repeat("> - ", 120) + "x"},
+	{"setext headings", strings.Repeat("x\n===\n", 3000)},
+	{"emphasis run", strings.Repeat("*a **b", 3000)},
+	{"links", strings.Repeat("[a](https://e.example/"+strings.Repeat("x", 50)+") ", 300)},
+	{"wide table", "|" + strings.Repeat("a|", 300) + "\n|" + strings.Repeat("-|", 300) + "\n" + strings.Repeat("|"+strings.Repeat("b|", 300)+"\n", 30)},
+}
+
+func nestedList(depth int) string {
+	var b strings.Builder
+	for i := 0; i < depth; i++ {
+		b.WriteString(strings.Repeat("  ", i) + "- x\n")
+	}
+	return b.String()
 }

@@ -12,9 +12,10 @@ import (
 
 	"github.com/yuin/goldmark"
 	emoji "github.com/yuin/goldmark-emoji"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
 	"github.com/dealctl/dealctl/internal/thirdparty/glamour/ansi"
@@ -71,9 +72,6 @@ func NewTermRenderer(options ...TermRendererOption) (*TermRenderer, error) {
 			goldmark.WithExtensions(
 				extension.GFM,
 				extension.DefinitionList,
-			),
-			goldmark.WithParserOptions(
-				parser.WithAutoHeadingID(),
 			),
 		),
 		ansiOptions: ansi.Options{
@@ -259,6 +257,19 @@ func (tr *TermRenderer) Close() error {
 func (tr *TermRenderer) Render(in string) (string, error) {
 	b, err := tr.RenderBytes([]byte(in))
 	return string(b), err
+}
+
+// Parse parses in as Markdown, as Render would, without rendering it:
+// dealctl measures the tree (its depth) before it spends any work on it.
+func (tr *TermRenderer) Parse(in []byte) ast.Node {
+	return tr.md.Parser().Parse(text.NewReader(in))
+}
+
+// RenderNode renders doc, a tree Parse made of in.
+func (tr *TermRenderer) RenderNode(in []byte, doc ast.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	err := tr.md.Renderer().Render(&buf, in, doc)
+	return buf.Bytes(), err
 }
 
 // RenderBytes returns the markdown rendered into a byte slice.

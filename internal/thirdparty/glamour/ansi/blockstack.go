@@ -57,12 +57,21 @@ func (s BlockStack) Margin() uint {
 	return i
 }
 
-// Width returns the available rendering width.
+// minBlockWidth is the narrowest a nested block is wrapped at (dealctl):
+// upstream let the width reach 0 under deep nesting, where every
+// character became a line and each level's indent multiplied them, so
+// a 301-byte message of nested quotes took minutes and gigabytes.
+const minBlockWidth = 20
+
+// Width returns the available rendering width, never less than
+// minBlockWidth (or the word wrap, when that is narrower).
 func (s BlockStack) Width(ctx RenderContext) uint {
-	if s.Indent()+s.Margin()*2 > uint(ctx.options.WordWrap) {
-		return 0
+	wrap := uint(ctx.options.WordWrap)
+	floor := min(wrap, minBlockWidth)
+	if s.Indent()+s.Margin()*2+floor > wrap {
+		return floor
 	}
-	return uint(ctx.options.WordWrap) - s.Indent() - s.Margin()*2
+	return wrap - s.Indent() - s.Margin()*2
 }
 
 // Parent returns the current BlockElement's parent.
