@@ -100,7 +100,7 @@ func (m *Model) activityKey(msg tea.KeyPressMsg) tea.Cmd {
 	k, v := m.keys, &m.activityView
 	switch {
 	case key.Matches(msg, k.quit):
-		return tea.Quit
+		return m.quit(false)
 	case key.Matches(msg, k.activity), key.Matches(msg, k.back):
 		m.setMode(modeBrowse)
 	case key.Matches(msg, k.help):

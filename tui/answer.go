@@ -37,12 +37,19 @@ func (m *Model) startAnswer() tea.Cmd {
 		m.fail(fmt.Errorf("you may not answer %s (your role, key or the deal does not allow it)", r.Number))
 		return nil
 	}
+	if d, ok := m.drafts[r.ID]; ok {
+		d.row = *r
+		m.answer = d
+		m.setMode(modeAnswer)
+		m.say("Your draft for %s, as you left it", termsafe.Line(r.Number))
+		return d.text.Focus()
+	}
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
 	ta.Placeholder = "Write the answer (Markdown)…"
 	ta.CharLimit = 0
-	plainInputs(m.o.Color, nil, &ta)
+	inputStyles(m.o.Color, nil, &ta)
 	// The form's own toggles take these keys; the arrows still move.
 	ta.KeyMap.LinePrevious = key.NewBinding(key.WithKeys("up"))
 	ta.KeyMap.DeleteAfterCursor = key.NewBinding(key.WithKeys())
@@ -57,9 +64,10 @@ func (m *Model) answerKey(msg tea.KeyPressMsg) tea.Cmd {
 	a, k := m.answer, m.keys
 	switch {
 	case msg.String() == "esc":
-		m.answer = nil
-		m.setMode(modeBrowse)
-		m.say("Answer discarded")
+		m.keepDraft()
+		return nil
+	case key.Matches(msg, k.discard):
+		m.discardDraft()
 		return nil
 	case a.sending:
 		return nil
@@ -134,7 +142,7 @@ func (a *answerForm) view(st styles, w int) string {
 	if a.owner {
 		parts = append(parts, box(a.internal)+" internal ^T")
 	}
-	parts = append(parts, "^S send", "esc cancel")
+	parts = append(parts, "^S send")
 	toggles := ansi.Truncate(strings.Join(parts, " · "), w, "…")
 	return st.bold.Render(toggles) + "\n" + a.text.View()
 }

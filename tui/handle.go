@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -16,7 +17,9 @@ import (
 // form takes as text must not also act on the list.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
-		return tea.Quit
+		// Always heard: a second ctrl+c while the program asks about
+		// drafts quits all the same.
+		return m.quit(m.mode == modeQuit)
 	}
 	// Keys typed faster than the program reads them can arrive as one
 	// message of several characters; outside text fields each character
@@ -44,6 +47,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.picker.key(m, msg)
 	case modeActivity:
 		return m.activityKey(msg)
+	case modeQuit:
+		return m.quitKey(msg)
 	}
 	return m.browseKey(msg)
 }
@@ -53,7 +58,7 @@ func (m *Model) browseKey(msg tea.KeyPressMsg) tea.Cmd {
 	f := m.list.filter
 	switch {
 	case key.Matches(msg, k.quit):
-		return tea.Quit
+		return m.quit(false)
 	case key.Matches(msg, k.help):
 		m.setMode(modeHelp)
 	case key.Matches(msg, k.pane):
@@ -280,6 +285,20 @@ func (m *Model) startMove() {
 		m.say("Moving %s to %s…", number, to)
 		return m.move(row, to)
 	})
+	m.picker.cursor = forwardMove(row.Status, row.AllowedStatuses)
+}
+
+// forwardMove is the position in allowed of the first status after from
+// (open → partial → complete): enter then moves a request on, never back
+// by accident. 0 when every allowed move is backward.
+func forwardMove(from api.RequestStatus, allowed []api.RequestStatus) int {
+	rank := func(s api.RequestStatus) int { return slices.Index(api.RequestStatuses, s) }
+	for i, s := range allowed {
+		if rank(s) > rank(from) {
+			return i
+		}
+	}
+	return 0
 }
 
 // startDownload fetches the one file of the request, or offers its files.

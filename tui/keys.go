@@ -16,7 +16,7 @@ type keyMap struct {
 
 	// In the answer form; ctrl and alt spellings both work because some
 	// terminals swallow one or the other.
-	send, partial, kind, internal key.Binding
+	send, partial, kind, internal, discard key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -52,6 +52,7 @@ func newKeyMap() keyMap {
 		partial:  b("^p M-p", "toggle partial", "ctrl+p", "alt+p"),
 		kind:     b("^k M-k", "cycle the kind", "ctrl+k", "alt+k"),
 		internal: b("^t M-i", "toggle internal", "ctrl+t", "alt+i"),
+		discard:  b("^x", "discard the draft", "ctrl+x"),
 	}
 }
 
@@ -68,7 +69,7 @@ func (k keyMap) helpSections() []helpSection {
 		{"Move", []key.Binding{k.up, k.down, k.pgUp, k.pgDown, k.top, k.bottom, k.pane}},
 		{"Find", []key.Binding{k.search, k.filter, k.mine, k.overdue, k.priority, k.category, k.order, k.back}},
 		{"Act", []key.Binding{k.open, k.answer, k.status, k.download, k.activity, k.deal, k.refresh}},
-		{"Answer form", []key.Binding{k.send, k.partial, k.kind, k.internal}},
+		{"Answer form", []key.Binding{k.send, k.partial, k.kind, k.internal, k.discard}},
 		{"", []key.Binding{k.help, k.quit}},
 	}
 }

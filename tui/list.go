@@ -31,8 +31,10 @@ func (m *Model) listView(w, h int) string {
 	return b.String()
 }
 
-// columns are the widths of a row's cells at width w. The title takes
-// what is left; the assignee goes first when room is short.
+// columns are the widths of a row's cells at width w. The title and the
+// assignee share what the fixed columns leave, the assignee a quarter of
+// it (8 to 18 cells), so both narrow together; the assignee goes first
+// when the title would be shorter than 16.
 type columns struct {
 	w, num, title, assignee int
 }
@@ -46,12 +48,10 @@ const (
 
 func (m *Model) columns(w int) columns {
 	c := columns{w: w, num: max(3, m.list.numW)}
-	c.assignee = 14
-	if w >= 110 {
-		c.assignee = 18
-	}
 	fixed := gutterW + c.num + 1 + 1 + statusW + 1 + prioW + 1 + dueW
-	c.title = w - fixed - 1 - c.assignee
+	shared := w - fixed - 1
+	c.assignee = min(18, max(8, shared/4))
+	c.title = shared - c.assignee
 	if c.title < 16 {
 		c.assignee = 0
 		c.title = w - fixed

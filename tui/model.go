@@ -29,6 +29,7 @@ const (
 	modePick
 	modeHelp
 	modeActivity
+	modeQuit // asking whether to quit with drafts not posted
 )
 
 // Model is the program's state. It is used through a pointer: the list
@@ -61,6 +62,8 @@ type Model struct {
 
 	search textinput.Model
 	answer *answerForm
+	// drafts are answers left unsent, by request id (drafts.go).
+	drafts map[string]*answerForm
 
 	activity     *activityFeed // nil until the activity view is first opened
 	activityView viewport.Model
@@ -86,7 +89,7 @@ func New(ctx context.Context, o Options) *Model {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "number, title or body"
-	plainInputs(o.Color, &ti, nil)
+	inputStyles(o.Color, &ti, nil)
 	m := &Model{
 		o:      o,
 		ctx:    ctx,
@@ -96,6 +99,7 @@ func New(ctx context.Context, o Options) *Model {
 		height: MinHeight,
 		loc:    time.UTC,
 		convo:  map[string]*conversation{},
+		drafts: map[string]*answerForm{},
 		md:     newMarkdown(o.Color),
 		search: ti,
 		detail: viewport.New(viewport.WithWidth(MinWidth), viewport.WithHeight(8)),
@@ -403,8 +407,11 @@ func (m *Model) onPosted(msg postedMsg) tea.Cmd {
 		m.failf(fmt.Sprintf("%s on %s", postedWhat(msg.kind, msg.internal), msg.number), msg.err)
 		return nil
 	}
-	m.answer = nil
-	m.setMode(modeBrowse)
+	if m.answer != nil && m.answer.row.ID == msg.request.ID {
+		m.answer = nil
+		m.setMode(modeBrowse)
+	}
+	delete(m.drafts, msg.request.ID)
 	delete(m.convo, msg.request.ID)
 	m.replaceRow(msg.request)
 	m.say("%s", postedNote(msg))

@@ -60,21 +60,37 @@ func (s styles) badge(st api.RequestStatus) string {
 	return word
 }
 
-// plainInputs takes the colour out of the search field's and the answer
-// form's own styles when colour is off; the cursor keeps its reverse
-// video, which is not colour. (The program also downsamples its output
-// to no colour; this keeps the screen the model composes colourless too.)
-func plainInputs(color bool, ti *textinput.Model, ta *textarea.Model) {
+// inputStyles gives the search field and the answer form styles that
+// read on dark and light terminals alike. bubbles' defaults are made for
+// one background (the answer box's cursor line is palette black, its
+// cursor light grey: dark text on black on a light terminal), and asking
+// the terminal for its background is what the TUI avoids (docs/tui.md).
+// So the text is the terminal's own colour, the placeholder and a
+// blurred field are faint, a selection is reverse video, and the cursor
+// takes the terminal's own cursor colour. With colour off nothing is
+// faint either; the cursor keeps its reverse video, which is not colour.
+func inputStyles(color bool, ti *textinput.Model, ta *textarea.Model) {
+	faint := lipgloss.NewStyle()
 	if color {
-		return
+		faint = faint.Faint(true)
 	}
+	plain := lipgloss.NewStyle()
 	if ti != nil {
-		st := textinput.Styles{Cursor: ti.Styles().Cursor}
+		st := ti.Styles()
+		st.Focused = textinput.StyleState{Text: plain, Placeholder: faint, Suggestion: faint, Prompt: plain}
+		st.Blurred = textinput.StyleState{Text: faint, Placeholder: faint, Suggestion: faint, Prompt: faint}
 		st.Cursor.Color = nil
 		ti.SetStyles(st)
 	}
 	if ta != nil {
-		st := textarea.Styles{Cursor: ta.Styles().Cursor}
+		st := ta.Styles()
+		state := func(text lipgloss.Style) textarea.StyleState {
+			return textarea.StyleState{
+				Base: plain, Text: text, CursorLine: plain, EndOfBuffer: plain, LineNumber: faint,
+				CursorLineNumber: faint, Placeholder: faint, Prompt: plain, Selection: plain.Reverse(true),
+			}
+		}
+		st.Focused, st.Blurred = state(plain), state(faint)
 		st.Cursor.Color = nil
 		ta.SetStyles(st)
 	}

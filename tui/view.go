@@ -177,6 +177,8 @@ func (m *Model) messageLine() string {
 	switch {
 	case m.mode == modeSearch:
 		s = m.search.View()
+	case m.mode == modeQuit:
+		s = m.st.bold.Render(m.quitPrompt())
 	case m.note != "" && m.noteErr:
 		s = m.st.errText.Render(ansi.Truncate("error: "+m.note, m.width, "…"))
 	case m.note != "":
@@ -191,11 +193,34 @@ func (m *Model) messageLine() string {
 	return ansi.Truncate(s, m.width, "…")
 }
 
-// keyHint is the main keys in the width, always ending with help and
-// quit: keys are dropped from the middle, never "q quit".
+// keyHint is the current mode's main keys in the width, most important
+// first, always ending with how to quit: keys are dropped from the end
+// of the list, never the quit key. Keys the caller may not use on the
+// row under the cursor (a viewer's a and s) are not offered.
 func (m *Model) keyHint() string {
-	const tail = "? help · q quit"
-	keys := []string{"j/k move", "/ search", "f m ! p c filter", "o sort", "tab pane", "enter talk", "a answer", "s status", "d download", "e activity", "D deal", "r refresh"}
+	var keys []string
+	tail := "? help · q quit"
+	switch m.mode {
+	case modeAnswer:
+		keys = []string{"^s send", "^p partial", "^k kind"}
+		if m.answer != nil && m.answer.owner {
+			keys = append(keys, "^t internal")
+		}
+		keys = append(keys, "esc keep draft", "^x discard")
+		tail = "^c quit"
+	case modePick:
+		keys = []string{"enter or 1-9 choose", "↑/↓ move", "esc cancel"}
+		tail = "^c quit"
+	default:
+		keys = append(keys, "enter talk")
+		if r := m.current(); r == nil || r.Kind == api.KindSection || r.Can.Answer {
+			keys = append(keys, "a answer")
+		}
+		if r := m.current(); r == nil || r.Kind == api.KindSection || len(r.AllowedStatuses) > 0 {
+			keys = append(keys, "s status")
+		}
+		keys = append(keys, "/ search", "j/k move", "d download", "tab pane", "f m ! p c filter", "o sort", "e activity", "D deal", "r refresh")
+	}
 	for n := len(keys); n > 0; n-- {
 		if s := strings.Join(keys[:n], " · ") + " · " + tail; ansi.StringWidth(s) <= m.width {
 			return s

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -87,8 +88,9 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 
 // downloadDir is where d saves files, as an absolute path, so that the
 // status line can say exactly where a file went. A folder the user named
-// must exist; the default, the user's Downloads folder, is made if
-// missing (a fresh account or container has none).
+// must exist; the default, the user's Downloads folder, is made when the
+// first file is saved (a fresh account or container has none), not when
+// the program opens: nothing is written to disk until asked.
 func downloadDir(flag string) (string, error) {
 	dir := flag
 	if dir == "" {
@@ -100,15 +102,16 @@ func downloadDir(flag string) (string, error) {
 			}
 			dir = filepath.Join(home, "Downloads")
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", fmt.Errorf("making the download folder: %w (name another with --download-dir)", err)
-		}
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", usageErrorf("--download-dir %s: %v", dir, err)
 	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+	fi, err := os.Stat(abs)
+	switch {
+	case err == nil && !fi.IsDir():
+		return "", usageErrorf("--download-dir %s: not a directory", dir)
+	case err != nil && (flag != "" || !errors.Is(err, fs.ErrNotExist)):
 		return "", usageErrorf("--download-dir %s: not a directory", dir)
 	}
 	return abs, nil
@@ -151,6 +154,9 @@ func tuiOptions(ctx context.Context, o *TUIOptions, c *client.Client) (tui.Optio
 // would draw over the screen.
 func tuiDownloader(c *client.Client, dir string) func(context.Context, api.Deal, string, api.File) (string, error) {
 	return func(ctx context.Context, deal api.Deal, request string, f api.File) (string, error) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", fmt.Errorf("making the download folder: %w (name another with --download-dir)", err)
+		}
 		d, err := downloadOne(ctx, c, deal.ID, dir, nil, requestFile{Request: request, File: f}, nil, false)
 		if errors.Is(err, errNotDownloadable) {
 			return "", fmt.Errorf("not downloadable yet (still being scanned): try again later")

@@ -25,7 +25,7 @@ func TestTUIDownloader(t *testing.T) {
 	}
 	var deal api.DealDetail
 	ts.read(t, testKey, "/deals/"+ts.dealID(), &deal)
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "Downloads") // made by the first save
 	dl := tuiDownloader(c, dir)
 
 	path, err := dl(context.Background(), deal.Deal, "2.1", ts.file(t, "2.1", "cert.pdf"))
@@ -84,8 +84,9 @@ func TestDealByIDReadOnce(t *testing.T) {
 }
 
 // d saves into a documented folder: the one named, or the user's
-// Downloads folder ($XDG_DOWNLOAD_DIR, else ~/Downloads, made if missing),
-// always as a full path for the status line.
+// Downloads folder ($XDG_DOWNLOAD_DIR, else ~/Downloads), always as a
+// full path for the status line. Opening the TUI makes no folder: the
+// first save does (TestTUIDownloader).
 func TestTUIDownloadDir(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -94,13 +95,16 @@ func TestTUIDownloadDir(t *testing.T) {
 	if want := filepath.Join(home, "Downloads"); err != nil || got != want {
 		t.Fatalf("default download dir = %q, %v; want %q", got, err, want)
 	}
-	if fi, err := os.Stat(got); err != nil || !fi.IsDir() {
-		t.Errorf("the default download folder was not made: %v", err)
+	if _, err := os.Stat(got); err == nil {
+		t.Errorf("opening the TUI made %s before anything was saved", got)
 	}
 	xdg := filepath.Join(home, "dl")
 	t.Setenv("XDG_DOWNLOAD_DIR", xdg)
 	if got, err := downloadDir(""); err != nil || got != xdg {
 		t.Errorf("with XDG_DOWNLOAD_DIR: %q, %v; want %q", got, err, xdg)
+	}
+	if err := os.Mkdir(xdg, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	t.Chdir(home)
 	if got, err := downloadDir("dl"); err != nil || got != xdg {
