@@ -111,7 +111,7 @@ func parseEnumList[T ~string](flag string, values []string, allowed []T) ([]T, e
 				continue
 			}
 			if !api.OneOf(T(p), allowed) {
-				return nil, usageErrorf("--%s %q: choose from %s", flag, p, joinEnum(allowed))
+				return nil, usageErrorf("--%s %q: choose from %s%s", flag, p, joinEnum(allowed), didYouMean(p, names(allowed)))
 			}
 			out = append(out, T(p))
 		}
@@ -120,18 +120,22 @@ func parseEnumList[T ~string](flag string, values []string, allowed []T) ([]T, e
 }
 
 func joinEnum[T ~string](xs []T) string {
+	return strings.Join(names(xs), ", ")
+}
+
+func names[T ~string](xs []T) []string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
 		s[i] = string(x)
 	}
-	return strings.Join(s, ", ")
+	return s
 }
 
 // parseEnum checks one value.
 func parseEnum[T ~string](what, v string, allowed []T) (T, error) {
 	t := T(strings.ToLower(strings.TrimSpace(v)))
 	if !api.OneOf(t, allowed) {
-		return "", usageErrorf("%s %q: choose from %s", what, v, joinEnum(allowed))
+		return "", usageErrorf("%s %q: choose from %s%s", what, v, joinEnum(allowed), didYouMean(v, names(allowed)))
 	}
 	return t, nil
 }

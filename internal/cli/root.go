@@ -125,6 +125,7 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		root.AddCommand(build(f))
 	}
 	refuseUnknownSubcommands(root)
+	explainArgErrors(root)
 	return root
 }
 
@@ -137,14 +138,24 @@ func refuseUnknownSubcommands(cmd *cobra.Command) {
 	for _, sub := range cmd.Commands() {
 		refuseUnknownSubcommands(sub)
 	}
-	if cmd.Parent() == nil || !cmd.HasSubCommands() || cmd.Runnable() {
+	if !cmd.HasSubCommands() || cmd.Runnable() {
 		return
+	}
+	if cmd.Parent() == nil {
+		// Without Args, cobra checks the root's first word itself and
+		// answers a typo in several lines of its own.
+		cmd.Args = cobra.ArbitraryArgs
 	}
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		if len(args) == 0 {
 			return c.Help()
 		}
-		return usageErrorf("unknown command %q for %q: run '%s --help' for its commands", args[0], c.CommandPath(), c.CommandPath())
+		suggest := ""
+		c.SuggestionsMinimumDistance = 2 // cobra sets it for the root only
+		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+			suggest = fmt.Sprintf(" (did you mean '%s %s'?)", c.CommandPath(), s[0])
+		}
+		return usageErrorf("unknown command %q for %q%s: run '%s --help' for its commands", args[0], c.CommandPath(), suggest, c.CommandPath())
 	}
 }
 

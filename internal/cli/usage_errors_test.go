@@ -99,3 +99,44 @@ func TestUnreadableSettingIsAUsageError(t *testing.T) {
 		t.Errorf("stderr %q, %d calls; want the variable named and no call", r.err, ts.callsTo("/"))
 	}
 }
+
+// TestArgumentMistakesSayTheFix: a wrong number of arguments names the
+// usage and the likely fix (the quoting of a message cut at its first
+// space, the statuses), and a typo in a subcommand or an enum value gets
+// a "did you mean" at every level; all exit 2 before any call.
+func TestArgumentMistakesSayTheFix(t *testing.T) {
+	t.Parallel()
+	ts := newFalcon(t)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"answer", "2.6", "-m", "Net", "debt", "attached"}, []string{
+			`answer takes REQUEST [-m TEXT | -F FILE], got 3 (2.6 debt attached)`,
+			`-m took only "Net"; quote a value of several words: dealctl answer 2.6 -m 'Net debt attached'`}},
+		{[]string{"status", "2.6"}, []string{"status takes REQUEST STATUS, got 1 (2.6)", "STATUS is open, partial or complete", "usage: dealctl status REQUEST STATUS"}},
+		{[]string{"requests", "status", "2.6"}, []string{"requests status takes REQUEST STATUS, got 1"}},
+		{[]string{"status", "2.6", "compelte"}, []string{`status "compelte": choose from open, partial, complete (did you mean "complete"?)`}},
+		{[]string{"requests", "ls", "--priority", "hgh"}, []string{`(did you mean "high"?)`}},
+		{[]string{"requests", "lss"}, []string{`unknown command "lss" for "dealctl requests" (did you mean 'dealctl requests ls'?)`}},
+		{[]string{"reqests", "ls"}, []string{`unknown command "reqests" for "dealctl" (did you mean 'dealctl requests'?)`}},
+		{[]string{"requests", "show"}, []string{"requests show needs REQUEST"}},
+		{[]string{"whoami", "extra"}, []string{"whoami takes no arguments, got 1 (extra)"}},
+	} {
+		r := run(t, ts, runOpts{}, c.args...)
+		if r.code != ExitUsage || strings.Count(r.err, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", c.args, r.code, r.err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(r.err, w) {
+				t.Errorf("%v: stderr %q lacks %q", c.args, r.err, w)
+			}
+		}
+	}
+	if len(ts.callList()) != 0 {
+		t.Errorf("calls made: %v", ts.callList())
+	}
+	if got := didYouMean("zzzzzz", []string{"open", "partial"}); got != "" {
+		t.Errorf("a word near nothing got %q", got)
+	}
+}
