@@ -129,12 +129,12 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 			return err
 		}
 	}
-	return p.Print(output.View{Data: answerResult{Message: msg, Request: after}, Human: func(w io.Writer) error {
+	return printWrite(o.cmdEnv, answerResult{Message: msg, Request: after}, after, func(w io.Writer, th *output.Theme) error {
 		safeMsg, safeAfter := output.SafeCopy(*msg), output.SafeCopy(*after)
-		writeMessage(ctx, w, &safeMsg, p.Theme, nil)
-		_, err := fmt.Fprintln(w, statusAfterAnswer(r, &safeAfter, p.Theme))
+		writeMessage(ctx, w, &safeMsg, th, nil)
+		_, err := fmt.Fprintln(w, statusAfterAnswer(r, &safeAfter, th))
 		return err
-	}})
+	})
 }
 
 // post sends the message. A draft from the editor is removed once

@@ -21,6 +21,7 @@ type cmdEnv struct {
 	RetrySleep func(ctx context.Context, d time.Duration) error // between a call's attempts
 	Infof      func(format string, a ...any)
 	Warnf      func(format string, a ...any)
+	Quiet      func() bool // -q: print only data
 }
 
 func (f *Factory) env() cmdEnv {
@@ -33,6 +34,7 @@ func (f *Factory) env() cmdEnv {
 		RetrySleep: f.RetrySleep,
 		Infof:      f.Infof,
 		Warnf:      f.Warnf,
+		Quiet:      func() bool { return f.Global.Quiet },
 	}
 }
 

@@ -125,6 +125,20 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
+// confirms is must for a write run on a pipe: its confirmation is on
+// stderr, and stdout is the row's "NUMBER\tSTATUS\tID".
+func (r result) confirms(t *testing.T, code int, errHas ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, code, r.out, r.err)
+	}
+	for _, s := range errHas {
+		if !strings.Contains(r.err, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, r.err)
+		}
+	}
+}
+
 func (r result) must(t *testing.T, code int, outHas ...string) {
 	t.Helper()
 	if r.code != code {

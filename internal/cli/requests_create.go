@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -140,17 +141,41 @@ func requestsCreateRun(ctx context.Context, o *RequestsCreateOptions) error {
 	return printChangedRequest(o.cmdEnv, r, fmt.Sprintf("Created %s %s: %s", r.Kind, r.Number, r.Title))
 }
 
-// printChangedRequest prints a request a command created or changed: the
-// object for -o json/yaml/--jq; a sentence on a terminal; "NUMBER\tSTATUS
-// \tID" on a pipe so scripts can pick up the number and id.
+// printChangedRequest prints a request a command created or changed
+// with the sentence that says so: see printWrite.
 func printChangedRequest(e cmdEnv, r *api.DealRequest, sentence string) error {
+	return printWrite(e, r, r, func(w io.Writer, th *output.Theme) error {
+		_, err := fmt.Fprintln(w, termsafe.Line(sentence))
+		return err
+	})
+}
+
+// printWrite prints what a write did, in the one shape every write
+// (create, edit, assign, status, answer) shares: data for -o json/yaml
+// and --jq; on a terminal, what human writes for a person; on a pipe,
+// "NUMBER\tSTATUS\tID" of the request r on stdout, the data a script
+// picks up, with what human writes going to stderr as the confirmation.
+// -q leaves only the data: nothing on a terminal, the line on a pipe.
+func printWrite(e cmdEnv, data any, r *api.DealRequest, human func(w io.Writer, th *output.Theme) error) error {
 	p := e.Printer()
-	return p.Print(output.View{Data: r, Human: func(w io.Writer) error {
+	return p.Print(output.View{Data: data, Human: func(w io.Writer) error {
 		if e.IO.IsStdoutTTY() {
-			_, err := fmt.Fprintln(w, termsafe.Line(sentence))
+			if e.Quiet() {
+				return nil
+			}
+			return human(w, p.Theme)
+		}
+		if _, err := fmt.Fprintf(w, "%s\t%s\t%s\n", r.Number, r.Status, r.ID); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintf(w, "%s\t%s\t%s\n", r.Number, r.Status, r.ID)
+		if e.Quiet() {
+			return nil
+		}
+		var confirm bytes.Buffer
+		if err := human(&confirm, output.NewTheme(&confirm, false)); err != nil {
+			return err
+		}
+		_, err := io.WriteString(e.IO.ErrOut, termsafe.Text(confirm.String()))
 		return err
 	}})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -248,7 +249,7 @@ func TestStatus(t *testing.T) {
 	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "status", "2.1", "complete")
-	r.must(t, 0, "2.1 is already complete")
+	r.confirms(t, 0, "2.1 is already complete")
 	if ts.callsTo("PATCH") != 0 {
 		t.Error("an already-complete request was PATCHed")
 	}
@@ -272,11 +273,11 @@ func TestAnswer(t *testing.T) {
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "answer", "1.1", "-m", "Here it is.", "--partial",
 		"--link", "https://example.com/a=Registry", "--link", "https://example.com/q?x=1=Query")
-	r.must(t, 0, "Here it is.", "1.1 is now partial", "link: Registry https://example.com/a", "link: Query https://example.com/q?x=1")
+	r.confirms(t, 0, "Here it is.", "1.1 is now partial", "link: Registry https://example.com/a", "link: Query https://example.com/q?x=1")
 	r = run(t, ts, runOpts{stdin: "Final answer\n"}, "answer", "1.1", "-F", "-", "--json")
 	r.must(t, 0, `"status": "complete"`, `"text": "Final answer\n"`)
 	r = run(t, ts, runOpts{}, "answer", "1.1", "-m", "A note", "--kind", "internal_note", "--no-status", "--internal")
-	r.must(t, 0, "internal_note", "1.1: status unchanged (complete)")
+	r.confirms(t, 0, "internal_note", "1.1: status unchanged (complete)")
 	// No text and no terminal: fail at once instead of waiting for an editor.
 	r = run(t, ts, runOpts{}, "answer", "1.1")
 	if r.code != ExitUsage || !strings.Contains(r.err, "-m TEXT or -F FILE") {
@@ -343,5 +344,34 @@ func TestRequestByIDReadOnce(t *testing.T) {
 	}
 	if n := apiAttempts(r.err, "GET /api/v1/deals/"+ts.dealID()+"/requests"); n != 1 {
 		t.Errorf("download by request id read the list %d times, want once", n)
+	}
+}
+
+// TestWritesShareOnePipedShapeAndQuiet: every write prints the request's
+// NUMBER\tSTATUS\tID on a pipe, its confirmation on stderr; -q leaves
+// only that line on a pipe and nothing at all on a terminal.
+func TestWritesShareOnePipedShapeAndQuiet(t *testing.T) {
+	t.Parallel()
+	ts := newFalcon(t)
+	writes := [][]string{
+		{"status", "1.1", "partial"},
+		{"answer", "1.1", "-m", "More to come", "--kind", "question"},
+		{"requests", "edit", "1.1", "--priority", "low"},
+		{"requests", "assign", "1.1", "--to", "none"},
+	}
+	line := regexp.MustCompile(`^1\.1\tpartial\t[0-9a-f-]{36}\n$`)
+	for _, args := range writes {
+		r := run(t, ts, runOpts{}, args...)
+		if r.code != 0 || !line.MatchString(r.out) || r.err == "" {
+			t.Errorf("%v piped: exit %d, stdout %q, stderr %q", args, r.code, r.out, r.err)
+		}
+		r = run(t, ts, runOpts{}, append([]string{"-q"}, args...)...)
+		if r.code != 0 || !line.MatchString(r.out) || r.err != "" {
+			t.Errorf("%v -q piped: exit %d, stdout %q, stderr %q", args, r.code, r.out, r.err)
+		}
+		r = run(t, ts, runOpts{tty: true}, append([]string{"-q"}, args...)...)
+		if r.code != 0 || r.out != "" || r.err != "" {
+			t.Errorf("%v -q on a terminal: exit %d, stdout %q, stderr %q", args, r.code, r.out, r.err)
+		}
 	}
 }

@@ -88,16 +88,18 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 		return explainStale(r, err)
 	}
 	res := statusResult{Number: r.Number, From: r.Status, To: to, Changed: changed, Request: after}
-	p := o.Printer()
-	return p.Print(output.View{Data: res, Human: func(w io.Writer) error {
+	if after == nil {
+		after = r
+	}
+	return printWrite(o.cmdEnv, res, after, func(w io.Writer, th *output.Theme) error {
 		res := output.SafeCopy(res)
 		var line string
 		if res.Changed {
-			line = fmt.Sprintf("%s moved from %s to %s", res.Number, p.Theme.Status(string(res.From)), p.Theme.Status(string(res.To)))
+			line = fmt.Sprintf("%s moved from %s to %s", res.Number, th.Status(string(res.From)), th.Status(string(res.To)))
 		} else {
-			line = fmt.Sprintf("%s is already %s; nothing to do", res.Number, p.Theme.Status(string(res.To)))
+			line = fmt.Sprintf("%s is already %s; nothing to do", res.Number, th.Status(string(res.To)))
 		}
 		_, err := fmt.Fprintln(w, line)
 		return err
-	}})
+	})
 }
