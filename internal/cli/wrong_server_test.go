@@ -38,3 +38,18 @@ func TestWrongServerIsNotNotFound(t *testing.T) {
 		t.Errorf("a dealctl 404: exit %d, stderr %q", r.code, r.err)
 	}
 }
+
+// TestServerWithAnotherAPIPath: a --server ending in another API path
+// (…/api/v2) is a usage error naming the fix, before any call, rather
+// than 404s that read as a missing deal (exit 3).
+func TestServerWithAnotherAPIPath(t *testing.T) {
+	t.Parallel()
+	ts := newFalcon(t)
+	r := run(t, ts, runOpts{env: map[string]string{"DEALCTL_SERVER": ts.URL + "/api/v2"}}, "requests", "ls")
+	if r.code != ExitUsage || !strings.Contains(r.err, "ends in /api/v2, and dealctl speaks API v1: give the server's address ("+ts.URL+")") {
+		t.Errorf("exit %d, stderr %q", r.code, r.err)
+	}
+	if n := len(ts.callList()); n != 0 {
+		t.Errorf("%d calls made", n)
+	}
+}

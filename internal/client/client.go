@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -112,9 +113,17 @@ func ParseBaseURL(s string) (*url.URL, error) {
 		return nil, fmt.Errorf("server %q is not an http(s) URL", s)
 	}
 	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/api/v1")
+	if m := otherAPIPath.FindString(u.Path); m != "" {
+		// "/api/v1" is added to the address: "https://h/api/v2" would call
+		// https://h/api/v2/api/v1/…, whose 404s read as missing deals.
+		return nil, fmt.Errorf("server %q ends in %s, and dealctl speaks API v1: give the server's address (%s://%s%s) or its /api/v1", s, m, u.Scheme, u.Host, strings.TrimSuffix(u.Path, m))
+	}
 	u.RawQuery, u.Fragment = "", ""
 	return u, nil
 }
+
+// otherAPIPath is an address that names an API path other than v1's.
+var otherAPIPath = regexp.MustCompile(`/api(/v[0-9][^/]*)?$`)
 
 // apiURL joins an API path such as "/deals" onto {base}/api/v1. A path that
 // already starts with "/api/" is taken as it is (used by `dealctl api`).

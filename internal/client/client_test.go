@@ -321,7 +321,7 @@ func TestParseBaseURL(t *testing.T) {
 			t.Errorf("ParseBaseURL(%q) = %v, %v; want %s", in, u, err, want)
 		}
 	}
-	for _, bad := range []string{"", "h:1", "ftp://h", "http://"} {
+	for _, bad := range []string{"", "h:1", "ftp://h", "http://", "https://h/api/v2", "https://h/x/api", "https://h/api/v1.1"} {
 		if _, err := ParseBaseURL(bad); err == nil {
 			t.Errorf("ParseBaseURL(%q) accepted", bad)
 		}
