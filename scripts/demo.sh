@@ -2,8 +2,17 @@
 # One command for a newcomer: build dealctl, serve the demo deal on a
 # throwaway embedded database, and point the client at it. On a terminal
 # it opens a shell with DEALCTL_SERVER and DEALCTL_API_KEY set (type exit
-# to stop the server); piped, it prints the list and stops.
+# to stop the server); piped, it prints the list, says so, and stops the
+# server, unless --keep, which serves until Ctrl-C.
+#
+#   bash scripts/demo.sh [--keep]
 set -euo pipefail
+keep=false
+case "${1:-}" in
+--keep) keep=true ;;
+"") ;;
+*) echo "usage: bash scripts/demo.sh [--keep]" >&2; exit 2 ;;
+esac
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bin="$PWD/bin"
@@ -44,4 +53,14 @@ if [[ -t 0 && -t 1 ]]; then
 	echo "dealctl requests show 1.3, dealctl answer 2.4 --partial -m 'Draft attached'."
 	echo "Type exit to stop the demo server."
 	"${SHELL:-bash}" -i || true
+elif $keep; then
+	echo
+	echo "The demo server keeps running at $DEALCTL_SERVER (--keep): use the keys above from"
+	echo "another terminal; Ctrl-C stops it and throws its database away."
+	wait "$server" || true
+else
+	echo
+	echo "Not on a terminal, so the demo server has stopped now and its database is gone:"
+	echo "the keys above no longer work. To keep it running, run this on a terminal (it opens"
+	echo "a shell), or: bash scripts/demo.sh --keep (serves until Ctrl-C)."
 fi

@@ -122,6 +122,10 @@ func TestParseSince(t *testing.T) {
 		{"2026-11-20", london, time.Date(2026, 11, 20, 0, 0, 0, 0, london)},
 		{"2026-11-20", ny, time.Date(2026, 11, 20, 5, 0, 0, 0, time.UTC)},
 		{"2026-11-20T09:00:00Z", ny, time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)},
+		// 18:00 UTC is already the 24th in Auckland.
+		{"today", london, time.Date(2026, 11, 23, 0, 0, 0, 0, london)},
+		{"Yesterday", ny, time.Date(2026, 11, 22, 0, 0, 0, 0, ny)},
+		{"today", mustLoad(t, "Pacific/Auckland"), time.Date(2026, 11, 24, 0, 0, 0, 0, mustLoad(t, "Pacific/Auckland"))},
 	}
 	for _, c := range cases {
 		got, err := ParseSince(c.in, now, c.loc)
@@ -129,9 +133,18 @@ func TestParseSince(t *testing.T) {
 			t.Errorf("ParseSince(%q) = %v, %v; want %v", c.in, got, err, c.want)
 		}
 	}
-	for _, bad := range []string{"", "yesterday", "-3h", "3x", "d", "2026-13-01"} {
+	for _, bad := range []string{"", "tomorrow", "-3h", "3x", "d", "2026-13-01"} {
 		if _, err := ParseSince(bad, now, nil); err == nil {
 			t.Errorf("ParseSince(%q) took it", bad)
 		}
 	}
+}
+
+func mustLoad(t *testing.T, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
 }

@@ -67,7 +67,7 @@ server that advertises the events extension (dealctl serve does).`,
 			return activityRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Since, "since", "24h", "from when: a duration (24h, 7d), a date, a time, or all")
+	cmd.Flags().StringVar(&opts.Since, "since", "24h", "from when: a duration (24h, 7d), a date, today, yesterday, a time, or all")
 	cmd.Flags().StringVar(&opts.Request, "request", "", "only this request's events (a number such as 2.3, or an id)")
 	cmd.Flags().BoolVarP(&opts.Follow, "follow", "f", false, "keep printing new events as they happen")
 	cmd.Flags().DurationVar(&opts.Interval, "interval", 30*time.Second, "with --follow: time between polls")

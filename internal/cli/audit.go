@@ -55,7 +55,7 @@ Needs a server that advertises the events extension (dealctl serve does).`,
 			return auditDownloadsRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Since, "since", "all", "from when: a duration (24h, 7d), a date, a time, or all")
+	cmd.Flags().StringVar(&opts.Since, "since", "all", "from when: a duration (24h, 7d), a date, today, yesterday, a time, or all")
 	return cmd
 }
 
