@@ -160,6 +160,10 @@ type AdminTx interface {
 	// SetDigestOptOut turns a person's daily digest off (true) or back
 	// on.
 	SetDigestOptOut(personID string, optOut bool) error
+	// RecordEvents writes events of a deal's history that the seeded
+	// rows stand for (the demo's conversations), in the deal's next
+	// place, in the order given.
+	RecordEvents(dealID string, events ...Event) error
 }
 
 // Outbox is the notification queue.

@@ -80,7 +80,7 @@ func ApplyWith(ctx context.Context, st store.Store, w *World, read Reader, now t
 	now = now.UTC().Truncate(time.Microsecond) // what the store keeps
 	res := newResult()
 	err = st.Apply(ctx, func(tx store.AdminTx) error {
-		a := &applier{tx: tx, now: now, res: res, blobs: blobs}
+		a := &applier{tx: tx, now: now, res: res, blobs: blobs, history: w.history}
 		return a.world(w)
 	})
 	if err != nil {
@@ -162,19 +162,32 @@ type applier struct {
 	now   time.Time
 	res   *Result
 	blobs map[*File][]byte
+	// history records the events of the messages and files a world adds
+	// (the demo's week of conversations), so that `activity` and the
+	// TUI's activity view show them; seeded collects a deal's, recorded
+	// oldest first once the deal is applied.
+	history bool
+	seeded  []store.Event
 }
 
 // id returns the id a local name was given before, or gives it a new one.
 func (a *applier) id(kind, name string) (string, error) {
+	id, _, err := a.idNew(kind, name)
+	return id, err
+}
+
+// idNew is id, and whether the id is new: the row is applied for the
+// first time.
+func (a *applier) idNew(kind, name string) (string, bool, error) {
 	id, err := a.tx.Ref(kind, name)
 	if err == nil {
-		return id, nil
+		return id, false, nil
 	}
 	if !errors.Is(err, store.ErrNotFound) {
-		return "", err
+		return "", false, err
 	}
 	id = sqlstore.NewID()
-	return id, a.tx.PutRef(kind, name, id)
+	return id, true, a.tx.PutRef(kind, name, id)
 }
 
 // place wraps a store error with the place in the file it came from.

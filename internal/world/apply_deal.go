@@ -2,6 +2,7 @@ package world
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -59,7 +60,19 @@ func (a *applier) deal(path string, d *Deal, orgIDs map[string]string) error {
 			return err
 		}
 	}
-	return nil
+	return a.recordSeeded(id)
+}
+
+// recordSeeded writes the events of the messages and files this apply
+// added to the deal, oldest first, when the world asks for its history.
+func (a *applier) recordSeeded(dealID string) error {
+	events := a.seeded
+	a.seeded = nil
+	if !a.history || len(events) == 0 {
+		return nil
+	}
+	sort.SliceStable(events, func(i, j int) bool { return events[i].At.Before(events[j].At) })
+	return a.tx.RecordEvents(dealID, events...)
 }
 
 func (a *applier) party(deal string, i int, p Party, ids *dealIDs, orgIDs map[string]string) error {
@@ -148,7 +161,7 @@ const implicitStep = time.Hour
 
 func (a *applier) message(path, deal string, req store.Request, j, count int, m *Message, ids *dealIDs) error {
 	ref := fmt.Sprintf("%s/%s/%d", deal, req.Number, j)
-	id, err := a.id(RefMessage, ref)
+	id, isNew, err := a.idNew(RefMessage, ref)
 	if err != nil {
 		return place(path, err)
 	}
@@ -179,6 +192,9 @@ func (a *applier) message(path, deal string, req store.Request, j, count int, m 
 	if err := a.tx.PutMessage(msg); err != nil {
 		return place(path, err)
 	}
+	if isNew {
+		a.seeded = append(a.seeded, store.MessageEvent(req, msg))
+	}
 	pos := 0
 	for k, l := range m.Links {
 		name := l.URL
@@ -188,7 +204,7 @@ func (a *applier) message(path, deal string, req store.Request, j, count int, m 
 		url := l.URL
 		f := store.File{DealID: ids.id, RequestID: req.ID, MessageID: id, Position: pos, Kind: api.FileKindLink,
 			Name: &name, URL: &url, Scanned: true}
-		if err := a.file(fmt.Sprintf("%s/link/%d", ref, k), f, nil); err != nil {
+		if _, err := a.file(fmt.Sprintf("%s/link/%d", ref, k), f, nil); err != nil {
 			return place(fmt.Sprintf("%s.links[%d]", path, k), err)
 		}
 		pos++
@@ -198,22 +214,28 @@ func (a *applier) message(path, deal string, req store.Request, j, count int, m 
 		name, ct := wf.Name, wf.ContentType
 		f := store.File{DealID: ids.id, RequestID: req.ID, MessageID: id, Position: pos, Kind: api.FileKindFile,
 			Name: &name, ContentType: &ct, Scanned: wf.Scanned == nil || *wf.Scanned}
-		if err := a.file(fmt.Sprintf("%s/file/%d", ref, k), f, a.blobs[wf]); err != nil {
+		versionID, err := a.file(fmt.Sprintf("%s/file/%d", ref, k), f, a.blobs[wf])
+		if err != nil {
 			return place(fmt.Sprintf("%s.files[%d]", path, k), err)
+		}
+		if isNew {
+			f.VersionID = versionID
+			a.seeded = append(a.seeded, store.FileEvent(api.EventFileAttached, req, msg, f, posted, author))
 		}
 		pos++
 	}
 	return nil
 }
 
-func (a *applier) file(ref string, f store.File, data []byte) error {
+// file puts f (with data) and returns its version id.
+func (a *applier) file(ref string, f store.File, data []byte) (string, error) {
 	id, err := a.id(RefFile, ref)
 	if err != nil {
-		return err
+		return "", err
 	}
 	f.VersionID = id
 	if f.Kind == api.FileKindFile && data == nil {
 		data = []byte{} // an empty file is still a file with a blob
 	}
-	return a.tx.PutFile(f, data)
+	return id, a.tx.PutFile(f, data)
 }

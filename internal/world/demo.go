@@ -39,5 +39,7 @@ func ApplyDemo(ctx context.Context, st store.Store, now time.Time) (*Result, err
 		return nil, err
 	}
 	read := func(p string) ([]byte, error) { return fs.ReadFile(demoFS, path.Join("demo", p)) }
+	// A fresh demo's threads show a week of posts: its activity does too.
+	w.history = true
 	return ApplyWith(ctx, st, w, read, now)
 }

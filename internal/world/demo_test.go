@@ -2,9 +2,12 @@ package world
 
 import (
 	"context"
+	"io/fs"
+	"path"
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/store"
 )
 
 func TestDemo(t *testing.T) {
@@ -113,5 +116,76 @@ func TestDemoSidesAndAccess(t *testing.T) {
 	}
 	if !owner["sell"] || owner["buy"] {
 		t.Errorf("the sell side must own the list: %v", owner)
+	}
+}
+
+// TestDemoHistory: a fresh demo's week of conversations is in its event
+// history (what `activity` and the TUI's activity view read), oldest
+// first, one message.posted per message and file.attached per file;
+// internal notes are read by their own side only. A world file applied
+// with admin apply records none (TestApplyRecordsNoHistory).
+func TestDemoHistory(t *testing.T) {
+	db := openStore(t)
+	ctx := context.Background()
+	res, err := ApplyDemo(ctx, db, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dealID := res.Deals["orion"]
+	msgs, err := dealMessages(ctx, db, dealID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parties, err := db.Parties(ctx, dealID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := ""
+	for _, p := range parties {
+		if p.IsOwner {
+			owner = p.ID
+		}
+	}
+	events, err := db.Events(ctx, dealID, store.EventQuery{Limit: 100000, PartyID: owner, Audit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	posted, internal := 0, 0
+	for i, e := range events {
+		if i > 0 && e.At.Before(events[i-1].At) {
+			t.Fatalf("event %d (%s) is older than the one before it", i, e.At)
+		}
+		if e.Type == api.EventMessagePosted {
+			posted++
+			if e.Scope == store.ScopeParty {
+				internal++
+			}
+		}
+	}
+	if posted != len(msgs) || posted == 0 {
+		t.Errorf("%d message.posted events for %d seeded messages", posted, len(msgs))
+	}
+	if internal == 0 {
+		t.Errorf("no internal note's event is kept to its side")
+	}
+	if events[len(events)-1].At.After(testNow) || events[0].At.After(testNow.AddDate(0, 0, -3)) {
+		t.Errorf("the history runs from %s to %s; want the week before %s", events[0].At, events[len(events)-1].At, testNow)
+	}
+}
+
+func TestApplyRecordsNoHistory(t *testing.T) {
+	db := openStore(t)
+	ctx := context.Background()
+	w, err := Parse(Demo())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ApplyWith(ctx, db, w, func(p string) ([]byte, error) { return fs.ReadFile(demoFS, path.Join("demo", p)) }, testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := db.Events(ctx, res.Deals["orion"], store.EventQuery{Limit: 10, Audit: true})
+	if err != nil || len(events) != 0 {
+		t.Errorf("admin apply recorded %d events (%v)", len(events), err)
 	}
 }

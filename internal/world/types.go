@@ -8,6 +8,10 @@ type World struct {
 	Users         []User         `json:"users" yaml:"users"`
 	Deals         []Deal         `json:"deals" yaml:"deals"`
 	Keys          []Key          `json:"keys" yaml:"keys"`
+
+	// history makes Apply record the events of the messages and files it
+	// adds (ApplyDemo sets it; a world file cannot).
+	history bool
 }
 
 // Organization is a firm.

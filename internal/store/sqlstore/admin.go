@@ -159,6 +159,21 @@ func (a *adminTx) PutMessage(m store.Message) error {
 	return a.touchRequest(m.DealID, m.RequestID, m.Internal)
 }
 
+func (a *adminTx) RecordEvents(dealID string, events ...store.Event) error {
+	if len(events) == 0 {
+		return nil
+	}
+	rec := &recorder{dealID: dealID}
+	if err := a.tx.QueryRowContext(a.ctx, a.db.q("UPDATE deals SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq"), dealID).Scan(&rec.seq); err != nil {
+		return notFound(err)
+	}
+	for _, e := range events {
+		e.At = fromMicros(micros(e.At))
+		rec.add(e)
+	}
+	return rec.flush(a.ctx, a.db, a.tx)
+}
+
 func (a *adminTx) PutFile(f store.File, data []byte) error {
 	a.touched[f.DealID] = true
 	if f.Kind == api.FileKindFile && data != nil {
