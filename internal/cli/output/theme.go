@@ -9,8 +9,8 @@ import (
 // Theme colours text for a terminal; with colour off every method returns
 // its input unchanged.
 type Theme struct {
-	on                                  bool
-	bold, dim, red, green, yellow, cyan lipgloss.Style
+	on                                        bool
+	bold, dim, red, green, yellow, blue, cyan lipgloss.Style
 }
 
 // NewTheme returns a theme for w, coloured only when color is true. The
@@ -27,6 +27,7 @@ func NewTheme(_ io.Writer, color bool) *Theme {
 		red:    lipgloss.NewStyle().Foreground(lipgloss.Red),
 		green:  lipgloss.NewStyle().Foreground(lipgloss.Green),
 		yellow: lipgloss.NewStyle().Foreground(lipgloss.Yellow),
+		blue:   lipgloss.NewStyle().Foreground(lipgloss.Blue),
 		cyan:   lipgloss.NewStyle().Foreground(lipgloss.Cyan),
 	}
 }
@@ -56,16 +57,16 @@ func (t *Theme) Yellow(s string) string { return t.paint(t.yellow, s) }
 // Cyan marks names and numbers.
 func (t *Theme) Cyan(s string) string { return t.paint(t.cyan, s) }
 
-// Status colours a request status: open cyan, partial yellow, complete
-// green.
+// Status colours a request status as the TUI and the xlsx export do:
+// open yellow (waiting), partial blue (under way), complete green (done).
 func (t *Theme) Status(s string) string {
 	switch s {
 	case "complete":
 		return t.Green(s)
 	case "partial":
-		return t.Yellow(s)
+		return t.paint(t.blue, s)
 	case "open":
-		return t.Cyan(s)
+		return t.Yellow(s)
 	}
 	return s
 }
