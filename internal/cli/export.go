@@ -34,6 +34,7 @@ type ExportOptions struct {
 	// --with-messages export (they are left out otherwise).
 	IncludeInternal bool
 	Excel           bool // csv with a byte-order mark, for Excel
+	Force           bool // replace a file that exists
 }
 
 // NewCmdExport is `dealctl export`.
@@ -49,8 +50,9 @@ extension of -o FILE (.xlsx, .csv, .json or .md). Without -o (or with
 -o -) it goes to stdout, as xlsx unless --format says otherwise, except
 xlsx to a terminal.
 
--o FILE is written to a temporary file renamed over it; a FILE that
-exists keeps its permissions, a new one is readable by you only (0600).
+-o FILE is written to a temporary file renamed over it; a new FILE is
+readable by you only (0600). A FILE that exists is not replaced (exit 5,
+before any call) unless --force, and then keeps its permissions.
 A symbolic link is followed to the file it names; a device or FIFO is
 written to as it is.
 
@@ -92,6 +94,7 @@ An exported xlsx or csv imported back changes nothing.`,
 	fl.BoolVar(&opts.WithMessages, "with-messages", false, "include every request's conversation")
 	fl.BoolVar(&opts.IncludeInternal, "include-internal", false, "with --with-messages: keep your side's internal notes (the file says it holds them)")
 	fl.BoolVar(&opts.Excel, "excel", false, "csv: start with a UTF-8 byte-order mark so Excel reads accents right")
+	fl.BoolVar(&opts.Force, "force", false, "replace -o FILE when it exists")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -122,7 +125,7 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 	gctune.ForLongRuns()
 	var target *exportTarget
 	if !o.toStdout() {
-		t, err := resolveExportTarget(o.File)
+		t, err := resolveExportTarget(o.File, o.Force)
 		if err != nil {
 			return err
 		}

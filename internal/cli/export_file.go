@@ -30,9 +30,11 @@ type exportTarget struct {
 
 // resolveExportTarget checks FILE and decides how to write it: a link is
 // followed to the file it names; a device or FIFO is written to directly;
-// a regular file (or a new one) is written to a temporary file renamed
-// over it, keeping an existing file's permissions.
-func resolveExportTarget(name string) (*exportTarget, error) {
+// a new regular file is written to a temporary file renamed into place;
+// one that exists is refused unless force, and then replaced the same
+// way, keeping its permissions (as `download` never overwrites a file
+// unasked).
+func resolveExportTarget(name string, force bool) (*exportTarget, error) {
 	if strings.HasSuffix(name, "/") || strings.HasSuffix(name, string(os.PathSeparator)) {
 		return nil, folderError(name)
 	}
@@ -51,6 +53,8 @@ func resolveExportTarget(name string) (*exportTarget, error) {
 		return nil, folderError(name)
 	case !fi.Mode().IsRegular():
 		t.device = true
+	case !force:
+		return nil, withExit(ExitConflict, fmt.Errorf("-o %s exists: nothing was written; pass --force to replace it, or give another name", name))
 	default:
 		t.mode = fi.Mode().Perm()
 	}

@@ -25,7 +25,7 @@ func TestExportFollowsSymlink(t *testing.T) {
 	if err := os.Symlink("real.csv", link); err != nil {
 		t.Fatal(err)
 	}
-	run(t, ts, runOpts{}, "export", "-o", link).must(t, 0)
+	run(t, ts, runOpts{}, "export", "-o", link, "--force").must(t, 0)
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("the link was replaced: %v %v", fi, err)
 	}
@@ -38,8 +38,9 @@ func TestExportFollowsSymlink(t *testing.T) {
 	}
 }
 
-// TestExportFileModes: an existing file keeps its permissions (a 0600
-// list is not made world-readable); a new file is 0600.
+// TestExportFileModes: an existing file is not replaced unasked (exit 5,
+// before any call, as download); with --force it keeps its permissions (a
+// 0600 list is not made world-readable); a new file is 0600.
 func TestExportFileModes(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS == "windows" {
@@ -51,7 +52,14 @@ func TestExportFileModes(t *testing.T) {
 	if err := os.WriteFile(existing, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	run(t, ts, runOpts{}, "export", "-o", existing).must(t, 0)
+	r := run(t, ts, runOpts{}, "export", "-o", existing)
+	if r.code != ExitConflict || !strings.Contains(r.err, "-o "+existing+" exists: nothing was written; pass --force to replace it") {
+		t.Errorf("an existing file without --force: exit %d, stderr %q", r.code, r.err)
+	}
+	if data, _ := os.ReadFile(existing); string(data) != "old" || ts.callsTo("GET") != 0 {
+		t.Errorf("without --force the file became %q after %d calls", data, ts.callsTo("GET"))
+	}
+	run(t, ts, runOpts{}, "export", "-o", existing, "--force").must(t, 0)
 	if fi, _ := os.Stat(existing); fi.Mode().Perm() != 0o600 {
 		t.Errorf("existing 0600 file became %v", fi.Mode().Perm())
 	}
