@@ -1,0 +1,50 @@
+package importplan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/english"
+)
+
+// renumberCollisions is --renumber: each row that met another deal row
+// on its number (other content, or another kind) takes the next free
+// number of its section, counted over the sheet and the deal, and the
+// sheet's rows under it move with it (a colliding section 2 that becomes
+// 4 takes its 2.1 along as 4.1). Rows are in sheet order, parents above
+// their children, so a parent has moved before its children are read.
+func (p *planner) renumberCollisions(rows []exporters.Row, collided map[int]bool) {
+	for _, r := range rows {
+		p.numbers.Take(r.Number)
+	}
+	moved := map[string]string{} // a moved row's old number -> its new one
+	var said []string
+	for i := range rows {
+		r := &rows[i]
+		old := r.Number
+		if to, ok := moved[r.Parent]; ok && strings.HasPrefix(r.Number, r.Parent+".") {
+			r.Number = to + strings.TrimPrefix(r.Number, r.Parent)
+			r.Parent = to
+		} else if collided[r.Line] {
+			if to, ok := moved[r.Parent]; ok {
+				r.Parent = to
+			}
+			r.Number = p.numbers.Next(r.Parent)
+			said = append(said, old+" → "+r.Number)
+		} else {
+			if to, ok := moved[r.Parent]; ok {
+				r.Parent = to
+			}
+			continue
+		}
+		p.numbers.Take(r.Number)
+		moved[old] = r.Number
+		if p.renumber[r.Line] == "" && !p.assigned[r.Line] {
+			p.renumber[r.Line] = old // the sheet's own number, shown beside the new one
+		}
+	}
+	p.plan.Renumbered = true
+	p.plan.Notes = append(p.plan.Notes, fmt.Sprintf("--renumber: %d %s whose numbers are other rows on the deal %s free numbers, with the sheet's rows under them: %s",
+		len(said), english.Plural(len(said), "row", "rows"), english.Plural(len(said), "takes", "take"), listSome(said, 10)))
+}
