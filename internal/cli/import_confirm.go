@@ -43,7 +43,11 @@ func fieldChangeLines(d importplan.FieldChange) []string {
 	if d.Field != "body" || (short(d.From) && short(d.To)) {
 		return []string{fmt.Sprintf("%s: %s → %s", d.Field, fullValue(d.From), fullValue(d.To))}
 	}
-	return append([]string{d.Field + ":"}, lineDiff(d.From, d.To)...)
+	lines := []string{d.Field + ":"}
+	for _, l := range lineDiff(d.From, d.To) {
+		lines = append(lines, "  "+l)
+	}
+	return lines
 }
 
 // fullValue quotes a value in full (quoteValue cuts long ones).
@@ -55,8 +59,8 @@ func fullValue(v string) string {
 }
 
 // lineDiff is a line diff of two texts, "- " for a line only in a, "+ "
-// for one only in b, "  " for one in both; runs of more than four lines
-// in both are cut to their ends. Bodies are short enough (the API's
+// for one only in b, "  " for one in both; a run of more than three
+// lines in both keeps its first and last. Bodies are short enough (the API's
 // limit) for the longest common subsequence to be computed whole.
 func lineDiff(a, b string) []string {
 	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
@@ -75,8 +79,8 @@ func lineDiff(a, b string) []string {
 	}
 	var out, same []string
 	flush := func() {
-		if len(same) > 4 {
-			same = append(same[:2:2], fmt.Sprintf("  … %d unchanged lines", len(same)-2))
+		if n := len(same); n > 3 {
+			same = []string{same[0], fmt.Sprintf("  … %d unchanged lines", n-2), same[n-1]}
 		}
 		out, same = append(out, same...), nil
 	}
@@ -86,14 +90,14 @@ func lineDiff(a, b string) []string {
 		case i < len(x) && j < len(y) && x[i] == y[j]:
 			same = append(same, "  "+x[i])
 			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
-			flush()
-			out = append(out, "+ "+y[j])
-			j++
-		default:
+		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
 			flush()
 			out = append(out, "- "+x[i])
 			i++
+		default:
+			flush()
+			out = append(out, "+ "+y[j])
+			j++
 		}
 	}
 	flush()

@@ -53,7 +53,7 @@ func conflictError(plan *importplan.Plan) error {
 	}
 	var why []string
 	if taken := plan.Summary.NumberTaken; taken > 0 {
-		why = append(why, fmt.Sprintf("%d %s on the deal with other content (listed above, with the ways through)",
+		why = append(why, fmt.Sprintf("%d %s on the deal with other content (listed above)",
 			taken, english.Plural(taken, "row's number is", "rows' numbers are")))
 	}
 	if stale := n - plan.Summary.NumberTaken; stale > 0 {
