@@ -186,3 +186,23 @@ func TestImportStatesStatusesOfAFirstImport(t *testing.T) {
 		t.Errorf("a status was applied without --apply-status: %+v", plan.Summary)
 	}
 }
+
+// TestImportSectionOverRequestHasAWayThrough: the sheet makes 2.1 a
+// section over 2.1.1 and 2.1.2 where the deal's 2.1 is a request (the
+// preview's loop: "make it a section", then refused). The refusal's ways
+// through succeed: --renumber moves 2.1 with its rows to 2.2.
+func TestImportSectionOverRequestHasAWayThrough(t *testing.T) {
+	t.Parallel()
+	ls := startLiveServer(t, 0)
+	sheet := writeSheet(t, "Number,Kind,Title\n2,section,Finance\n2.1,section,Audited accounts\n2.1.1,request,FY2024 accounts\n2.1.2,request,FY2025 accounts\n")
+	r := runLive(t, ls.URL, "import", sheet)
+	if r.code != ExitValidation || !strings.Contains(r.err, `row 3, Kind: 2.1 is the request "Audited accounts" on the deal, and the sheet's "Audited accounts" is a section`) {
+		t.Fatalf("exit %d:\n%s", r.code, r.err)
+	}
+	followEachWay(t, r.err, func(t *testing.T) string { return startLiveServer(t, 0).URL })
+	mustLive(t, ls.URL, "import", sheet, "--renumber")
+	rows := byNumber(liveRows(t, ls.URL))
+	if rows["2.1"].Kind != api.KindRequest || rows["2.2"].Kind != api.KindSection || rows["2.2.2"].Title != "FY2025 accounts" {
+		t.Errorf("2.1 %+v, 2.2 %+v, 2.2.2 %+v", rows["2.1"], rows["2.2"], rows["2.2.2"])
+	}
+}
