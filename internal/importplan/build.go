@@ -58,6 +58,7 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 		}
 	}
 	p.assignNumbers(rows)
+	numbering := p.warn.clone() // the numbering's warnings, before planning adds its own
 	p.planRows(rows)
 	if !opts.Renumber || len(p.collided) == 0 {
 		return p.plan, nil
@@ -69,7 +70,7 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 	again.plan.Notes = append(again.plan.Notes, p.plan.Notes...)
 	again.plan.Under = p.plan.Under
 	again.assigned, again.renumber = p.assigned, p.renumber
-	again.warn = p.warn // the numbering warnings of the first pass
+	again.warn = numbering
 	again.renumberCollisions(rows, p.collided)
 	again.planRows(rows)
 	return again.plan, nil

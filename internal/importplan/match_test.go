@@ -109,6 +109,19 @@ func TestTemplateOverAnsweredDealWritesNothing(t *testing.T) {
 	}
 }
 
+// TestRenumberWarnsOnce: --renumber plans twice; a warning of the
+// first pass (a row numbered by import) is said once, not once a pass.
+func TestRenumberWarnsOnce(t *testing.T) {
+	plan := mustBuild(t, "No.,Request,Status\n1.1,Group structure chart,complete\n,Powers of attorney,\n", answered(), Options{Renumber: true})
+	got := strings.Join(plan.Warnings, "\n")
+	if strings.Count(got, "has no number") != 1 || strings.Count(got, "new row has a status") != 1 || plan.Summary.Warnings != 2 {
+		t.Errorf("warnings (%d):\n%s", plan.Summary.Warnings, got)
+	}
+	if it := item(plan, "1.4"); it == nil || it.Title != "Group structure chart" || it.SheetNumber != "1.1" {
+		t.Errorf("1.4 = %+v", it)
+	}
+}
+
 // TestIdenticalForeignRowsAreUnchanged: a foreign sheet that repeats the
 // deal's rows (capitals and spacing aside, blanks kept) changes nothing
 // and is no conflict.

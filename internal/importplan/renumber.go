@@ -55,8 +55,9 @@ func (p *planner) renumberCollisions(rows []exporters.Row, collided map[int]bool
 		}
 	}
 	p.plan.Renumbered = true
-	p.plan.Notes = append(p.plan.Notes, fmt.Sprintf("--renumber: %d %s whose numbers are other rows on the deal %s free numbers, with the sheet's rows under them: %s",
-		len(said), english.Plural(len(said), "row", "rows"), english.Plural(len(said), "takes", "take"), listSome(said, 10)))
+	p.plan.Notes = append(p.plan.Notes, fmt.Sprintf("--renumber: %d %s, with the sheet's rows under them: %s", len(said),
+		english.Plural(len(said), "row whose number is another row on the deal takes a free number", "rows whose numbers are other rows on the deal take free numbers"),
+		listSome(said, 10)))
 }
 
 // movedBefore is the number of the deal row an earlier --renumber made of
