@@ -75,8 +75,8 @@ func TestImportWorkstreamTabNeverTouchesSections(t *testing.T) {
 			`row 4, No.: 1 is the section "Corporate" on the deal, and the sheet's "Audited accounts" is a request: import never turns a section into a request`,
 			`row 5, No.: 2 is the section "Finance" on the deal`,
 			`row 8, No.: 5 is the section "IT" on the deal`,
-			"--sheet Financial --renumber",
-			"dealctl requests create --kind section --number 6 --title 'From workstream-tabs.xlsx' && dealctl import " + file + " --sheet Financial --under 6",
+			"--deal Falcon --sheet Financial --renumber",
+			"dealctl requests create --kind section --number 6 --title 'From workstream-tabs.xlsx' --deal Falcon && dealctl import " + file + " --deal Falcon --sheet Financial --under 6",
 			"5 rows of workstream-tabs.xlsx are invalid",
 		} {
 			if !strings.Contains(r.err, want) {

@@ -12,10 +12,14 @@ import (
 )
 
 // importCommand is this import's command line, as the user can paste it,
-// with extra flags added: the reading and matching flags carried over,
-// the dry run and the output format left out.
-func (o *ImportOptions) importCommand(under string, extra ...string) string {
+// with extra flags added: the deal named (however this run found it),
+// the reading and matching flags carried over, the dry run and the
+// output format left out.
+func (o *ImportOptions) importCommand(deal, under string, extra ...string) string {
 	args := []string{"dealctl", "import", shellQuote(o.File)}
+	if deal != "" {
+		args = append(args, "--deal", shellQuote(deal))
+	}
 	flag := func(name, value string) {
 		if value != "" {
 			args = append(args, name, shellQuote(value))
@@ -53,17 +57,20 @@ func (o *ImportOptions) waysThrough(sheet *exporters.Sheet, plan *importplan.Pla
 	}
 	var ways []string
 	if mayCreate {
-		ways = append(ways, o.importCommand(o.Under, "--renumber")+"   # each colliding row takes the next free number of its section")
+		ways = append(ways, o.importCommand(plan.Deal, o.Under, "--renumber")+"   # each colliding row takes the next free number of its section")
 		wrote := plan.Applied && plan.Summary.Create+plan.Summary.Update+plan.Summary.StatusMoves > 0
 		if !wrote && !hasIDMatches(plan) && selfContained(sheet) {
 			n := nextTopNumber(current)
 			title := "From " + filepath.Base(o.File)
-			ways = append(ways, "dealctl requests create --kind section --number "+n+" --title "+shellQuote(title)+" && "+
-				o.importCommand(n)+"   # the whole sheet under a new section "+n)
+			create := "dealctl requests create --kind section --number " + n + " --title " + shellQuote(title)
+			if plan.Deal != "" {
+				create += " --deal " + shellQuote(plan.Deal)
+			}
+			ways = append(ways, create+" && "+o.importCommand(plan.Deal, n)+"   # the whole sheet under a new section "+n)
 		}
 	}
 	if plan.Summary.NumberTaken == len(plan.Collisions) && plan.Summary.Conflicts == plan.Summary.NumberTaken && mayEditAll(plan, current) {
-		ways = append(ways, o.importCommand(o.Under, "--match", "number", "--dry-run")+"   # if they are the deal's own rows: shows each change; then run it without --dry-run")
+		ways = append(ways, o.importCommand(plan.Deal, o.Under, "--match", "number", "--dry-run")+"   # if they are the deal's own rows: shows each change; then run it without --dry-run")
 	}
 	return ways
 }
