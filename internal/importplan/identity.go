@@ -91,7 +91,7 @@ func sameHeading(r *exporters.Row, d *api.DealRequest, by string) bool {
 // spacing: a sheet's typography ("1 CORPORATE"), never a change to a
 // row it matched by number.
 func sameText(a, b string) bool {
-	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
+	return strings.EqualFold(exporters.OneLine(a), exporters.OneLine(b))
 }
 
 // checkText applies the server's rules for text that the sheet reader
