@@ -54,10 +54,11 @@ from the sheet are reported and left alone.
 Nothing on the deal is damaged: rows match by identity, never by guess. A
 row updates a deal row only by the deal's ID in its ID column (an export
 of this deal). Any other row only creates: where its number is already on
-the deal with other content (or as another kind), it is a conflict, listed
-with the deal's text beside the sheet's and left alone; identical rows,
-and headings that differ only in capitals or spacing, are unchanged. The
-ways through are printed as commands: --renumber gives each colliding row
+the deal with other content, it is a conflict, listed with the deal's text
+beside the sheet's and left alone (exit 5); identical rows, and headings
+that differ only in capitals or spacing, are unchanged. A row never turns
+a section into a request or back (exit 6, nothing written). The ways
+through either are printed as commands: --renumber gives each colliding row
 the next free number of its section; --under SECTION puts the sheet's rows
 under a section of the deal (1, 2 become SECTION.1, SECTION.2); and
 --match number says the sheet's rows are the deal's own, matched by
