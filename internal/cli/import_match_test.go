@@ -206,3 +206,23 @@ func TestImportSectionOverRequestHasAWayThrough(t *testing.T) {
 		t.Errorf("2.1 %+v, 2.2 %+v, 2.2.2 %+v", rows["2.1"], rows["2.2"], rows["2.2.2"])
 	}
 }
+
+// TestImportRenumberedExportAdviceWorks: an export whose 1.2 was
+// renumbered 1.5 in the sheet is refused with a command that renumbers it
+// on the deal; that command succeeds, and the sheet then imports.
+func TestImportRenumberedExportAdviceWorks(t *testing.T) {
+	t.Parallel()
+	ls := startLiveServer(t, 0)
+	file := filepath.Join(t.TempDir(), "falcon.csv")
+	mustLive(t, ls.URL, "export", "-o", file)
+	editCSV(t, file, "1.2", "Number", "1.5")
+	r := runLive(t, ls.URL, "import", file)
+	advice := "'dealctl requests edit 1.2 --number 1.5'"
+	if r.code != ExitValidation || !strings.Contains(r.err, advice) {
+		t.Fatalf("exit %d, want 6 with %s:\n%s", r.code, advice, r.err)
+	}
+	mustLive(t, ls.URL, shellWords(strings.Trim(advice, "'"))[1:]...)
+	if plan, r := planOf(t, ls.URL, file); r.code != 0 || plan.Summary.Create+plan.Summary.Update != 0 {
+		t.Errorf("after the advice: exit %d, summary %+v:\n%s", r.code, plan.Summary, r.err)
+	}
+}
