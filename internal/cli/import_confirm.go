@@ -106,10 +106,17 @@ func lineDiff(a, b string) []string {
 
 // confirmByNumber asks before a run overwrites rows it matched by number:
 // on a terminal, after showing each change; without one, only --yes
-// lets it go ahead. nil means go ahead.
+// lets it go ahead (and the changes are still shown). nil means go
+// ahead; any answer but y or yes writes nothing (exit 1).
 func (o *ImportOptions) confirmByNumber(plan *importplan.Plan) error {
 	n := plan.Summary.ByNumber
-	if n == 0 || o.Yes {
+	if n == 0 {
+		return nil
+	}
+	if o.Yes {
+		if !o.Printer().Machine() {
+			reportChanges(o.cmdEnv, plan) // what --yes agreed to, on record in the run's output
+		}
 		return nil
 	}
 	rows := english.Plural(n, "row", "rows")
