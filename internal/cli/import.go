@@ -58,7 +58,7 @@ the deal with other content, it is a conflict, listed with the deal's text
 beside the sheet's and left alone (exit 5); identical rows, and headings
 that differ only in capitals or spacing, are unchanged. A row never turns
 a section into a request or back (exit 6, nothing written). The ways
-through either are printed as commands: --renumber gives each colliding row
+through are printed as commands: --renumber gives each colliding row
 the next free number of its section; --under SECTION puts the sheet's rows
 under a section of the deal (1, 2 become SECTION.1, SECTION.2); and
 --match number says the sheet's rows are the deal's own, matched by
@@ -115,7 +115,7 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 	fl.StringVar(&opts.Match, "match", importplan.MatchID, "how rows without the deal's IDs match: `HOW` is id (they only create) or number (they update the deal's row of their number)")
 	fl.BoolVar(&opts.Renumber, "renumber", false, "give rows whose number is another row on the deal the next free number of their section")
 	fl.BoolVar(&opts.Yes, "yes", false, "overwrite rows matched by number (--match number) without asking")
-	_ = cmd.RegisterFlagCompletionFunc("match", cobra.FixedCompletions([]string{"id	rows without the deal's IDs only create", "number	rows update the deal's row of their number"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("match", cobra.FixedCompletions([]string{"id\trows without the deal's IDs only create", "number\trows update the deal's row of their number"}, cobra.ShellCompDirectiveNoFileComp))
 	addReadFlags(cmd, opts)
 	return cmd
 }
