@@ -226,3 +226,14 @@ func TestImportRenumberedExportAdviceWorks(t *testing.T) {
 		t.Errorf("after the advice: exit %d, summary %+v:\n%s", r.code, plan.Summary, r.err)
 	}
 }
+
+// TestImportMatchTakesIDOrNumber: --match takes id or number; anything
+// else (a guess by title included) is a usage error before the sheet is
+// read.
+func TestImportMatchTakesIDOrNumber(t *testing.T) {
+	t.Parallel()
+	r := runLive(t, "http://127.0.0.1:1", "import", "nowhere.csv", "--match", "title")
+	if r.code != ExitUsage || !strings.Contains(r.err, "--match title: use id (rows without the deal's IDs only create) or number") {
+		t.Errorf("exit %d:\n%s", r.code, r.err)
+	}
+}
