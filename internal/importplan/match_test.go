@@ -120,6 +120,13 @@ func TestRenumberWarnsOnce(t *testing.T) {
 	if it := item(plan, "1.4"); it == nil || it.Title != "Group structure chart" || it.SheetNumber != "1.1" {
 		t.Errorf("1.4 = %+v", it)
 	}
+
+	// A row numbered by import under a section that moves is numbered
+	// afresh there: 4.1, not 4.4 after the deal's 2.1–2.3.
+	plan = mustBuild(t, "No.,Kind,Request\n2,section,FINANCIAL\n,request,Bank facility agreements\n", answered(), Options{Renumber: true})
+	if it := item(plan, "4.1"); it == nil || it.Title != "Bank facility agreements" || it.Parent != "4" || len(plan.Problems) != 0 {
+		t.Errorf("4.1 = %+v %s", it, problemsText(plan))
+	}
 }
 
 // TestIdenticalForeignRowsAreUnchanged: a foreign sheet that repeats the

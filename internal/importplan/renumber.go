@@ -29,7 +29,9 @@ func (p *planner) renumberCollisions(rows []exporters.Row, collided map[int]bool
 	for i := range rows {
 		r := &rows[i]
 		old := r.Number
-		if to, ok := moved[r.Parent]; ok && strings.HasPrefix(r.Number, r.Parent+".") {
+		if to, ok := moved[r.Parent]; ok && p.assigned[r.Line] {
+			r.Number, r.Parent = p.numbers.Next(to), to // numbered by import: numbered afresh where it now sits
+		} else if ok && strings.HasPrefix(r.Number, r.Parent+".") {
 			r.Number = to + strings.TrimPrefix(r.Number, r.Parent)
 			r.Parent = to
 		} else if collided[r.Line] {
