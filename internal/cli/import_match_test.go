@@ -85,6 +85,13 @@ func TestImportCounselTemplateChangesNothing(t *testing.T) {
 	if rows["4"].Title != "FINANCIAL" || rows["4.1"].Title != "Financial statements of the pension scheme" || rows["1.4"].Title != "Group structure chart" {
 		t.Errorf("--renumber put 4 = %q, 4.1 = %q, 1.4 = %q", rows["4"].Title, rows["4.1"].Title, rows["1.4"].Title)
 	}
+	// A row --renumber made, changed on the deal since, is a conflict the
+	// next --renumber leaves alone, with no way through to loop on.
+	mustLive(t, url, "requests", "edit", "1.4", "--body", "Our own wording now.")
+	plan, r := planOf(t, url, file, "--renumber")
+	if r.code != ExitConflict || plan.Summary.Create != 0 || plan.Summary.Conflicts != 1 || len(waysIn(r.err)) != 0 {
+		t.Errorf("--renumber after an edit of 1.4: exit %d, summary %+v:\n%s", r.code, plan.Summary, r.err)
+	}
 
 	// The counterparty's dry run exits as its run does: it may not create.
 	for _, dry := range []bool{true, false} {

@@ -33,6 +33,9 @@ type planner struct {
 	// collided are the sheet rows (by line) that met another deal row on
 	// their number: other content, or another kind. --renumber moves them.
 	collided map[int]bool
+	// adopted are the sheet rows --renumber found where an earlier run
+	// with --renumber put them.
+	adopted  map[int]bool
 	statuses []string // rows whose status differs, without --apply-status
 	// newStatuses are the rows to create whose status in the sheet is not
 	// open, without --apply-status ("1.3 complete").
@@ -81,7 +84,7 @@ func newPlanner(sheet *exporters.Sheet, current []api.DealRequest, people []api.
 		sheet: sheet, current: current, people: people, opts: opts,
 		byNumber: map[string]*api.DealRequest{}, byID: map[string]*api.DealRequest{},
 		claimed: map[string]bool{}, numbers: domain.NewNumbering(), assigned: map[int]bool{}, byTitle: map[int]bool{},
-		idLine: map[string]int{}, matched: map[string]bool{}, renumber: map[int]string{}, collided: map[int]bool{},
+		idLine: map[string]int{}, matched: map[string]bool{}, renumber: map[int]string{}, collided: map[int]bool{}, adopted: map[int]bool{},
 		plan: &Plan{
 			File: sheet.File, Sheet: sheet.Name, HeaderRow: sheet.HeaderLine, Columns: map[string]string{},
 			Ignored: nonNil(sheet.Ignored), Items: []*Item{}, Conflicts: []Conflict{}, Absent: []Absent{},
@@ -291,7 +294,9 @@ func (p *planner) planUpdate(r *exporters.Row, d *api.DealRequest, assignee stri
 	}
 	moves = moves && p.opts.ApplyStatus
 	if !byID && !p.opts.MatchNumber && (len(it.Changes) > 0 || moves) {
-		p.collided[r.Line] = true
+		if !p.adopted[r.Line] { // an earlier --renumber's row, changed since: moving it again helps nothing
+			p.collided[r.Line] = true
+		}
 		p.leaveAlone(r, d, it, moves, ConflictNumberTaken)
 		return
 	}

@@ -39,7 +39,9 @@ func (p *planner) renumberCollisions(rows []exporters.Row, collided map[int]bool
 				r.Parent = to
 			}
 			r.Number = p.movedBefore(*r)
-			if r.Number == "" {
+			if r.Number != "" {
+				p.adopted[r.Line] = true
+			} else {
 				r.Number = p.numbers.Next(r.Parent)
 			}
 			said = append(said, old+" → "+r.Number)
