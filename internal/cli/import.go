@@ -28,7 +28,9 @@ type ImportOptions struct {
 	ApplyStatus bool
 	Overwrite   bool
 	ClearBlanks bool
-	Retitle     bool
+	Match       string // --match: id (default) or number
+	Renumber    bool
+	Yes         bool
 	Under       string
 	Encoding    string   // --encoding
 	DateOrder   string   // --date-order
@@ -49,15 +51,25 @@ a .csv file, and brings the deal's list in line with it: rows new to the
 deal are created, rows that differ are updated, rows of the deal missing
 from the sheet are reported and left alone.
 
-Nothing on the deal is damaged. An exported sheet's rows match by their ID
-column, others by number. A row never turns a section into a request or
-back, nor retitles a row whose title it shares nothing with (--retitle
-allows that); --under SECTION puts a tab's rows under a section of the deal
-(1, 2 become SECTION.1, SECTION.2). A row of an export changed on the deal
-after its Updated time is a conflict: the deal's values stay, the rest is
-imported, and the exit code is 5 (--overwrite takes the sheet's values). In
-a sheet that is not an export, a blank cell keeps the deal's value
-(--clear-blanks clears it).
+Nothing on the deal is damaged: rows match by identity, never by guess. A
+row updates a deal row only by the deal's ID in its ID column (an export
+of this deal). Any other row only creates: where its number is already on
+the deal with other content, it is a conflict, listed with the deal's text
+beside the sheet's and left alone (exit 5); identical rows, and headings
+that differ only in capitals or spacing, are unchanged. A row never turns
+a section into a request or back (exit 6, nothing written). The ways
+through are printed as commands: --renumber gives each colliding row
+the next free number of its section; --under SECTION puts the sheet's rows
+under a section of the deal (1, 2 become SECTION.1, SECTION.2); and
+--match number says the sheet's rows are the deal's own, matched by
+number: the plan then shows each field it changes, old → new, and a run
+asks on a terminal before writing (--yes answers; without a terminal, a
+run without --yes writes nothing and exits 2).
+
+A row of an export changed on the deal after its Updated time is a
+conflict: the deal's values stay, the rest is imported, and the exit code
+is 5 (--overwrite takes the sheet's values). In a sheet that is not an
+export, a blank cell keeps the deal's value (--clear-blanks clears it).
 
 The header row may sit below title rows; columns are found by name or a
 common synonym (No., Ref, Request, Details, Workstream, Due, Deadline, ...).
@@ -70,14 +82,17 @@ unknown value is listed once.
 
 Every row is checked before anything is written: if any row is bad, each
 problem is reported with its sheet row number and nothing is written
-(exit 6); a dry run exits as the run would (6, or 5 with conflicts).
-Statuses in the sheet are applied only with --apply-status.
+(exit 6); a dry run exits as the run would (6; 4 where the caller may not
+make the changes; 5 with conflicts). Statuses in the sheet are applied
+only with --apply-status; the plan says so when new rows carry one.
 
 Import is safe to run again after an interruption: it plans against the
 deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 		Example: `  dealctl import buyer-list.xlsx --dry-run
   dealctl import buyer-list.xlsx --sheet "DD Requests"
   dealctl import bank-workbook.xlsx --sheet Financial --under 2 --dry-run
+  dealctl import counsel-template.xlsx --renumber
+  dealctl import our-own-list.xlsx --match number --dry-run
   dealctl import export.csv --apply-status -o json
   dealctl import tracker.csv --date-order mdy --map category:Regulatory=legal --map status:N/A=
   dealctl import advisor-list.csv --encoding macintosh --dry-run`,
@@ -97,13 +112,19 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 	fl.StringVar(&opts.Under, "under", "", "put the sheet's rows under this section of the deal (1 becomes SECTION.1)")
 	fl.BoolVar(&opts.Overwrite, "overwrite", false, "take the sheet's values on rows changed on the deal since the export")
 	fl.BoolVar(&opts.ClearBlanks, "clear-blanks", false, "let blank cells of a sheet that is not an export clear the deal's values")
-	fl.BoolVar(&opts.Retitle, "retitle", false, "let a row retitle the deal's row of its number though the titles share nothing")
+	fl.StringVar(&opts.Match, "match", importplan.MatchID, "how rows without the deal's IDs match: `HOW` is id (they only create) or number (they update the deal's row of their number)")
+	fl.BoolVar(&opts.Renumber, "renumber", false, "give rows whose number is another row on the deal the next free number of their section")
+	fl.BoolVar(&opts.Yes, "yes", false, "overwrite rows matched by number (--match number) without asking")
+	_ = cmd.RegisterFlagCompletionFunc("match", cobra.FixedCompletions([]string{"id\trows without the deal's IDs only create", "number\trows update the deal's row of their number"}, cobra.ShellCompDirectiveNoFileComp))
 	addReadFlags(cmd, opts)
 	return cmd
 }
 
 func importRun(ctx context.Context, o *ImportOptions) error {
 	gctune.ForLongRuns()
+	if o.Match != importplan.MatchID && o.Match != importplan.MatchNumber {
+		return usageErrorf("--match %s: use id (rows without the deal's IDs only create) or number (they update the deal's row of their number)", o.Match)
+	}
 	sheet, err := o.readSheet()
 	if err != nil {
 		return err
@@ -121,7 +142,8 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 		return err
 	}
 	plan, err := importplan.Build(sheet, current, people, importplan.Options{
-		ApplyStatus: o.ApplyStatus, Overwrite: o.Overwrite, ClearBlanks: o.ClearBlanks, Retitle: o.Retitle, Under: o.Under,
+		ApplyStatus: o.ApplyStatus, Overwrite: o.Overwrite, ClearBlanks: o.ClearBlanks, Under: o.Under,
+		MatchNumber: o.Match == importplan.MatchNumber, Renumber: o.Renumber,
 	})
 	if err != nil {
 		return underError(err)
@@ -129,8 +151,9 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	plan.Deal, plan.DryRun = s.Deal.Codename, o.DryRun
 	p := o.Printer()
 
+	mayCreate := func() bool { return cannotCreate(ctx, s) == "" }
 	if len(plan.Problems) > 0 {
-		return reportProblems(o.cmdEnv, plan)
+		return reportProblems(o.cmdEnv, plan, o.waysThrough(sheet, plan, current, mayCreate()))
 	}
 	if len(sheet.Ignored) > 0 {
 		o.Infof("Ignoring columns dealctl does not use: %s", strings.Join(sheet.Ignored, ", "))
@@ -147,18 +170,25 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 		}
 	}
 	if o.DryRun {
-		for _, f := range plan.Forbidden {
-			o.Warnf("%s", f)
+		if !p.Machine() {
+			reportChanges(o.cmdEnv, plan)
 		}
 		reportConflicts(o.cmdEnv, plan)
 		o.Infof("%s", planSentence(plan, true))
 		if err := p.Print(output.View{Data: plan, Table: planTable(plan, o.IO.IsStdoutTTY())}); err != nil {
 			return err
 		}
+		if len(plan.Forbidden) > 0 { // as the run would
+			return withExit(ExitAuth, fmt.Errorf("a run would write nothing: %s", strings.Join(plan.Forbidden, "; ")))
+		}
+		reportWays(o.cmdEnv, o.waysThrough(sheet, plan, current, mayCreate()))
 		return conflictError(plan)
 	}
 	if len(plan.Forbidden) > 0 {
 		return withExit(ExitAuth, fmt.Errorf("nothing was written: %s", strings.Join(plan.Forbidden, "; ")))
+	}
+	if err := o.confirmByNumber(plan); err != nil {
+		return err
 	}
 
 	a := &applier{c: s.c, dealID: s.Deal.ID, pace: newPacer(importWorkers), sleep: o.RetrySleep, ids: map[string]string{}}
@@ -178,6 +208,7 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	}
 	plan.Applied = true
 	reportConflicts(o.cmdEnv, plan)
+	reportWays(o.cmdEnv, o.waysThrough(sheet, plan, current, mayCreate()))
 	// The rows of what was done, for -o csv|tsv; a sentence otherwise.
 	err = p.Print(output.View{Data: plan, Table: planTable(plan, false), Human: func(w io.Writer) error {
 		_, err := fmt.Fprintln(w, planSentence(plan, false))
@@ -208,9 +239,10 @@ func readError(err error) error {
 	return withExit(ExitUsage, err)
 }
 
-// reportProblems prints every bad row and fails with exit 6; -o json
-// prints the plan with its problems on stdout as well.
-func reportProblems(e cmdEnv, plan *importplan.Plan) error {
+// reportProblems prints every bad row, and the ways through for rows
+// that collide with the deal's, and fails with exit 6; -o json prints
+// the plan with its problems on stdout as well.
+func reportProblems(e cmdEnv, plan *importplan.Plan, ways []string) error {
 	p := e.Printer()
 	if p.Machine() {
 		if err := p.Print(output.View{Data: plan}); err != nil {
@@ -221,6 +253,7 @@ func reportProblems(e cmdEnv, plan *importplan.Plan) error {
 			fmt.Fprintln(e.IO.ErrOut, termsafe.Line(pr.String()))
 		}
 	}
+	reportWays(e, ways)
 	lines := map[int]bool{}
 	for _, pr := range plan.Problems {
 		lines[pr.Line] = true

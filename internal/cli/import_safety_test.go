@@ -75,8 +75,8 @@ func TestImportWorkstreamTabNeverTouchesSections(t *testing.T) {
 			`row 4, No.: 1 is the section "Corporate" on the deal, and the sheet's "Audited accounts" is a request: import never turns a section into a request`,
 			`row 5, No.: 2 is the section "Finance" on the deal`,
 			`row 8, No.: 5 is the section "IT" on the deal`,
-			"import the sheet under a section with --under SECTION",
-			"give the row a number not on the deal (6 is free)",
+			"--deal Falcon --sheet Financial --renumber",
+			"dealctl requests create --kind section --number 6 --title 'From workstream-tabs.xlsx' --deal Falcon && dealctl import " + file + " --deal Falcon --sheet Financial --under 6",
 			"5 rows of workstream-tabs.xlsx are invalid",
 		} {
 			if !strings.Contains(r.err, want) {
@@ -89,14 +89,20 @@ func TestImportWorkstreamTabNeverTouchesSections(t *testing.T) {
 	if len(after) != len(before) {
 		t.Errorf("rows: %d before, %d after a refused import", len(before), len(after))
 	}
+	followEachWay(t, runLive(t, ls.URL, "import", file, "--sheet", "Financial").err, func(t *testing.T) string {
+		ls := startLiveServer(t, 0)
+		withFiveSections(t, ls.URL)
+		return ls.URL
+	})
 
-	// Under section 2: 1 → 2.1 (Falcon's own "Audited accounts": its due
-	// date is set), 2–5 → 2.2–2.5, new requests under Finance.
+	// Under section 2: 1 → 2.1 (Falcon's own "Audited accounts" with
+	// other fields: left alone, as the sheet has no ID of it), 2–5 →
+	// 2.2–2.5, new requests under Finance.
 	plan, r := planOf(t, ls.URL, file, "--sheet", "Financial", "--under", "2")
-	if r.code != 0 {
+	if r.code != ExitConflict {
 		t.Fatalf("--under 2: exit %d: %s", r.code, r.err)
 	}
-	if s := plan.Summary; s.Create != 4 || s.Update != 1 || plan.Under != "2" {
+	if s := plan.Summary; s.Create != 4 || s.Update != 0 || s.NumberTaken != 1 || plan.Under != "2" {
 		t.Errorf("--under 2: summary %+v, under %q", s, plan.Under)
 	}
 	rows := byNumber(liveRows(t, ls.URL))
@@ -104,8 +110,8 @@ func TestImportWorkstreamTabNeverTouchesSections(t *testing.T) {
 	if finance.Title != "Finance" || finance.Kind != api.KindSection {
 		t.Errorf("section 2 is now %+v", finance)
 	}
-	if a := rows["2.1"]; a.Title != "Audited accounts" || deref(a.DueDate) != "2026-05-01" || a.Status != api.StatusPartial {
-		t.Errorf("2.1 = %+v, want Audited accounts due 2026-05-01, still partial", a)
+	if a := rows["2.1"]; a.Title != "Audited accounts" || a.DueDate != nil || a.Status != api.StatusPartial {
+		t.Errorf("2.1 = %+v, want Audited accounts as it was: no due date, still partial", a)
 	}
 	for n, title := range map[string]string{"2.2": "Monthly management accounts FY2025", "2.5": "Capex plan"} {
 		got := rows[n]
@@ -283,7 +289,7 @@ func TestImportForeignBlanksKeepDealValues(t *testing.T) {
 	mustLive(t, ls.URL, "requests", "assign", "1.2", "--to", "bob@acme.example")
 	file := filepath.Join(spreadsheets, "counsel-followup.csv")
 
-	plan, r := planOf(t, ls.URL, file)
+	plan, r := planOf(t, ls.URL, file, "--match", "number", "--yes")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.err)
 	}
@@ -308,7 +314,7 @@ func TestImportForeignBlanksKeepDealValues(t *testing.T) {
 		t.Errorf("1.2's body was not written: %q", rows["1.2"].Body)
 	}
 
-	plan, r = planOf(t, ls.URL, file, "--clear-blanks")
+	plan, r = planOf(t, ls.URL, file, "--clear-blanks", "--match", "number", "--yes")
 	if r.code != 0 || plan.BlankCells != "clear" || plan.Summary.Update != 2 {
 		t.Fatalf("--clear-blanks: exit %d, blank_cells %q, summary %+v: %s", r.code, plan.BlankCells, plan.Summary, r.err)
 	}
@@ -329,41 +335,62 @@ func writeSheet(t *testing.T, text string) string {
 }
 
 // TestImportIdentityMismatches: a row that says it is a request where the
-// deal has a section (or back), and a row whose title shares nothing with
-// the deal's row of its number, are refused with the way through;
-// nothing is written. --retitle lets the title through, not the kind.
+// deal has a section (or back) is refused with the ways through, and
+// nothing is written; a row without the deal's ID on a number the deal
+// has with other content is a conflict, left alone (exit 5), until
+// --match number says it is the deal's row. Every way through printed
+// then succeeds.
 func TestImportIdentityMismatches(t *testing.T) {
 	t.Parallel()
 	ls := startLiveServer(t, 0)
 	before := liveRows(t, ls.URL)
-	kind := writeSheet(t, "Number,Kind,Title\n1,request,Corporate\n1.1,section,Certificate of incorporation\n1.1.1,request,Apostille\n")
-	for _, extra := range [][]string{nil, {"--retitle"}} {
-		r := runLive(t, ls.URL, append([]string{"import", kind}, extra...)...)
-		if r.code != ExitValidation {
-			t.Fatalf("kind mismatch %v: exit %d, want 6:\n%s", extra, r.code, r.err)
-		}
-		for _, want := range []string{
-			`row 2, Kind: 1 is the section "Corporate" on the deal, and the sheet's "Corporate" is a request: import never turns a section into a request`,
-			`row 3, Kind: 1.1 is the request "Certificate of incorporation" on the deal, and the sheet's "Certificate of incorporation" is a section`,
-		} {
-			if !strings.Contains(r.err, want) {
-				t.Errorf("%v: stderr lacks %q:\n%s", extra, want, r.err)
-			}
+	kind := writeSheet(t, "Number,Kind,Title\n2,request,Finance\n1.1,section,Certificate of incorporation\n1.1.1,request,Apostille\n")
+	r := runLive(t, ls.URL, "import", kind)
+	if r.code != ExitValidation {
+		t.Fatalf("kind mismatch: exit %d, want 6:\n%s", r.code, r.err)
+	}
+	for _, want := range []string{
+		`row 2, Kind: 2 is the section "Finance" on the deal, and the sheet's "Finance" is a request: import never turns a section into a request`,
+		`row 3, Kind: 1.1 is the request "Certificate of incorporation" on the deal, and the sheet's "Certificate of incorporation" is a section`,
+	} {
+		if !strings.Contains(r.err, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.err)
 		}
 	}
-	title := writeSheet(t, "Number,Title,Due date\n1.2,Environmental permits,2026-06-01\n2.1,Audited accounts FY2025,2026-06-01\n")
-	r := runLive(t, ls.URL, "import", title)
-	if r.code != ExitValidation || !strings.Contains(r.err, `row 2, Title: 1.2 on the deal is "Board minutes", which has nothing in common with the sheet's "Environmental permits"`) ||
-		!strings.Contains(r.err, "(1.3 is free)") || strings.Contains(r.err, "row 3") {
-		t.Errorf("title mismatch: exit %d:\n%s", r.code, r.err)
+	if strings.Contains(r.err, "--match number") {
+		t.Errorf("--match number offered for a kind mismatch, where it cannot help:\n%s", r.err)
 	}
-	sameRows(t, before, liveRows(t, ls.URL))
+	followEachWay(t, r.err, func(t *testing.T) string { return startLiveServer(t, 0).URL })
+	// A sheet at odds with itself (a request holding rows) is fixed first:
+	// no flag gets it through, so none is offered.
+	odd := writeSheet(t, "Number,Kind,Title\n1,request,Corporate\n1.1,section,Certificate of incorporation\n1.1.1,request,Apostille\n")
+	if r := runLive(t, ls.URL, "import", odd); r.code != ExitValidation || len(waysIn(r.err)) != 0 {
+		t.Errorf("a sheet at odds with itself: exit %d, ways offered:\n%s", r.code, r.err)
+	}
 
-	if plan, r := planOf(t, ls.URL, title, "--retitle"); r.code != 0 || plan.Summary.Update != 2 {
-		t.Errorf("--retitle: exit %d, summary %+v: %s", r.code, plan.Summary, r.err)
+	title := writeSheet(t, "Number,Title,Due date\n1.2,Environmental permits,2026-06-01\n2.1,Audited accounts FY2025,2026-06-01\n1.3,Share register,\n")
+	plan, r := planOf(t, ls.URL, title)
+	if r.code != ExitConflict || plan.Summary.NumberTaken != 2 || plan.Summary.Create != 1 ||
+		!strings.Contains(r.err, `row 2, 1.2 is on the deal with other content, left alone`) ||
+		!strings.Contains(r.err, `title: deal "Board minutes", sheet "Environmental permits"`) {
+		t.Errorf("taken numbers: exit %d, summary %+v:\n%s", r.code, plan.Summary, r.err)
+	}
+	rows := byNumber(liveRows(t, ls.URL))
+	sameRows(t, before, liveRows(t, ls.URL))
+	if rows["1.3"].Title != "Share register" {
+		t.Errorf("the rest of the sheet was not imported: %+v", rows["1.3"])
+	}
+	followEachWay(t, r.err, func(t *testing.T) string {
+		ls := startLiveServer(t, 0)
+		mustLive(t, ls.URL, "requests", "create", "--parent", "1", "--number", "1.3", "--title", "Share register")
+		return ls.URL
+	})
+
+	if plan, r := planOf(t, ls.URL, title, "--match", "number", "--yes"); r.code != 0 || plan.Summary.Update != 2 {
+		t.Errorf("--match number: exit %d, summary %+v: %s", r.code, plan.Summary, r.err)
 	}
 	if got := byNumber(liveRows(t, ls.URL))["1.2"].Title; got != "Environmental permits" {
-		t.Errorf("--retitle: 1.2 is %q", got)
+		t.Errorf("--match number: 1.2 is %q", got)
 	}
 }
 
@@ -377,7 +404,7 @@ func TestImportPlanJSONAgreesWithTable(t *testing.T) {
 	sheet := writeSheet(t, "Number,Kind,Title,Status\n1,section,Corporate,\n1.1,request,Certificate of incorporation,complete\n"+
 		"1.2,request,Board minutes,open\n1.3,request,Share register,\n2,section,Finance,\n2.1,request,Audited accounts,complete\n")
 	for _, extra := range [][]string{{"--apply-status"}, nil} {
-		args := append([]string{sheet, "--dry-run"}, extra...)
+		args := append([]string{sheet, "--dry-run", "--match", "number"}, extra...)
 		plan, r := planOf(t, ls.URL, args...)
 		if r.code != 0 {
 			t.Fatalf("%v: exit %d: %s", extra, r.code, r.err)

@@ -13,37 +13,51 @@ const spreadsheets = "../../testdata/spreadsheets"
 
 // TestImportTemplateThenReRunChangesNothing imports a buyer's template
 // into Falcon (which already holds 1, 1.1, 1.2, 2, 2.1), then plans again.
-// The template's 1.2 is "Register of members" where Falcon's is "Board
-// minutes": refused until --retitle says it is meant.
+// The template has no IDs of Falcon's, so its rows on Falcon's numbers
+// are conflicts, left alone, until --match number says they are Falcon's
+// rows; the plan then shows each change old → new, and a run without a
+// terminal writes only with --yes.
 func TestImportTemplateThenReRunChangesNothing(t *testing.T) {
 	t.Parallel()
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "buyer-ddrl.xlsx")
 
-	r := runLive(t, ls.URL, "import", file, "--dry-run")
-	if r.code != ExitValidation || !strings.Contains(r.err, `row 8, Item description: 1.2 on the deal is "Board minutes", which has nothing in common with the sheet's "Register of members"`) ||
-		!strings.Contains(r.err, "--retitle") {
-		t.Fatalf("unrelated title: exit %d, want 6 naming row 8 and --retitle:\n%s", r.code, r.err)
+	plan, r := planOf(t, ls.URL, file, "--dry-run")
+	if r.code != ExitConflict || plan.Summary.Create != 4 || plan.Summary.Update != 0 || plan.Summary.NumberTaken != 4 ||
+		!strings.Contains(r.err, "row 8, 1.2 is on the deal with other content, left alone") ||
+		!strings.Contains(r.err, `title: deal "Board minutes", sheet "Register of members"`) {
+		t.Fatalf("template over Falcon: exit %d, summary %+v, want 5 with 4 conflicts:\n%s", r.code, plan.Summary, r.err)
 	}
 
-	plan, r := planOf(t, ls.URL, file, "--dry-run", "--retitle")
+	r = runLive(t, ls.URL, "import", file, "--dry-run", "--match", "number")
 	if r.code != 0 {
 		t.Fatalf("dry run: exit %d: %s", r.code, r.err)
 	}
+	for _, want := range []string{"row 8, 1.2 (matched by number):", `  title: "Board minutes" → "Register of members"`,
+		`  due_date: "2099-01-01" → "2026-03-16"`, `  title: "Finance" → "Financial"`} {
+		if !strings.Contains(r.err, want) {
+			t.Errorf("the dry run does not show %q:\n%s", want, r.err)
+		}
+	}
+	plan, r = planOf(t, ls.URL, file, "--dry-run", "--match", "number")
 	// New: 1.10, 2.2, 3, 3.1. Changed: 1.1, 1.2 (fields), 2 and 2.1 (titles).
-	if s := plan.Summary; s.Create != 4 || s.Update != 4 || s.Unchanged != 1 || s.StatusMoves != 0 {
+	if s := plan.Summary; s.Create != 4 || s.Update != 4 || s.Unchanged != 1 || s.StatusMoves != 0 || s.ByNumber != 4 {
 		t.Errorf("summary = %+v", s)
 	}
 	if !strings.Contains(r.err, "Ignoring columns dealctl does not use: Comments") {
 		t.Errorf("no note about the ignored column:\n%s", r.err)
 	}
+	if r := runLive(t, ls.URL, "import", file, "--match", "number"); r.code != ExitUsage ||
+		!strings.Contains(r.err, "--match number would overwrite 4 rows of the deal by number, and there is no terminal to ask: nothing was written; pass --yes to write them, or --dry-run to see each change") {
+		t.Errorf("--match number without a terminal or --yes: exit %d:\n%s", r.code, r.err)
+	}
 	if before := liveRows(t, ls.URL); len(before) != 5 {
 		t.Fatalf("the dry run wrote: %d rows", len(before))
 	}
 
-	plan, r = planOf(t, ls.URL, file, "--retitle")
-	if r.code != 0 || !plan.Applied {
-		t.Fatalf("import: exit %d: %s", r.code, r.err)
+	r = runLive(t, ls.URL, "import", file, "--match", "number", "--yes")
+	if r.code != 0 || !strings.Contains(r.err, `  title: "Board minutes" → "Register of members"`) {
+		t.Fatalf("import --yes: exit %d, want the changes on record:\n%s", r.code, r.err)
 	}
 	rows := liveRows(t, ls.URL)
 	assertNoDuplicates(t, rows)
@@ -73,7 +87,7 @@ func TestImportApplyStatus(t *testing.T) {
 	t.Parallel()
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "buyer-ddrl.xlsx")
-	plan, r := planOf(t, ls.URL, file, "--apply-status", "--retitle")
+	plan, r := planOf(t, ls.URL, file, "--apply-status", "--match", "number", "--yes")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.err)
 	}
@@ -135,10 +149,10 @@ func TestExportImportRoundTrip(t *testing.T) {
 	ls := startLiveServer(t, 0)
 	// Give the list some texture first: multi-line bodies, dates, a
 	// requester, an unnumbered row, 1.10 beside 1.1.
-	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "buyer-ddrl.xlsx"), "--retitle"); r.code != 0 {
+	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "buyer-ddrl.xlsx"), "--match", "number", "--yes"); r.code != 0 {
 		t.Fatal(r.err)
 	}
-	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "libreoffice-tracker.xlsx"), "--retitle"); r.code != 0 {
+	if _, r := planOf(t, ls.URL, filepath.Join(spreadsheets, "libreoffice-tracker.xlsx"), "--match", "number", "--yes"); r.code != 0 {
 		t.Fatal(r.err)
 	}
 	dir := t.TempDir()

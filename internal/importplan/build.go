@@ -2,6 +2,7 @@ package importplan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dealctl/dealctl/exporters"
@@ -28,8 +29,17 @@ type planner struct {
 	byTitle  map[int]bool    // sheet rows that took a deal row's number by title
 	idLine   map[string]int  // the sheet row that carried each ID
 	matched  map[string]bool // deal rows (by id) a sheet row stands for
-	renumber map[int]string  // the sheet's own number of rows --under moved
-	statuses []string        // rows whose status differs, without --apply-status
+	renumber map[int]string  // the sheet's own number of rows --under or --renumber moved
+	// collided are the sheet rows (by line) that met another deal row on
+	// their number: other content, or another kind. --renumber moves them.
+	collided map[int]bool
+	// adopted are the sheet rows --renumber found where an earlier run
+	// with --renumber put them.
+	adopted  map[int]bool
+	statuses []string // rows whose status differs, without --apply-status
+	// newStatuses are the rows to create whose status in the sheet is not
+	// open, without --apply-status ("1.3 complete").
+	newStatuses []string
 	// unknownPeople gathers assignees found on no one, in order, with
 	// their rows: one problem per name, not one per row.
 	unknownPeople []string
@@ -43,21 +53,51 @@ type planner struct {
 // error is for options that do not fit the deal (--under naming no
 // section); everything wrong with rows is in the plan's Problems.
 func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Person, opts Options) (*Plan, error) {
+	p := newPlanner(sheet, current, people, opts)
+	rows := append([]exporters.Row(nil), sheet.Rows...) // numbering and --under rewrite rows: the caller's sheet stays as read
+	if opts.Under != "" {
+		if err := p.placeUnder(rows); err != nil {
+			return nil, err
+		}
+	}
+	p.assignNumbers(rows)
+	numbering := p.warn.clone() // the numbering's warnings, before planning adds its own
+	p.planRows(rows)
+	if !opts.Renumber || len(p.collided) == 0 {
+		return p.plan, nil
+	}
+	// --renumber: plan again, with the rows that collided (and the sheet's
+	// rows under them) on free numbers. A second planner starts clean, so
+	// the first pass's conflicts and problems of those rows are gone.
+	again := newPlanner(sheet, current, people, p.opts)
+	again.plan.Notes = append(again.plan.Notes, p.plan.Notes...)
+	again.plan.Under = p.plan.Under
+	again.assigned, again.renumber = p.assigned, p.renumber
+	again.warn = numbering
+	again.renumberCollisions(rows, p.collided)
+	again.planRows(rows)
+	return again.plan, nil
+}
+
+func newPlanner(sheet *exporters.Sheet, current []api.DealRequest, people []api.Person, opts Options) *planner {
 	p := &planner{
 		sheet: sheet, current: current, people: people, opts: opts,
 		byNumber: map[string]*api.DealRequest{}, byID: map[string]*api.DealRequest{},
 		claimed: map[string]bool{}, numbers: domain.NewNumbering(), assigned: map[int]bool{}, byTitle: map[int]bool{},
-		idLine: map[string]int{}, matched: map[string]bool{}, renumber: map[int]string{},
+		idLine: map[string]int{}, matched: map[string]bool{}, renumber: map[int]string{}, collided: map[int]bool{}, adopted: map[int]bool{},
 		plan: &Plan{
 			File: sheet.File, Sheet: sheet.Name, HeaderRow: sheet.HeaderLine, Columns: map[string]string{},
 			Ignored: nonNil(sheet.Ignored), Items: []*Item{}, Conflicts: []Conflict{}, Absent: []Absent{},
 			Notes: []string{}, Warnings: []string{}, Problems: append([]exporters.Problem{}, sheet.Problems...),
 			Exported: sheet.Has(exporters.FieldID) && sheet.Has(exporters.FieldUpdated), BlankCells: "keep",
-			Under: opts.Under,
+			Match: MatchID, Under: opts.Under,
 		},
 	}
 	if p.plan.Exported || opts.ClearBlanks {
 		p.plan.BlankCells = "clear"
+	}
+	if opts.MatchNumber {
+		p.plan.Match = MatchNumber
 	}
 	for f, h := range sheet.Columns.Headers {
 		p.plan.Columns[string(f)] = h
@@ -69,19 +109,15 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 		p.numbers.Take(r.Number)
 	}
 	p.indexTitles()
-	rows := append([]exporters.Row(nil), sheet.Rows...) // numbering and --under rewrite rows: the caller's sheet stays as read
-	if opts.Under != "" {
-		if err := p.placeUnder(rows); err != nil {
-			return nil, err
-		}
-	}
+	return p
+}
+
+// planRows plans every row, once the rows have their numbers.
+func (p *planner) planRows(rows []exporters.Row) {
 	for _, r := range rows {
-		if r.Number != "" {
-			p.numbers.Take(r.Number)
-			p.claimed[r.Number] = true
-		}
+		p.numbers.Take(r.Number)
+		p.claimed[r.Number] = true
 	}
-	p.assignNumbers(rows)
 	items := map[string]*Item{}
 	for i := range rows {
 		if it := p.planRow(&rows[i], items); it != nil {
@@ -90,19 +126,22 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 		}
 	}
 	p.reportUnknownPeople()
-	for _, r := range current {
+	for _, r := range p.current {
 		if !p.matched[r.ID] && p.inScope(r.Number) {
 			p.plan.Absent = append(p.plan.Absent, Absent{Number: r.Number, Kind: r.Kind, Title: r.Title})
 		}
 	}
-	for _, w := range nearDuplicates(p.plan.Items, current) {
+	for _, w := range nearDuplicates(p.plan.Items, p.current) {
 		p.warn.add(w.kind, "%s", w.text)
 	}
 	p.mentionStatuses()
 	p.plan.Warnings = p.warn.list()
 	p.plan.Summary.Warnings = p.warn.total
+	for line := range p.collided {
+		p.plan.Collisions = append(p.plan.Collisions, line)
+	}
+	slices.Sort(p.plan.Collisions)
 	p.count()
-	return p.plan, nil
 }
 
 // inScope reports whether a deal row is one the sheet speaks for: every
@@ -118,6 +157,12 @@ func (p *planner) inScope(number string) bool {
 // a re-run finds what the first run created), any other the next free
 // number under its section.
 func (p *planner) assignNumbers(rows []exporters.Row) {
+	for _, r := range rows {
+		if r.Number != "" {
+			p.numbers.Take(r.Number)
+			p.claimed[r.Number] = true
+		}
+	}
 	byLine := map[int]*exporters.Row{}
 	var fresh []int
 	for i := range rows {
@@ -220,8 +265,12 @@ func (p *planner) planRow(r *exporters.Row, items map[string]*Item) *Item {
 	if existing == nil {
 		it.Action = ActionCreate
 		it.Create = p.createBody(r, kind, assignee)
-		if p.opts.ApplyStatus && kind == api.KindRequest && r.Status != "" && r.Status != api.StatusOpen {
-			it.StatusTo = r.Status
+		if kind == api.KindRequest && r.Status != "" && r.Status != api.StatusOpen {
+			if p.opts.ApplyStatus {
+				it.StatusTo = r.Status
+			} else {
+				p.newStatuses = append(p.newStatuses, r.Number+" "+string(r.Status))
+			}
 		}
 		return it
 	}
@@ -232,19 +281,30 @@ func (p *planner) planRow(r *exporters.Row, items map[string]*Item) *Item {
 }
 
 // planUpdate decides the writes to a deal row the sheet row stands for.
+// Only a row matched by ID, or by number under --match number, writes;
+// any other whose content differs meets another row on its number and
+// is left alone as a conflict.
 func (p *planner) planUpdate(r *exporters.Row, d *api.DealRequest, assignee string, it *Item) {
-	threeWay := it.MatchedBy == MatchedByID && !r.Updated.IsZero()
-	it.Update, it.Changes, it.Kept = p.diff(r, d, assignee, threeWay || p.opts.ClearBlanks)
+	byID := it.MatchedBy == MatchedByID
+	threeWay := byID && !r.Updated.IsZero()
+	it.Update, it.Changes, it.Kept = p.diff(r, d, assignee, threeWay || p.opts.ClearBlanks, byID)
 	moves := it.Kind == api.KindRequest && r.Status != "" && r.Status != d.Status
 	if moves && !p.opts.ApplyStatus {
 		p.statuses = append(p.statuses, d.Number)
 	}
 	moves = moves && p.opts.ApplyStatus
+	if !byID && !p.opts.MatchNumber && (len(it.Changes) > 0 || moves) {
+		if !p.adopted[r.Line] { // an earlier --renumber's row, changed since: moving it again helps nothing
+			p.collided[r.Line] = true
+		}
+		p.leaveAlone(r, d, it, moves, ConflictNumberTaken)
+		return
+	}
 	// Changed on the deal after the sheet was exported: whatever differs
 	// may be a colleague's work, which the sheet would undo.
 	if threeWay && !d.UpdatedAt.Before(r.Updated.Add(r.UpdatedPrecision)) && (len(it.Changes) > 0 || moves) {
 		if !p.opts.Overwrite {
-			p.leaveAlone(r, d, it, moves)
+			p.leaveAlone(r, d, it, moves, ConflictChangedSince)
 			return
 		}
 		it.Overwritten = true
@@ -254,44 +314,57 @@ func (p *planner) planUpdate(r *exporters.Row, d *api.DealRequest, assignee stri
 		it.Action = ActionUpdate
 	}
 	p.checkRights(d, it)
-	if !moves {
-		return
-	}
-	if !api.OneOf(r.Status, d.AllowedStatuses) {
+	if moves && !api.OneOf(r.Status, d.AllowedStatuses) {
 		p.warn.add("status moves that are not allowed", "row %d: %s stays %s: you may not move it to %s (allowed: %s)",
 			r.Line, d.Number, d.Status, r.Status, joinStatuses(d.AllowedStatuses))
-		return
+		moves = false
 	}
-	it.StatusTo = r.Status
-	if it.Action == ActionUnchanged {
-		it.Action = ActionStatus
+	if moves {
+		it.StatusTo = r.Status
+		if it.Action == ActionUnchanged {
+			it.Action = ActionStatus
+		}
+	}
+	for _, f := range it.Changes {
+		sheet, server := p.values(r, d, f)
+		it.Diffs = append(it.Diffs, FieldChange{Field: f, From: server, To: sheet})
+	}
+	if moves {
+		it.Diffs = append(it.Diffs, FieldChange{Field: "status", From: string(d.Status), To: string(r.Status)})
 	}
 }
 
-// leaveAlone makes a stale row a conflict: every field the sheet would
-// change is listed with both values, and nothing is written.
-func (p *planner) leaveAlone(r *exporters.Row, d *api.DealRequest, it *Item, moves bool) {
+// leaveAlone makes a row a conflict: every field the sheet would change
+// is listed with both values, and nothing is written.
+func (p *planner) leaveAlone(r *exporters.Row, d *api.DealRequest, it *Item, moves bool, reason string) {
 	fields := it.Changes
 	if moves {
 		fields = append(fields, "status")
 	}
 	for _, f := range fields {
 		sheet, server := p.values(r, d, f)
-		p.plan.Conflicts = append(p.plan.Conflicts, Conflict{Row: r.Line, Number: d.Number, Field: f,
-			Sheet: sheet, Server: server, SheetUpdated: r.Updated, ServerUpdated: d.UpdatedAt.UTC()})
+		c := Conflict{Row: r.Line, Number: d.Number, Reason: reason, Field: f, Sheet: sheet, Server: server}
+		if reason == ConflictChangedSince {
+			c.SheetUpdated, c.ServerUpdated = r.Updated, d.UpdatedAt.UTC()
+		}
+		p.plan.Conflicts = append(p.plan.Conflicts, c)
 	}
-	it.Action, it.Conflicts = ActionConflict, fields
+	it.Action, it.ConflictReason, it.Conflicts = ActionConflict, reason, fields
 	it.Changes, it.Update, it.Kept = nil, api.DealRequestUpdate{}, nil
 }
 
 // mentionStatuses says once, not per row, that statuses differ and stay.
 func (p *planner) mentionStatuses() {
-	n := len(p.statuses)
-	if n == 0 {
-		return
+	if n := len(p.statuses); n > 0 {
+		p.warn.add("status differences", "%d %s a status in the sheet other than the deal's (%s): statuses are left as they are; --apply-status moves them",
+			n, english.Plural(n, "row has", "rows have"), listSome(p.statuses, 10))
 	}
-	p.warn.add("status differences", "%d %s a status in the sheet other than the deal's (%s): statuses are left as they are; --apply-status moves them",
-		n, english.Plural(n, "row has", "rows have"), listSome(p.statuses, 10))
+	// A first import of a tracker carries its statuses: said before
+	// anything is written, never dropped silently.
+	if n := len(p.newStatuses); n > 0 {
+		p.warn.add("status differences", "%d new %s a status in the sheet (%s): new rows are created open; --apply-status gives them the sheet's",
+			n, english.Plural(n, "row has", "rows have"), listSome(p.newStatuses, 10))
+	}
 }
 
 // checkRights records changes the caller's role cannot make, so that the
@@ -321,6 +394,12 @@ func (p *planner) count() {
 			s.Unchanged++
 		case ActionConflict:
 			s.Conflicts++
+			if it.ConflictReason == ConflictNumberTaken {
+				s.NumberTaken++
+			}
+		}
+		if it.HasWrite() && it.Action != ActionCreate && (it.MatchedBy == MatchedByNumber || it.MatchedBy == MatchedByTitle) {
+			s.ByNumber++
 		}
 		if it.StatusTo != "" {
 			s.StatusMoves++

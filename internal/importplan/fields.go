@@ -39,8 +39,10 @@ func (p *planner) createBody(r *exporters.Row, kind api.RequestKind, assignee st
 // requester, due date or assignee cell clears the deal's value only when
 // clearBlanks (an exported row, or --clear-blanks); otherwise it keeps
 // it, and the field is listed in kept: a foreign sheet's blank more
-// often means "not filled in here" than "remove".
-func (p *planner) diff(r *exporters.Row, d *api.DealRequest, assignee string, clearBlanks bool) (up api.DealRequestUpdate, changes, kept []string) {
+// often means "not filled in here" than "remove". A title that differs
+// only in case and spacing is no change unless the row is matched by ID:
+// a sheet's capitals never retitle a row it matched by number.
+func (p *planner) diff(r *exporters.Row, d *api.DealRequest, assignee string, clearBlanks, byID bool) (up api.DealRequestUpdate, changes, kept []string) {
 	has := p.sheet.Has
 	blank := func(field, sheet, deal string) bool {
 		// A cell --map made blank keeps the deal's value even where a blank
@@ -51,7 +53,7 @@ func (p *planner) diff(r *exporters.Row, d *api.DealRequest, assignee string, cl
 		kept = append(kept, field)
 		return true
 	}
-	if r.Title != exporters.OneLine(d.Title) {
+	if r.Title != exporters.OneLine(d.Title) && (byID || !sameText(r.Title, d.Title)) {
 		up.Title, changes = api.Some(r.Title), append(changes, "title")
 	}
 	if has(exporters.FieldBody) && r.Body != exporters.Text(d.Body) && !blank("body", r.Body, d.Body) {

@@ -12,7 +12,9 @@ import (
 
 // match finds the deal row a sheet row stands for: by the export's ID
 // first, then by number. ok is false when the row cannot be planned (a
-// problem is recorded); a nil row with ok is a row to create.
+// problem is recorded); a nil row with ok is a row to create. A row
+// whose ID is not this deal's (another deal's export, or a row deleted
+// since) is matched like a row without one.
 func (p *planner) match(r *exporters.Row) (d *api.DealRequest, by string, ok bool) {
 	if r.ID != "" {
 		if line, dup := p.idLine[r.ID]; dup {
@@ -22,18 +24,11 @@ func (p *planner) match(r *exporters.Row) (d *api.DealRequest, by string, ok boo
 		p.idLine[r.ID] = r.Line
 		if d := p.byID[r.ID]; d != nil {
 			if d.Number != r.Number {
-				p.problem(r, exporters.FieldNumber, "this row (by its ID) is %s on the deal, and the sheet numbers it %s: import does not renumber; put back %s, or renumber it on the deal ('dealctl requests edit %s --number %s')",
-					d.Number, r.Number, d.Number, d.Number, r.Number)
+				p.renumberedProblem(r, d)
 				return nil, "", false
 			}
 			return d, MatchedByID, true
 		}
-		if d := p.byNumber[r.Number]; d != nil {
-			p.problem(r, exporters.FieldID, "this row's ID is not on the deal, and %s on the deal is another row (%q): the sheet comes from another deal, or the row was deleted since; give the row a number not on the deal (%s is free), or clear its ID cell to match it by number",
-				r.Number, d.Title, p.nextNumber(domain.ParentNumber(r.Number)))
-			return nil, "", false
-		}
-		return nil, "", true
 	}
 	if d := p.byNumber[r.Number]; d != nil {
 		if p.byTitle[r.Line] {
@@ -44,61 +39,59 @@ func (p *planner) match(r *exporters.Row) (d *api.DealRequest, by string, ok boo
 	return nil, "", true
 }
 
-// checkIdentity makes sure the sheet row and the deal row it matched are
-// the same thing: a row never turns a section into a request or back,
-// and a row matched by number only must share something with the deal
-// row's title. It records a problem, with the way through, otherwise.
+// renumberedProblem refuses an exported row whose number is not its
+// row's number on the deal, with a way through that works: renumbering
+// on the deal only where the sheet's number is free there.
+func (p *planner) renumberedProblem(r *exporters.Row, d *api.DealRequest) {
+	if other := p.byNumber[r.Number]; other != nil {
+		p.problem(r, exporters.FieldNumber, "this row (by its ID) is %s on the deal, and the sheet numbers it %s, which is %q on the deal: import does not renumber; put back %s in the sheet",
+			d.Number, r.Number, other.Title, d.Number)
+		return
+	}
+	p.problem(r, exporters.FieldNumber, "this row (by its ID) is %s on the deal, and the sheet numbers it %s: import does not renumber; put back %s, or renumber it on the deal ('dealctl requests edit %s --number %s')",
+		d.Number, r.Number, d.Number, d.Number, r.Number)
+}
+
+// checkIdentity makes sure a row never turns a section into a request
+// or back. It records a problem otherwise; a row matched by number is
+// then a collision, which --renumber moves to a free number.
 func (p *planner) checkIdentity(r *exporters.Row, d *api.DealRequest, by string) bool {
-	related := by != MatchedByNumber || titlesRelated(r.Title, d.Title)
-	if r.Kind != d.Kind && !sameHeading(r, d, by) {
-		field := exporters.FieldNumber // the number is what collides
-		if r.KindGiven() {
-			field = exporters.FieldKind
-		}
-		p.problem(r, field, "%s is the %s %q on the deal, and the sheet's %q is a %s: import never turns a %s into a %s; %s",
-			d.Number, d.Kind, d.Title, r.Title, r.Kind, d.Kind, r.Kind, p.wayThrough(r, false))
+	if r.Kind == d.Kind || sameHeading(r, d, by) {
+		return true
+	}
+	field := exporters.FieldNumber // the number is what collides
+	if r.KindGiven() {
+		field = exporters.FieldKind
+	}
+	if by != MatchedByID {
+		p.collided[r.Line] = true // the command prints the ways through
+		p.problem(r, field, "%s is the %s %q on the deal, and the sheet's %q is a %s: import never turns a %s into a %s",
+			d.Number, d.Kind, d.Title, r.Title, r.Kind, d.Kind, r.Kind)
 		return false
 	}
-	if !related && !p.opts.Retitle {
-		p.problem(r, exporters.FieldTitle, "%s on the deal is %q, which has nothing in common with the sheet's %q, so it is not written over; %s",
-			d.Number, d.Title, r.Title, p.wayThrough(r, true))
-		return false
-	}
-	return true
+	p.problem(r, field, "%s is the %s %q on the deal, and the sheet's %q is a %s: import never turns a %s into a %s; put back its kind in the sheet, or clear its ID cell and run with --renumber to add it as a new row",
+		d.Number, d.Kind, d.Title, r.Title, r.Kind, d.Kind, r.Kind)
+	return false
 }
 
 // sameHeading reports whether a row whose kind the sheet did not give is
 // the deal's section of its number written as a plain row: a title and
-// nothing else, the same words as the section's. Anything more (a due
-// date, other words) is a request that happens to share a number with a
-// section, as in a workstream tab numbered 1, 2, 3.
+// nothing else, the section's own (case and spacing aside). Anything
+// more (a due date, another title) is a request that happens to share a
+// number with a section, as in a workstream tab numbered 1, 2, 3.
 func sameHeading(r *exporters.Row, d *api.DealRequest, by string) bool {
 	if r.KindGiven() || r.Kind == api.KindSection || d.Kind != api.KindSection {
 		return false
 	}
 	heading := r.Status == "" && r.Priority == "" && r.Category == "" && r.DueDate == "" && r.Assignee == "" && r.Requester == ""
-	return heading && (by != MatchedByNumber || titleKey(r.Title) == titleKey(d.Title))
+	return heading && (by == MatchedByID || sameText(r.Title, d.Title))
 }
 
-// wayThrough says how to import a row that collides with the deal row
-// of its number.
-func (p *planner) wayThrough(r *exporters.Row, retitle bool) string {
-	var ways []string
-	if r.Number != "" && !p.assigned[r.Line] {
-		ways = append(ways, "give the row a number not on the deal ("+p.nextNumber(domain.ParentNumber(r.Number))+" is free)")
-	}
-	if p.opts.Under == "" {
-		ways = append(ways, "import the sheet under a section with --under SECTION")
-	} else {
-		ways = append(ways, "put the sheet under a section of its own ('dealctl requests create --kind section --title ...', then --under its number)")
-	}
-	if retitle {
-		ways = append(ways, "pass --retitle if it is the same request renamed")
-	}
-	if len(ways) == 0 {
-		return "renumber the row"
-	}
-	return strings.Join(ways, ", or ")
+// sameText reports whether two titles differ at most in case and
+// spacing: a sheet's typography ("1 CORPORATE"), never a change to a
+// row it matched by number.
+func sameText(a, b string) bool {
+	return strings.EqualFold(exporters.OneLine(a), exporters.OneLine(b))
 }
 
 // checkText applies the server's rules for text that the sheet reader
@@ -149,6 +142,9 @@ func (p *planner) checkParent(r *exporters.Row, items map[string]*Item, it *Item
 		}
 		return true
 	}
+	if r.ParentLine != 0 {
+		return true // the parent row is in the sheet, broken, and reported itself
+	}
 	if d := p.byNumber[r.Parent]; d != nil {
 		if d.Kind != api.KindSection {
 			p.problem(r, exporters.FieldNumber, "%s sits under %s, which is a request on the deal: only a section can hold others", r.Number, r.Parent)
@@ -156,9 +152,6 @@ func (p *planner) checkParent(r *exporters.Row, items map[string]*Item, it *Item
 		}
 		it.ParentID = d.ID
 		return true
-	}
-	if r.ParentLine != 0 {
-		return true // the parent row is broken and reported itself
 	}
 	p.problem(r, exporters.FieldNumber, "%s sits under section %s, which is neither in the sheet (above it) nor on the deal: add a row for section %s", r.Number, r.Parent, r.Parent)
 	return false

@@ -3,12 +3,14 @@
 // row by row, what to create, update or leave. It reads and writes
 // nothing itself, so it is tested without a server or a command line.
 //
-// Its first rule is that an import never damages the deal: a row is
-// matched by the export's ID before its number, a row never turns a
-// section into a request or back, a row whose title has nothing in
-// common with the deal row of its number is not written over it, and a
-// row changed on the deal after the sheet's Updated keeps the deal's
-// values (a conflict) unless the caller asks for the sheet's.
+// Its first rule is that an import never damages the deal, and it
+// matches by identity, never by guess: a row updates a deal row only by
+// the export's ID, or by number where the caller says so (--match
+// number). By default a row whose number is on the deal with other
+// content is a conflict, left alone; a row never turns a section into a
+// request or back; and a row changed on the deal after the sheet's
+// Updated keeps the deal's values (a conflict) unless the caller asks
+// for the sheet's.
 package importplan
 
 import (
@@ -23,7 +25,7 @@ const (
 	ActionCreate    = "create"
 	ActionUpdate    = "update"
 	ActionStatus    = "status"    // only the status moves (--apply-status)
-	ActionConflict  = "conflict"  // left alone: changed on the deal since the sheet's Updated
+	ActionConflict  = "conflict"  // left alone: see Conflict.Reason
 	ActionUnchanged = "unchanged" // nothing to write
 )
 
@@ -31,7 +33,23 @@ const (
 const (
 	MatchedByID     = "id"     // the export's ID column
 	MatchedByNumber = "number" // the row's number
-	MatchedByTitle  = "title"  // an unnumbered row, by title under the same section
+	MatchedByTitle  = "title"  // an unnumbered row, by its exact title under the same section
+)
+
+// Why a row was left alone as a conflict.
+const (
+	// ConflictChangedSince: a row of an export, changed on the deal after
+	// the sheet's Updated.
+	ConflictChangedSince = "changed_since_export"
+	// ConflictNumberTaken: a row without this deal's ID whose number is on
+	// the deal with other content, in a run without --match number.
+	ConflictNumberTaken = "number_taken"
+)
+
+// How rows without one of this deal's IDs are matched (--match).
+const (
+	MatchID     = "id"     // they only create; a taken number is a conflict
+	MatchNumber = "number" // they update the deal row of their number
 )
 
 // Options are the caller's choices; the zero value is the safe one.
@@ -45,9 +63,14 @@ type Options struct {
 	// deal's value (body, requester, due date, assignee); by default it
 	// keeps it.
 	ClearBlanks bool
-	// Retitle lets a row retitle the deal row of its number even when the
-	// two titles have nothing in common.
-	Retitle bool
+	// MatchNumber lets a row without one of this deal's IDs update the
+	// deal row of its number (--match number). Without it such a row only
+	// creates: a taken number with other content is a conflict.
+	MatchNumber bool
+	// Renumber gives each row that collides with the deal row of its
+	// number (other content, or another kind) the next free number of its
+	// section instead, with the sheet rows under it.
+	Renumber bool
 	// Under is a section of the deal the sheet's rows are put under: the
 	// sheet's 1, 1.1 become Under.1, Under.1.1.
 	Under string
@@ -64,9 +87,11 @@ type Item struct {
 	Kind           api.RequestKind   `json:"kind"`
 	Title          string            `json:"title"`
 	Parent         string            `json:"parent,omitempty"`
-	Changes        []string          `json:"changes,omitempty"`   // fields an update sets
-	Kept           []string          `json:"kept,omitempty"`      // blank cells that keep the deal's value
-	Conflicts      []string          `json:"conflicts,omitempty"` // fields left as the deal has them
+	Changes        []string          `json:"changes,omitempty"`         // fields an update sets
+	Diffs          []FieldChange     `json:"diffs,omitempty"`           // each change, old → new
+	Kept           []string          `json:"kept,omitempty"`            // blank cells that keep the deal's value
+	Conflicts      []string          `json:"conflicts,omitempty"`       // fields left as the deal has them
+	ConflictReason string            `json:"conflict_reason,omitempty"` // see Conflict.Reason
 	Overwritten    bool              `json:"overwritten,omitempty"`
 	StatusTo       api.RequestStatus `json:"status_to,omitempty"` // a status move (--apply-status)
 	Done           bool              `json:"done,omitempty"`      // applied (or found applied)
@@ -83,6 +108,14 @@ func (it *Item) HasWrite() bool {
 	return it.Action == ActionCreate || it.Action == ActionUpdate || it.Action == ActionStatus
 }
 
+// FieldChange is one field an update writes, as the deal has it and as
+// the sheet would make it (people's emails for an assignee).
+type FieldChange struct {
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+}
+
 // Absent is a row of the deal that the sheet does not mention.
 type Absent struct {
 	Number string          `json:"number"`
@@ -90,16 +123,19 @@ type Absent struct {
 	Title  string          `json:"title"`
 }
 
-// Conflict is one field of a row changed on the deal after the sheet's
-// Updated, where the sheet says otherwise: the deal's value stays.
+// Conflict is one field of a row left alone where the sheet says
+// otherwise than the deal: the deal's value stays. Reason says why: the
+// row changed on the deal after the sheet's Updated (both times given),
+// or a row without this deal's ID met another row on its number.
 type Conflict struct {
 	Row           int       `json:"row"`
 	Number        string    `json:"number"`
+	Reason        string    `json:"reason"`
 	Field         string    `json:"field"`
 	Sheet         string    `json:"sheet_value"`
 	Server        string    `json:"server_value"`
-	SheetUpdated  time.Time `json:"sheet_updated"`
-	ServerUpdated time.Time `json:"server_updated"`
+	SheetUpdated  time.Time `json:"sheet_updated,omitzero"`
+	ServerUpdated time.Time `json:"server_updated,omitzero"`
 }
 
 // Summary counts the plan.
@@ -109,8 +145,14 @@ type Summary struct {
 	Unchanged   int `json:"unchanged"`
 	StatusMoves int `json:"status_moves"` // every status move, alone or with an update or create
 	Conflicts   int `json:"conflicts"`    // rows left alone
-	Absent      int `json:"absent"`
-	Warnings    int `json:"warnings"` // before the list was capped
+	// NumberTaken counts the conflicts of rows whose number is on the
+	// deal with other content (Conflict.Reason number_taken).
+	NumberTaken int `json:"number_taken"`
+	// ByNumber counts the updates and status moves of rows matched by
+	// number or title (--match number): the ones a run asks about.
+	ByNumber int `json:"by_number"`
+	Absent   int `json:"absent"`
+	Warnings int `json:"warnings"` // before the list was capped
 }
 
 // Plan is what `import --dry-run -o json` prints, and what import
@@ -129,8 +171,15 @@ type Plan struct {
 	// BlankCells says what a blank body, requester, due date or assignee
 	// cell does to a deal row: "clear" or "keep". Rows of an export
 	// always clear (the export wrote what the deal had).
-	BlankCells string              `json:"blank_cells"`
-	Under      string              `json:"under,omitempty"`
+	BlankCells string `json:"blank_cells"`
+	// Match is how rows without one of this deal's IDs match: "id" (they
+	// only create) or "number" (--match number).
+	Match      string `json:"match"`
+	Under      string `json:"under,omitempty"`
+	Renumbered bool   `json:"renumbered,omitempty"` // --renumber moved colliding rows
+	// Collisions are the sheet rows whose number is on the deal with
+	// other content or as another kind: the rows --renumber moves.
+	Collisions []int               `json:"collisions,omitempty"`
 	Items      []*Item             `json:"plan"`
 	Conflicts  []Conflict          `json:"conflicts"`
 	Absent     []Absent            `json:"absent"`

@@ -29,29 +29,31 @@ func dealRow(id, number string, kind api.RequestKind, title, parentID string) ap
 }
 
 // TestBuildPlansWithoutAServer shows the planner on its own: a sheet and
-// a deal's list in, a plan out, nothing called.
+// a deal's list in, a plan out, nothing called. The sheet has no IDs, so
+// its 1.1 updates the deal's only under --match number.
 func TestBuildPlansWithoutAServer(t *testing.T) {
 	current := []api.DealRequest{
 		dealRow("s1", "1", api.KindSection, "Corporate", ""),
 		dealRow("r1", "1.1", api.KindRequest, "Board minutes", "s1"),
 	}
 	sheet := sheetOf(t, "Number,Kind,Title\n1,section,Corporate\n1.1,request,Board minutes FY23\n1.2,request,Share register\n")
-	plan, err := Build(sheet, current, nil, Options{})
+	plan, err := Build(sheet, current, nil, Options{MatchNumber: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(plan.Problems) != 0 {
 		t.Fatalf("problems: %+v", plan.Problems)
 	}
-	if s := plan.Summary; s.Create != 1 || s.Update != 1 || s.Unchanged != 1 {
+	if s := plan.Summary; s.Create != 1 || s.Update != 1 || s.Unchanged != 1 || s.ByNumber != 1 {
 		t.Errorf("summary = %+v, want 1 create, 1 update, 1 unchanged", s)
 	}
 	byNumber := map[string]*Item{}
 	for _, it := range plan.Items {
 		byNumber[it.Number] = it
 	}
-	if it := byNumber["1.1"]; it == nil || it.ID != "r1" || it.Action != ActionUpdate || !it.Update.Title.Set {
-		t.Errorf("1.1 = %+v, want an update of r1's title", it)
+	if it := byNumber["1.1"]; it == nil || it.ID != "r1" || it.Action != ActionUpdate || !it.Update.Title.Set ||
+		len(it.Diffs) != 1 || it.Diffs[0] != (FieldChange{Field: "title", From: "Board minutes", To: "Board minutes FY23"}) {
+		t.Errorf("1.1 = %+v, want an update of r1's title, old → new", it)
 	}
 	if it := byNumber["1.2"]; it == nil || it.Action != ActionCreate || it.Parent != "1" || it.Create.Number.Value != "1.2" {
 		t.Errorf("1.2 = %+v, want a create under 1", it)

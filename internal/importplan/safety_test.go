@@ -118,14 +118,12 @@ func TestIdentityProblems(t *testing.T) {
 	cases := []struct{ name, csv, want string }{
 		{"renumbered", exportHeader + "1.5,request,Board minutes,,," + stamp + "," + idBoard + "\n",
 			"this row (by its ID) is 1.1 on the deal, and the sheet numbers it 1.5: import does not renumber"},
-		{"foreign id on a taken number", exportHeader + "1.2,request,Share register,,," + stamp + "," + idGone + "\n",
-			"this row's ID is not on the deal, and 1.2 on the deal is another row (\"Share register\")"},
+		{"renumbered onto a taken number", exportHeader + "1.2,request,Board minutes,,," + stamp + "," + idBoard + "\n",
+			`this row (by its ID) is 1.1 on the deal, and the sheet numbers it 1.2, which is "Share register" on the deal: import does not renumber; put back 1.1 in the sheet`},
 		{"id twice", exportHeader + "1.1,request,Board minutes,,," + stamp + "," + idBoard + "\n1.3,request,Other,,," + stamp + "," + idBoard + "\n",
 			"this row's ID is also on row 2"},
 		{"request over a section", "Number,Title,Due date\n2,Bank statements,2026-05-01\n",
 			`2 is the section "Finance" on the deal, and the sheet's "Bank statements" is a request`},
-		{"unrelated title", "Number,Title\n2.1,Employee census\n",
-			`2.1 on the deal is "Audited accounts", which has nothing in common with the sheet's "Employee census"`},
 	}
 	for _, c := range cases {
 		plan := mustBuild(t, c.csv, falcon(), Options{})
@@ -134,15 +132,20 @@ func TestIdentityProblems(t *testing.T) {
 		}
 	}
 	// A heading written as a plain row (no kind, nothing but the title) is
-	// the deal's section of its number.
+	// the deal's section of its number, and its capitals retitle nothing.
 	plan := mustBuild(t, "Number,Title\n2,FINANCE\n", falcon(), Options{})
-	if it := item(plan, "2"); len(plan.Problems) != 0 || it == nil || it.Kind != api.KindSection {
+	if it := item(plan, "2"); len(plan.Problems) != 0 || it == nil || it.Kind != api.KindSection || it.Action != ActionUnchanged {
 		t.Errorf("heading row: %s %+v", problemsText(plan), it)
 	}
-	// A foreign id on a free number creates the row.
+	// A foreign id on a free number creates the row; on a taken number it
+	// is a row like any without this deal's ID: a conflict.
 	plan = mustBuild(t, exportHeader+"1.7,request,Data room index,,,"+stamp+","+idGone+"\n", falcon(), Options{})
 	if it := item(plan, "1.7"); len(plan.Problems) != 0 || it == nil || it.Action != ActionCreate {
 		t.Errorf("foreign id, free number: %s %+v", problemsText(plan), it)
+	}
+	plan = mustBuild(t, exportHeader+"1.2,request,Data room index,,,"+stamp+","+idGone+"\n", falcon(), Options{})
+	if it := item(plan, "1.2"); len(plan.Problems) != 0 || it == nil || it.Action != ActionConflict || it.ConflictReason != ConflictNumberTaken {
+		t.Errorf("foreign id, taken number: %s %+v", problemsText(plan), it)
 	}
 }
 
@@ -152,7 +155,7 @@ func TestBlankCellsOfAForeignSheet(t *testing.T) {
 	if it := item(keep, "1.1"); keep.BlankCells != "keep" || it.Action != ActionUnchanged || strings.Join(it.Kept, ",") != "assignee" {
 		t.Errorf("keep: %q %+v", keep.BlankCells, it)
 	}
-	clear := mustBuild(t, csv, falcon(), Options{ClearBlanks: true})
+	clear := mustBuild(t, csv, falcon(), Options{ClearBlanks: true, MatchNumber: true})
 	if it := item(clear, "1.1"); clear.BlankCells != "clear" || it.Action != ActionUpdate || !it.Update.AssigneeID.Null {
 		t.Errorf("clear: %q %+v", clear.BlankCells, it)
 	}
@@ -170,8 +173,8 @@ func TestUnder(t *testing.T) {
 			t.Errorf("%q is %s, want %s", it.Title, it.Number, want[it.Title])
 		}
 	}
-	if it := item(plan, "2.1"); it.Action != ActionUpdate || it.MatchedBy != MatchedByNumber {
-		t.Errorf("2.1 = %+v, want Falcon's 2.1 retitled", it)
+	if it := item(plan, "2.1"); it.Action != ActionConflict || it.MatchedBy != MatchedByNumber || it.ConflictReason != ConflictNumberTaken {
+		t.Errorf("2.1 = %+v, want Falcon's 2.1 left alone", it)
 	}
 	if it := item(plan, "2.2"); it.Kind != api.KindSection || it.SheetNumber != "2" || it.Parent != "2" || it.Action != ActionCreate {
 		t.Errorf("2.2 = %+v", it)
@@ -183,11 +186,11 @@ func TestUnder(t *testing.T) {
 		t.Errorf("absent under 2: %+v, want only the section itself", plan.Absent)
 	}
 
-	// Under 2, the tab's 1 is Falcon's 2.1: a different request is refused,
-	// and the way through is a section of the tab's own.
-	plan = mustBuild(t, "No.,Request\n1,Bank statements\n", falcon(), Options{Under: "2"})
-	if got := problemsText(plan); !strings.Contains(got, "2.1 on the deal is \"Audited accounts\"") || !strings.Contains(got, "a section of its own") {
-		t.Errorf("collision under 2: %s", got)
+	// Under 2 the tab's 1 is Falcon's 2.1; with --renumber it takes 2.3,
+	// the next number free of the deal's 2.1 and the tab's own 2.2.
+	plan = mustBuild(t, "No.,Request\n1,Bank statements\n2,Debt schedule\n", falcon(), Options{Under: "2", Renumber: true})
+	if it := item(plan, "2.3"); len(plan.Problems) != 0 || it == nil || it.Title != "Bank statements" || it.Action != ActionCreate || it.SheetNumber != "1" {
+		t.Errorf("--under 2 --renumber: %s %+v", problemsText(plan), plan.Items)
 	}
 
 	// Already numbered under the section: kept.
@@ -204,25 +207,6 @@ func TestUnder(t *testing.T) {
 		var ue *UnderError
 		if !errors.As(err, &ue) || ue.NotFound != c.notFound {
 			t.Errorf("--under %s: %v", c.under, err)
-		}
-	}
-}
-
-func TestTitlesRelated(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want bool
-	}{
-		{"Finance", "Financial", true},
-		{"Tax", "Taxation", true},
-		{"Board minutes", "Copies of all board minutes FY2024", true},
-		{"CORPORATE MATTERS", "Corporate", true},
-		{"Board minutes", "Register of members", false},
-		{"Corporate", "Audited accounts", false},
-		{"IT", "Capex plan", false},
-	} {
-		if got := titlesRelated(c.a, c.b); got != c.want {
-			t.Errorf("titlesRelated(%q, %q) = %v", c.a, c.b, got)
 		}
 	}
 }

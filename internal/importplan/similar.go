@@ -49,42 +49,6 @@ func titleKey(title string) string {
 	return strings.Join(keep, " ")
 }
 
-// titlesRelated reports whether two titles share a meaningful word, or a
-// word's stem ("Finance" and "Financial", "Tax" and "Taxation"): a
-// renamed request keeps something of its old title, another request
-// usually shares nothing. Titles without meaningful words compare whole.
-func titlesRelated(a, b string) bool {
-	wa, wb := meaningfulWords(a), meaningfulWords(b)
-	if len(wa) == 0 || len(wb) == 0 {
-		return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
-	}
-	for _, x := range wa {
-		for _, y := range wb {
-			if wordsRelated(x, y) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// wordsRelated: equal, or a common start of at least four letters (all
-// of a word of three): a shared stem.
-func wordsRelated(x, y string) bool {
-	if x == y {
-		return true
-	}
-	shorter := min(len(x), len(y))
-	if shorter < 3 {
-		return false
-	}
-	n := 0
-	for n < shorter && x[n] == y[n] {
-		n++
-	}
-	return n >= min(4, shorter)
-}
-
 // duplicateWarning is one near-duplicate found.
 type duplicateWarning struct{ kind, text string }
 

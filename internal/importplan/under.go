@@ -24,9 +24,9 @@ func (e *UnderError) Error() string { return e.msg }
 //   - the usual case: every number gets the section's in front (1 → 2.1,
 //     1.3 → 2.1.3), a section row of the tab becomes a subsection, and
 //     unnumbered rows at the top level sit under the section;
-//   - a tab whose one top-level row is a section named like the deal's
-//     (its own "1 FINANCIAL" heading over 1.1, 1.2) is that section: 1 →
-//     2, 1.1 → 2.1;
+//   - a tab whose one top-level row is a section titled as the deal's,
+//     case and spacing aside (its own "1 FINANCE" heading over 1.1, 1.2),
+//     is that section: 1 → 2, 1.1 → 2.1;
 //   - a tab already numbered under the section (2.1, 2.2) is left as it
 //     is.
 func (p *planner) placeUnder(rows []exporters.Row) error {
@@ -64,7 +64,7 @@ func (p *planner) placeUnder(rows []exporters.Row) error {
 	}
 	renumber := func(x string) string { return n + "." + x }
 	note := fmt.Sprintf("--under %s: the sheet's numbers go under %s (1 → %s.1, 1.1 → %s.1.1)", n, n, n, n)
-	if len(tops) == 1 && rows[tops[0]].Kind == api.KindSection && titlesRelated(rows[tops[0]].Title, d.Title) &&
+	if len(tops) == 1 && rows[tops[0]].Kind == api.KindSection && sameText(rows[tops[0]].Title, d.Title) &&
 		allWithin(rows, rows[tops[0]].Number) {
 		top := rows[tops[0]].Number
 		renumber = func(x string) string { return n + strings.TrimPrefix(x, top) }

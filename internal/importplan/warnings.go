@@ -41,3 +41,12 @@ func (w *warnings) list() []string {
 	}
 	return out
 }
+
+// clone is a copy that adding to either leaves the other as it was.
+func (w *warnings) clone() warnings {
+	c := warnings{kinds: append([]string(nil), w.kinds...), byKind: map[string][]string{}, total: w.total}
+	for k, ws := range w.byKind {
+		c.byKind[k] = append([]string(nil), ws...)
+	}
+	return c
+}
