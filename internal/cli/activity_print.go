@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
@@ -92,8 +93,9 @@ func (f *feedPrinter) print(es []activity.Entry, row func(activity.Entry) []stri
 	case f.human():
 		w := terminalSafeWriter{w: f.out, color: f.color}
 		th := f.p.Theme
+		cols := feedColumnsFor(es)
 		for _, e := range es {
-			if _, err := io.WriteString(w, feedLine(th, e)); err != nil {
+			if _, err := io.WriteString(w, cols.line(th, e)); err != nil {
 				return err
 			}
 		}
@@ -123,25 +125,51 @@ func (f *feedPrinter) flush() error {
 	return f.p.Print(output.View{Data: f.all, Table: f.table})
 }
 
-// feedLine is one entry for a person: "2026-11-23 14:05  Alice Sato  1.1
-// Certificate of incorporation: moved open → partial". Server text is
-// made safe before colour is added.
-func feedLine(th *output.Theme, e activity.Entry) string {
+// feedColumns are the widths of the actor and number of a batch of feed
+// lines, so that each begins where the line above's does.
+type feedColumns struct{ actor, number int }
+
+// Widest the actor and number columns grow; longer ones are cut with "…".
+const (
+	maxActorWidth  = 20
+	maxNumberWidth = 10
+)
+
+func feedColumnsFor(es []activity.Entry) feedColumns {
+	var c feedColumns
+	for _, e := range es {
+		c.actor = max(c.actor, min(maxActorWidth, ansi.StringWidth(termsafe.Line(e.Actor))))
+		c.number = max(c.number, min(maxNumberWidth, ansi.StringWidth(termsafe.Line(e.Number))))
+	}
+	return c
+}
+
+// line is one entry for a person: "2026-11-23 14:05  Alice Sato  1.1
+// Certificate of incorporation: moved open → partial", the actor and the
+// number padded to the batch's widths. Server text is made safe before
+// colour is added.
+func (c feedColumns) line(th *output.Theme, e activity.Entry) string {
 	var b strings.Builder
 	b.WriteString(th.Dim(e.Event.At.Local().Format("2006-01-02 15:04")))
 	b.WriteString("  ")
-	b.WriteString(th.Bold(termsafe.Line(e.Actor)))
+	b.WriteString(th.Bold(padCut(termsafe.Line(e.Actor), c.actor)))
 	b.WriteString("  ")
-	if e.Number != "" {
-		b.WriteString(th.Cyan(termsafe.Line(e.Number)))
-		if e.Title != "" {
-			b.WriteString(" " + termsafe.Line(e.Title))
-		}
-		b.WriteString(": ")
+	if c.number > 0 {
+		b.WriteString(th.Cyan(padCut(termsafe.Line(e.Number), c.number)))
+		b.WriteString("  ")
+	}
+	if e.Number != "" && e.Title != "" {
+		b.WriteString(termsafe.Line(e.Title) + ": ")
 	}
 	b.WriteString(termsafe.Line(e.What))
 	b.WriteByte('\n')
 	return b.String()
+}
+
+// padCut is s cut to w cells with "…", or padded to them.
+func padCut(s string, w int) string {
+	s = ansi.Truncate(s, w, "…")
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }
 
 // activityTable is the feed's columns for a pipe, csv and tsv.

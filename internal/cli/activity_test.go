@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,10 +112,18 @@ func TestActivityAsEachRole(t *testing.T) {
 		}
 	}
 
-	// On a terminal: who, the request's number and title, what happened.
+	// On a terminal: who, the request's number and title, what happened,
+	// in columns that line up.
 	r := runAs(t, ls.URL, aliceKey, runOpts{tty: true}, "activity")
-	r.must(t, 0, "Alice Sato  1.1 Certificate of incorporation: moved partial → complete",
-		"Bob Reyes  1.1 Certificate of incorporation: posted a partial answer")
+	r.must(t, 0, "Alice Sato  1.1  Certificate of incorporation: moved partial → complete",
+		"Bob Reyes   1.1  Certificate of incorporation: posted a partial answer")
+	var starts []int
+	for _, line := range strings.Split(strings.TrimSpace(r.out), "\n") {
+		starts = append(starts, strings.Index(line, "1."))
+	}
+	if slices.Min(starts) != slices.Max(starts) || slices.Min(starts) < 0 {
+		t.Errorf("the number starts at columns %v:\n%s", starts, r.out)
+	}
 	// Piped: stable tab-separated columns, the id last.
 	r = runAs(t, ls.URL, aliceKey, runOpts{}, "activity")
 	r.must(t, 0)

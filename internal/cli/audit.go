@@ -146,7 +146,7 @@ func downloadsTable() *output.Table {
 		{Header: "PERSON"},
 		{Header: "EMAIL", PipeOnly: true},
 		{Header: "REQUEST", Color: output.CyanColumn},
-		{Header: "TITLE", Max: 40},
+		{Header: "TITLE", Flex: true},
 		{Header: "WHAT"},
 		{Header: "TYPE", PipeOnly: true},
 		{Header: "ID", PipeOnly: true},

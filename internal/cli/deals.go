@@ -58,9 +58,9 @@ func dealsListRun(ctx context.Context, o *DealsListOptions) error {
 func dealsTable(deals []api.Deal) *output.Table {
 	t := &output.Table{Columns: []output.Column{
 		{Header: "CODENAME", Color: output.BoldColumn},
-		{Header: "NAME"},
-		{Header: "OWNER"},
-		{Header: "TIMEZONE"},
+		{Header: "NAME", Flex: true},
+		{Header: "OWNER", Drop: 1},
+		{Header: "TIMEZONE", Drop: 2},
 		{Header: "ARCHIVED"},
 		{Header: "ID", PipeOnly: true},
 	}}

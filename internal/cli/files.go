@@ -63,10 +63,10 @@ func filesListRun(ctx context.Context, o *FilesListOptions) error {
 	}
 	t := &output.Table{Columns: []output.Column{
 		{Header: "REQUEST", Color: output.CyanColumn},
-		{Header: "NAME"},
-		{Header: "KIND"},
+		{Header: "NAME", Flex: true},
+		{Header: "KIND", Drop: 1},
 		{Header: "SIZE"},
-		{Header: "DOWNLOADABLE"},
+		{Header: "DOWNLOADABLE", Drop: 2},
 		{Header: "URL", PipeOnly: true},
 		{Header: "VERSION_ID"},
 	}}

@@ -27,6 +27,7 @@ type runOpts struct {
 	prompt bool // stdin and stdout are a terminal: $EDITOR may open
 	color  bool
 	stdin  string
+	width  int // the terminal's width with tty (0: 80)
 	env    map[string]string
 	// quickRetries waits a fiftieth of each wait between a call's
 	// attempts: for tests of dropped connections and 5xx answers, whose
@@ -61,6 +62,7 @@ func run(t *testing.T, ts *liveAPI, o runOpts, args ...string) result {
 	ios.SetStdoutTTY(o.tty || o.prompt)
 	ios.SetStdinTTY(o.prompt)
 	ios.SetColorEnabled(o.color)
+	ios.SetTerminalWidth(o.width)
 	f := testFactory(t, ios, env)
 	f.Now = func() time.Time { return fixedTime }
 	if o.quickRetries {

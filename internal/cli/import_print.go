@@ -18,7 +18,7 @@ import (
 func planTable(plan *importplan.Plan, tty bool) *output.Table {
 	t := &output.Table{Columns: []output.Column{
 		{Header: "ROW"}, {Header: "ACTION"}, {Header: "NUMBER", Color: output.CyanColumn}, {Header: "KIND"},
-		{Header: "TITLE", Max: 50}, {Header: "CHANGES"},
+		{Header: "TITLE", Flex: true}, {Header: "CHANGES"},
 	}}
 	for _, it := range plan.Items {
 		if tty && it.Action == importplan.ActionUnchanged {

@@ -49,9 +49,12 @@ func peopleListRun(ctx context.Context, o *PeopleListOptions) error {
 	if people == nil {
 		people = []api.Person{}
 	}
+	// On a narrow terminal the name is cut, then the admin, joined and
+	// role columns go; the e-mail, which names a person in commands, stays
+	// whole.
 	t := &output.Table{Columns: []output.Column{
-		{Header: "EMAIL"}, {Header: "NAME"}, {Header: "SIDE"}, {Header: "ACCESS"}, {Header: "ROLE"},
-		{Header: "ADMIN"}, {Header: "JOINED"}, {Header: "ID", PipeOnly: true},
+		{Header: "EMAIL"}, {Header: "NAME", Flex: true}, {Header: "SIDE"}, {Header: "ACCESS"}, {Header: "ROLE", Drop: 1, Words: true},
+		{Header: "ADMIN", Drop: 3}, {Header: "JOINED", Drop: 2}, {Header: "ID", PipeOnly: true},
 	}}
 	for _, p := range people {
 		t.AddRow(p.Email, deref(p.Name), partyLabel(s.Deal, p.PartyID), string(p.Access), string(p.Role),

@@ -72,7 +72,11 @@ func progressRun(ctx context.Context, o *ProgressOptions) error {
 	rep := buildProgress(s, rows, o.Now())
 	p := o.Printer()
 	return p.Print(output.View{Data: rep, Table: progressTable(rep, false), Human: func(w io.Writer) error {
-		return writeProgress(w, rep, p.Theme, o.IO.IsStdoutTTY())
+		width := 0
+		if o.IO.IsStdoutTTY() {
+			width = o.IO.TerminalWidth()
+		}
+		return writeProgress(w, rep, p.Theme, width)
 	}})
 }
 
@@ -126,7 +130,7 @@ func buildProgress(s *dealScope, rows []api.DealRequest, now time.Time) *progres
 func progressTable(rep *progressReport, bars bool) *output.Table {
 	t := &output.Table{Columns: []output.Column{
 		{Header: "CATEGORY"}, {Header: "OPEN"}, {Header: "PARTIAL"}, {Header: "COMPLETE"}, {Header: "TOTAL"},
-		{Header: "DONE", TTYOnly: true},
+		{Header: "DONE", TTYOnly: true, Drop: 1},
 	}}
 	add := func(name string, c domain.StatusCounts) {
 		if c.Total == 0 && name != "total" {
@@ -153,8 +157,10 @@ func bar(c domain.StatusCounts, on bool) string {
 		fmt.Sprintf(" %3d%%", c.Complete*100/c.Total)
 }
 
-func writeProgress(w io.Writer, rep *progressReport, th *output.Theme, tty bool) error {
-	if !tty {
+// writeProgress writes the report for a terminal width wide, or for a
+// pipe when width is 0.
+func writeProgress(w io.Writer, rep *progressReport, th *output.Theme, width int) error {
+	if width == 0 {
 		// Stable lines for scripts: a label, then the counts.
 		fmt.Fprintf(w, "total\t%d\t%d\t%d\t%d\n", rep.Total.Open, rep.Total.Partial, rep.Total.Complete, rep.Total.Total)
 		for _, cat := range api.RequestCategories {
@@ -169,15 +175,15 @@ func writeProgress(w io.Writer, rep *progressReport, th *output.Theme, tty bool)
 	}
 	fmt.Fprintf(w, "%s — %d requests, %d complete, %d partial, %d open (today %s)\n\n",
 		th.Bold(rep.Deal), rep.Total.Total, rep.Total.Complete, rep.Total.Partial, rep.Total.Open, rep.Today)
-	if err := progressTable(rep, true).Render(w, th); err != nil {
+	if err := progressTable(rep, true).Render(w, th, width); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
-	at := &output.Table{Columns: []output.Column{{Header: "ASSIGNEE"}, {Header: "OPEN"}, {Header: "PARTIAL"}, {Header: "COMPLETE"}, {Header: "TOTAL"}, {Header: "DONE"}}}
+	at := &output.Table{Columns: []output.Column{{Header: "ASSIGNEE", Flex: true}, {Header: "OPEN"}, {Header: "PARTIAL"}, {Header: "COMPLETE"}, {Header: "TOTAL"}, {Header: "DONE", Drop: 1}}}
 	for _, a := range rep.ByAssignee {
 		at.AddRow(orDash(a.Assignee), itoa(a.Open), itoa(a.Partial), itoa(a.Complete), itoa(a.Total), bar(a.StatusCounts, true))
 	}
-	if err := at.Render(w, th); err != nil {
+	if err := at.Render(w, th, width); err != nil {
 		return err
 	}
 	overdue := fmt.Sprintf("%d overdue", rep.Overdue)

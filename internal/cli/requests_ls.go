@@ -240,28 +240,36 @@ func findRow(rows []api.DealRequest, ref string) *api.DealRequest {
 	return nil
 }
 
+// overdueMark is the requests table's hidden column the DUE colour reads.
+const overdueMark = 9
+
 func requestsTable(s *dealScope, rows []api.DealRequest, today string) *output.Table {
+	// Piped, the columns are as they always were; on a terminal the title
+	// follows the number and takes the width the others leave, the
+	// assignee is named rather than e-mailed, and the category, then the
+	// assignee, then the priority go when the terminal is narrow.
 	t := &output.Table{Columns: []output.Column{
 		{Header: "NUMBER", Color: output.CyanColumn},
 		{Header: "KIND", PipeOnly: true},
 		{Header: "STATUS", Color: output.StatusColumn},
-		{Header: "PRIORITY", Color: output.PriorityColumn},
-		{Header: "CATEGORY"},
+		{Header: "PRIORITY", Color: output.PriorityColumn, Drop: 1},
+		{Header: "CATEGORY", Drop: 3, Words: true},
 		{Header: "DUE", Color: func(th *output.Theme, c string, row []string) string {
-			if row[len(row)-1] == "overdue" {
+			if row[overdueMark] == "overdue" {
 				return th.Red(c)
 			}
 			return c
 		}},
-		{Header: "ASSIGNEE"},
-		{Header: "TITLE", Max: 60},
+		{Header: "ASSIGNEE", PipeOnly: true},
+		{Header: "TITLE", Flex: true},
 		{Header: "ID", PipeOnly: true},
 		// A hidden marker the DUE colour reads; neither shown nor piped.
 		{Header: "", PipeOnly: true, TTYOnly: true},
-	}}
+		{Header: "ASSIGNEE", TTYOnly: true, Drop: 2},
+	}, TTYOrder: []int{0, 7, 2, 3, 5, 10, 4}}
 	for _, r := range rows {
 		if r.Kind == api.KindSection {
-			t.AddRow(r.Number, string(r.Kind), "", "", "", "", "", r.Title, r.ID, "")
+			t.AddRow(r.Number, string(r.Kind), "", "", "", "", "", r.Title, r.ID, "", "")
 			continue
 		}
 		mark := ""
@@ -269,7 +277,7 @@ func requestsTable(s *dealScope, rows []api.DealRequest, today string) *output.T
 			mark = "overdue"
 		}
 		t.AddRow(r.Number, string(r.Kind), string(r.Status), string(r.Priority), string(r.Category),
-			deref(r.DueDate), s.personLabel(r.AssigneeID), r.Title, r.ID, mark)
+			deref(r.DueDate), s.personLabel(r.AssigneeID), r.Title, r.ID, mark, s.personName(r.AssigneeID))
 	}
 	return t
 }

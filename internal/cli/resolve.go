@@ -327,6 +327,20 @@ func (s *dealScope) personLabel(id *string) string {
 	return *id
 }
 
+// personName is a person's name for a person to read, else their email;
+// "" for nobody.
+func (s *dealScope) personName(id *string) string {
+	if id == nil {
+		return ""
+	}
+	for _, p := range s.people {
+		if p.ID == *id && p.Name != nil && *p.Name != "" {
+			return *p.Name
+		}
+	}
+	return s.personLabel(id)
+}
+
 // Location is the deal's time zone, in which its due dates fall due.
 func (s *dealScope) Location() *time.Location {
 	if loc, err := time.LoadLocation(s.Deal.Timezone); err == nil {

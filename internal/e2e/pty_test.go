@@ -78,10 +78,16 @@ func TestShortCommandsDoNotQueryTheTerminal(t *testing.T) {
 // the output and how long the process took.
 func runOnSilentTerminal(t *testing.T, env []string, args ...string) (string, time.Duration) {
 	t.Helper()
+	return runOnTerminal(t, env, 160, args...)
+}
+
+// runOnTerminal is runOnSilentTerminal on a terminal cols wide.
+func runOnTerminal(t *testing.T, env []string, cols uint16, args ...string) (string, time.Duration) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = env
 	start := time.Now()
-	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 160})
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: cols})
 	if err != nil {
 		t.Fatalf("starting dealctl on a pty: %v", err)
 	}

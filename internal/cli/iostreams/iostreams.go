@@ -98,6 +98,9 @@ func (s *IOStreams) SetStdoutTTY(v bool) { s.stdoutTTY = v }
 // terminal gets, such as $EDITOR for an answer).
 func (s *IOStreams) SetStdinTTY(v bool) { s.stdinTTY = v }
 
+// SetTerminalWidth sets the width TerminalWidth reports (tests).
+func (s *IOStreams) SetTerminalWidth(w int) { s.width = w }
+
 // TerminalWidth is the width of the stdout terminal, or 80.
 func (s *IOStreams) TerminalWidth() int {
 	if s.width > 0 {

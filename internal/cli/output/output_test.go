@@ -33,7 +33,7 @@ func TestPipedAndDelimited(t *testing.T) {
 
 func TestTerminalTable(t *testing.T) {
 	var b bytes.Buffer
-	if err := sample().render(&b, NewTheme(&b, false)); err != nil {
+	if err := sample().render(&b, NewTheme(&b, false), 0); err != nil {
 		t.Fatal(err)
 	}
 	want := "A  B     BAR\n1  tab…  ███\n"

@@ -101,7 +101,7 @@ func (p *Printer) Print(v View) error {
 		return WriteJSON(w, v.Data)
 	}
 	if p.IO.IsStdoutTTY() {
-		return v.Table.render(w, p.Theme)
+		return v.Table.render(w, p.Theme, p.IO.TerminalWidth())
 	}
 	return v.Table.writePlain(w)
 }

@@ -22,6 +22,16 @@ type Column struct {
 	TTYOnly bool
 	// Max truncates the cell on a terminal (0: never). Pipes get it whole.
 	Max int
+	// Flex marks the column that takes the width the others leave on a
+	// terminal, cut with "…" to fit (a title); one a table.
+	Flex bool
+	// Words shows an API value as words on a terminal (human_resources
+	// as "human resources"); piped, the value stays as the API spells it.
+	Words bool
+	// Drop orders the columns a narrow terminal leaves out, highest
+	// first, before the Flex column gets narrower than it can be read;
+	// 0 is never dropped.
+	Drop int
 	// Color styles a cell on a terminal, by its text (e.g. a status) and,
 	// when needed, the rest of its row (the whole row, every column).
 	Color func(t *Theme, cell string, row []string) string
@@ -31,15 +41,25 @@ type Column struct {
 type Table struct {
 	Columns []Column
 	Rows    [][]string
+	// TTYOrder is the order of the columns on a terminal, by index into
+	// Columns, where it differs from the piped order (which scripts rely
+	// on and never changes): a title reads best next to its number.
+	TTYOrder []int
 }
 
 // AddRow appends a row.
 func (t *Table) AddRow(cells ...string) { t.Rows = append(t.Rows, cells) }
 
 func (t *Table) ttyColumns() []int {
+	order := t.TTYOrder
+	if order == nil {
+		for i := range t.Columns {
+			order = append(order, i)
+		}
+	}
 	var idx []int
-	for i, c := range t.Columns {
-		if !c.PipeOnly {
+	for _, i := range order {
+		if !t.Columns[i].PipeOnly {
 			idx = append(idx, i)
 		}
 	}
@@ -95,12 +115,34 @@ func (t *Table) writePlain(w io.Writer) error {
 	return err
 }
 
-// Render writes the terminal form, for views that combine tables.
-func (t *Table) Render(w io.Writer, th *Theme) error { return t.render(w, th) }
+// Render writes the terminal form, for views that combine tables, fitted
+// to width columns (0: not fitted).
+func (t *Table) Render(w io.Writer, th *Theme, width int) error { return t.render(w, th, width) }
 
-// render is the terminal form: a header row and aligned, coloured cells.
-func (t *Table) render(w io.Writer, theme *Theme) error {
-	cols := t.ttyColumns()
+// render is the terminal form: a header row and aligned, coloured cells,
+// fitted to width (see table_fit.go).
+func (t *Table) render(w io.Writer, theme *Theme, width int) error {
+	all := t.ttyColumns()
+	shown := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		cells := pick(r, all)
+		for j, c := range all {
+			cells[j] = termsafe.Line(cells[j])
+			if t.Columns[c].Words {
+				cells[j] = strings.ReplaceAll(cells[j], "_", " ")
+			}
+			if max := t.Columns[c].Max; max > 0 {
+				cells[j] = truncate(cells[j], max)
+			}
+		}
+		shown[i] = cells
+	}
+	plan := t.fit(all, shown, width)
+	pos := make(map[int]int, len(all))
+	for j, c := range all {
+		pos[c] = j
+	}
+	cols := plan.cols
 	var buf bytes.Buffer
 	tbl := tablewriter.NewTable(&buf,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
@@ -129,16 +171,16 @@ func (t *Table) render(w io.Writer, theme *Theme) error {
 		hdr[i] = theme.Bold(hdr[i])
 	}
 	tbl.Header(hdr)
-	for _, r := range t.Rows {
-		cells := pick(r, cols)
-		for i, c := range cols {
+	for i, r := range t.Rows {
+		cells := make([]string, len(cols))
+		for j, c := range cols {
 			col := t.Columns[c]
-			cells[i] = termsafe.Line(cells[i])
-			if col.Max > 0 {
-				cells[i] = truncate(cells[i], col.Max)
+			cells[j] = shown[i][pos[c]]
+			if col.Flex && plan.flexW > 0 {
+				cells[j] = cutTo(cells[j], plan.flexW)
 			}
 			if col.Color != nil {
-				cells[i] = col.Color(theme, cells[i], r)
+				cells[j] = col.Color(theme, cells[j], r)
 			}
 		}
 		if err := tbl.Append(cells); err != nil {
