@@ -77,3 +77,6 @@ func Batch(ev client.Event) string {
 	_ = json.Unmarshal(ev.Data, &d)
 	return d.Batch
 }
+
+// Number is the request's number when ev was recorded, or "".
+func Number(ev client.Event) string { return data(ev.Data).str("number") }

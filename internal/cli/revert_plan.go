@@ -36,6 +36,9 @@ type revertConflict struct {
 }
 
 func (c revertConflict) String() string {
+	if c.EventID == "" {
+		return c.Number + ": " + c.What
+	}
 	what := c.What
 	if c.Field != "" {
 		what = "changed " + c.Field
