@@ -51,8 +51,8 @@ func exportWith(t *testing.T, ts *liveAPI, retitle map[string]string, add [][3]s
 	return path
 }
 
-// TestImportUndo: a run that retitled a row and created a section with
-// two requests is taken back by `import --undo` (the last run of this
+// TestImportUndo: a run that retitled a row and created two sections
+// with their requests is taken back by `import --undo` (the last run of this
 // machine), except the request a colleague answered since, which is kept
 // with its section and listed (exit 5); the dry run says so first and
 // writes nothing.
@@ -62,7 +62,8 @@ func TestImportUndo(t *testing.T) {
 	same := runOpts{env: map[string]string{"XDG_CACHE_HOME": t.TempDir()}} // one machine's remembered runs
 	before := ts.row(t, "1.2")
 	file := exportWith(t, ts, map[string]string{"1.2": "Tax returns, last five years"},
-		[][3]string{{"3", "section", "Legal"}, {"3.1", "request", "Material contracts"}, {"3.2", "request", "Litigation"}})
+		[][3]string{{"3", "section", "Legal"}, {"3.1", "request", "Material contracts"}, {"3.2", "request", "Litigation"},
+			{"4", "section", "Property"}, {"4.1", "request", "Title deeds"}})
 	r := run(t, ts, same, "import", file)
 	r.must(t, 0)
 	if !strings.Contains(r.err, "import --undo") {
@@ -98,8 +99,10 @@ func TestImportUndo(t *testing.T) {
 	}
 	rows = byNumber(ts.rows(t))
 	sameFields(t, rows["1.2"], before)
-	if _, ok := rows["3.1"]; ok {
-		t.Error("3.1, created by the run and untouched since, was not deleted")
+	for _, n := range []string{"3.1", "4.1", "4"} {
+		if _, ok := rows[n]; ok {
+			t.Errorf("%s, created by the run and untouched since, was not deleted", n)
+		}
 	}
 	if rows["3.2"].ID == "" || rows["3"].ID == "" {
 		t.Error("the answered 3.2, or its section, was deleted")
