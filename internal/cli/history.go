@@ -65,6 +65,7 @@ type requestHistory struct {
 	number string
 	row    *api.DealRequest // nil: no longer on the list
 	events []client.Event
+	all    []client.Event // the deal's, for an event of an earlier row of the same number
 }
 
 // readHistory reads the events of the request ref names: a row of the
@@ -91,6 +92,7 @@ func readHistory(ctx context.Context, e cmdEnv, ref, command string) (*requestHi
 	}); err != nil {
 		return nil, err
 	}
+	h.all = all
 	if h.row == nil {
 		for _, ev := range all {
 			if d, ok := activity.Deleted(ev); ok && ev.RequestID != nil && (d.Number == ref || *ev.RequestID == ref) {

@@ -88,6 +88,13 @@ func revertRun(ctx context.Context, o *RevertOptions) error {
 		}
 	}
 	if at < 0 {
+		// The deletion of an earlier row of this number, which another
+		// row holds now: making it again will say the number is taken.
+		for _, ev := range h.all {
+			if d, ok := activity.Deleted(ev); ok && ev.ID == o.To && d.Number == h.number {
+				return recreate(ctx, o, h, d)
+			}
+		}
 		return notFoundErrorf("no event %s in the history of %s that this key can see: 'dealctl history %s' lists them", o.To, h.number, o.Ref)
 	}
 	if d, ok := activity.Deleted(h.events[at]); ok {
@@ -97,10 +104,10 @@ func revertRun(ctx context.Context, o *RevertOptions) error {
 		return withExit(ExitConflict, fmt.Errorf("%s was deleted after that event: revert its deletion first ('dealctl history %s' shows its id)", h.number, o.Ref))
 	}
 	reverted := h.events[at:]
-	author := activity.ActorName(h.events[at])
+	author := actorID(h.events[at])
 	names := h.feed.names(ctx)
 	plan, unsettable, conflicts := planRevert(h.row, reverted, h.events)
-	conflicts = append(laterChanges(h.row, reverted[1:], func(ev client.Event) bool { return activity.ActorName(ev) == author }, names, false), conflicts...)
+	conflicts = append(laterChanges(h.row, reverted[1:], func(ev client.Event) bool { return actorID(ev) == author }, names, false), conflicts...)
 	res := revertResult{Number: h.number, Event: o.To, Restored: plan.Restores, Conflicts: conflicts, Request: h.row}
 	if res.Restored == nil {
 		res.Restored = []fieldRestore{}
@@ -130,6 +137,14 @@ func revertRun(ctx context.Context, o *RevertOptions) error {
 		}
 		return nil
 	}})
+}
+
+// actorID is the id of the person who made ev; "" for the system.
+func actorID(ev client.Event) string {
+	if ev.Actor == nil {
+		return ""
+	}
+	return ev.Actor.ID
 }
 
 // revertConflictError lists the later changes a revert would undo, exit 5.

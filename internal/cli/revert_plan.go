@@ -36,7 +36,7 @@ type revertConflict struct {
 }
 
 func (c revertConflict) String() string {
-	if c.EventID == "" {
+	if c.EventID == "" { // not one event: the What says it all
 		return c.Number + ": " + c.What
 	}
 	what := c.What
@@ -106,8 +106,8 @@ func planRevert(r *api.DealRequest, reverted []client.Event, all []client.Event)
 	for _, f := range order {
 		now := fieldValue(r, f)
 		if ev, ok := last[f]; ok && !samePtr(lastTo(ev, f), now) {
-			conflicts = append(conflicts, revertConflict{Number: r.Number, Field: f, Who: "someone, outside the history this key can read,",
-				EventID: ev.ID, At: ev.At})
+			conflicts = append(conflicts, revertConflict{Number: r.Number, Field: f,
+				What: f + " is not what its last recorded change left (event " + ev.ID + "): it changed in a way this key's history does not show"})
 		}
 		if samePtr(now, back[f]) {
 			continue
