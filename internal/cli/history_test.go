@@ -188,3 +188,24 @@ func TestHistoryHidesInternalNotesFromCounterparty(t *testing.T) {
 		t.Errorf("the counterparty's history tells of the internal note:\n%s", r.out)
 	}
 }
+
+// TestRevertCreation: reverting a request's creation deletes it, and
+// reverting that deletion makes it again.
+func TestRevertCreation(t *testing.T) {
+	t.Parallel()
+	ts := newFalcon(t)
+	run(t, ts, runOpts{}, "requests", "create", "--title", "Insurance policies", "--parent", "1", "--number", "1.5").must(t, 0)
+	evs := historyEvents(t, ts, testKey, "1.5")
+	if len(evs) != 1 || evs[0].Type != api.EventRequestCreated {
+		t.Fatalf("history of a new request: %v", evs)
+	}
+	run(t, ts, runOpts{}, "revert", "1.5", "--to", evs[0].ID).must(t, 0, "deleted")
+	if _, ok := byNumber(ts.rows(t))["1.5"]; ok {
+		t.Fatal("reverting the creation left the row")
+	}
+	evs = historyEvents(t, ts, testKey, "1.5")
+	run(t, ts, runOpts{}, "revert", "1.5", "--to", evs[len(evs)-1].ID).must(t, 0, "made again")
+	if got := byNumber(ts.rows(t))["1.5"]; got.Title != "Insurance policies" {
+		t.Errorf("after reverting the deletion 1.5 is %+v", got)
+	}
+}

@@ -43,6 +43,8 @@ field whose value is not what its last recorded change left.
 
 An event id of a deletion (request.deleted) makes the row again: a new
 request with the same number, fields and status, under the same section.
+An event id of its creation deletes it, as 'dealctl requests delete'
+would (never a row with messages).
 Messages are never touched by a revert. Needs a server that advertises
 the events extension (dealctl serve does).`,
 		Example: `  dealctl history 2.3
@@ -72,6 +74,7 @@ type revertResult struct {
 	Event     string           `json:"event"`
 	Restored  []fieldRestore   `json:"restored"`
 	Recreated bool             `json:"recreated,omitempty"`
+	Deleted   bool             `json:"deleted,omitempty"` // the event reverted created the row
 	Conflicts []revertConflict `json:"conflicts,omitempty"`
 	Request   *api.DealRequest `json:"request"`
 }
@@ -106,6 +109,9 @@ func revertRun(ctx context.Context, o *RevertOptions) error {
 	reverted := h.events[at:]
 	author := actorID(h.events[at])
 	names := h.feed.names(ctx)
+	if h.events[at].Type == activity.RequestCreated {
+		return uncreate(ctx, o, h, reverted, author, names)
+	}
 	plan, unsettable, conflicts := planRevert(h.row, reverted, h.events)
 	conflicts = append(laterChanges(h.row, reverted[1:], func(ev client.Event) bool { return actorID(ev) == author }, names, false), conflicts...)
 	res := revertResult{Number: h.number, Event: o.To, Restored: plan.Restores, Conflicts: conflicts, Request: h.row}
@@ -198,6 +204,26 @@ func recreate(ctx context.Context, o *RevertOptions, h *requestHistory, d api.Re
 	p := o.Printer()
 	return p.Print(output.View{Data: res, Human: func(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "%s %s made again from its deletion (a new id: %s)\n", termsafe.Line(created.Number), termsafe.Line(created.Title), created.ID)
+		return err
+	}})
+}
+
+// uncreate takes back a creation: before it the row did not exist, so
+// it is deleted, on the terms of 'requests delete' (no messages, nothing
+// under it) and, unless --force, only while nobody else changed it since.
+func uncreate(ctx context.Context, o *RevertOptions, h *requestHistory, reverted []client.Event, author string, names activity.Names) error {
+	conflicts := laterChanges(h.row, reverted[1:], func(ev client.Event) bool { return actorID(ev) == author }, names, false)
+	if len(conflicts) > 0 && !o.Force {
+		return revertConflictError(h.number, conflicts)
+	}
+	if err := deleteRow(ctx, h.s, h.row, h.s.forUpdate(h.row)); err != nil {
+		return err
+	}
+	res := revertResult{Number: h.number, Event: o.To, Restored: []fieldRestore{}, Deleted: true}
+	p := o.Printer()
+	return p.Print(output.View{Data: res, Human: func(w io.Writer) error {
+		_, err := fmt.Fprintf(w, "%s deleted: it did not exist before event %s ('dealctl history %s' shows the deletion, which can be reverted in turn)\n",
+			termsafe.Line(res.Number), termsafe.Line(res.Event), termsafe.Line(res.Number))
 		return err
 	}})
 }
