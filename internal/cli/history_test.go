@@ -209,3 +209,34 @@ func TestRevertCreation(t *testing.T) {
 		t.Errorf("after reverting the deletion 1.5 is %+v", got)
 	}
 }
+
+// TestWithoutTheExtensions: against a server that advertises none of
+// delete, batch and events, requests delete refuses before any write
+// (exit 1) and an import says it cannot be undone, and imports all the
+// same.
+func TestWithoutTheExtensions(t *testing.T) {
+	t.Parallel()
+	ts := newFalcon(t)
+	ts.set(func(ts *liveAPI) { ts.hideExt = true })
+	r := run(t, ts, runOpts{}, "requests", "delete", "1.2", "--yes")
+	if r.code != 1 || !strings.Contains(r.err, "delete extension") {
+		t.Errorf("delete without the extension: exit %d, %s", r.code, r.err)
+	}
+	for _, c := range ts.sentTo("/api/v1/") {
+		if c.Method == "DELETE" {
+			t.Errorf("a DELETE was sent: %s", c.URL)
+		}
+	}
+	ts.row(t, "1.2")
+	file := exportWith(t, ts, nil, [][3]string{{"3", "section", "Legal"}})
+	r = run(t, ts, runOpts{}, "import", file)
+	r.must(t, 0)
+	if !strings.Contains(r.err, "cannot take this one back") {
+		t.Errorf("the import does not say it cannot be undone:\n%s", r.err)
+	}
+	for _, c := range ts.sentTo("/api/v1/") {
+		if c.Header.Get(api.BatchHeader) != "" {
+			t.Errorf("%s %s sent a batch to a server that does not advertise it", c.Method, c.URL)
+		}
+	}
+}
