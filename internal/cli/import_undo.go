@@ -181,7 +181,8 @@ func importUndoRun(ctx context.Context, o *ImportOptions, args []string) error {
 		for i, c := range res.Conflicts {
 			lines[i] = "  " + c.String()
 		}
-		return withExit(ExitConflict, fmt.Errorf("%d %s changed or answered since the import and kept as they are:\n%s",
+		return withExit(ExitConflict, fmt.Errorf("rows changed or answered since the import were kept as they are (%d %s); the rest is undone. "+
+			"'dealctl history NUMBER' shows each row's changes, 'dealctl revert NUMBER --to EVENT_ID --force' takes one back anyway:\n%s",
 			len(res.Conflicts), plural(len(res.Conflicts), "change", "changes"), strings.Join(lines, "\n")))
 	}
 	return nil

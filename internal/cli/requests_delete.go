@@ -106,9 +106,9 @@ func deleteRow(ctx context.Context, s *dealScope, r *api.DealRequest, etag strin
 	}
 	switch ce.Response.Reason() {
 	case api.ReasonHasMessages:
-		return &describedError{err: err, msg: fmt.Sprintf("%s has messages, which are never deleted: it was kept; move it under another section or retitle it instead", r.Number)}
+		return &describedError{err: err, msg: fmt.Sprintf("%s has messages, and nothing said on a deal is deleted: it was kept", r.Number)}
 	case api.ReasonHasChildren:
-		return &describedError{err: err, msg: fmt.Sprintf("section %s has rows under it: delete or move those first; nothing was deleted", r.Number)}
+		return &describedError{err: err, msg: fmt.Sprintf("section %s has rows under it: delete those first; nothing was deleted", r.Number)}
 	case api.ReasonCannotDeleteRequest:
 		return &describedError{err: err, msg: fmt.Sprintf("only the owning side's admins and editors may delete requests: %s was kept", r.Number)}
 	}
