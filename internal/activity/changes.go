@@ -80,3 +80,23 @@ func Batch(ev client.Event) string {
 
 // Number is the request's number when ev was recorded, or "".
 func Number(ev client.Event) string { return data(ev.Data).str("number") }
+
+// Unrecorded are the fields a request.edited event names without their
+// old values: an event a server recorded before it kept them, whose
+// changes cannot be put back.
+func Unrecorded(ev client.Event) []string {
+	if ev.Type != RequestEdited {
+		return nil
+	}
+	var d api.RequestEditedData
+	if json.Unmarshal(ev.Data, &d) != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range d.Fields {
+		if _, ok := d.Changes[f]; !ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -121,6 +121,12 @@ func revertRun(ctx context.Context, o *RevertOptions) error {
 	for _, f := range unsettable {
 		o.Warnf("%s: %s cannot be set through the API and stays as it is", h.number, f)
 	}
+	for _, ev := range reverted {
+		if fields := activity.Unrecorded(ev); len(fields) > 0 {
+			o.Warnf("%s: event %s was recorded without the old values of %s (before this server kept them): those stay as they are",
+				h.number, ev.ID, strings.Join(fields, ", "))
+		}
+	}
 	if len(conflicts) > 0 && !o.Force {
 		return revertConflictError(h.number, conflicts)
 	}
