@@ -186,6 +186,11 @@ func what(t api.EventType, f fields, n Names) string {
 			return "moved it to " + to
 		}
 		return "moved " + from + " → " + to
+	case RequestDeleted:
+		if f.str("kind") == "section" {
+			return "deleted the section"
+		}
+		return "deleted the request"
 	case MessagePosted:
 		return posted(f)
 	case FileAttached:

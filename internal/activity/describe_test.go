@@ -148,3 +148,18 @@ func mustLoad(t *testing.T, name string) *time.Location {
 	}
 	return loc
 }
+
+func TestChangesAndUnrecorded(t *testing.T) {
+	ev := client.Event{Type: RequestEdited, Data: []byte(`{"number":"1","fields":["title","body"],"changes":{"title":{"from":"a","to":"b"}}}`)}
+	got := Changes(ev)
+	if len(got) != 1 || got[0].Field != "title" || *got[0].From != "a" || *got[0].To != "b" {
+		t.Errorf("Changes = %+v", got)
+	}
+	if u := Unrecorded(ev); len(u) != 1 || u[0] != "body" {
+		t.Errorf("Unrecorded = %v, want [body]", u)
+	}
+	st := Changes(client.Event{Type: DueDateSet, Data: []byte(`{"number":"1","from":null,"to":"2027-01-01"}`)})
+	if len(st) != 1 || st[0].Field != "due_date" || st[0].From != nil || *st[0].To != "2027-01-01" {
+		t.Errorf("due date change = %+v", st)
+	}
+}

@@ -19,6 +19,7 @@ const (
 	RequestAssigned    = api.EventAssigned
 	DueDateSet         = api.EventDueDateSet
 	StatusMoved        = api.EventStatusMoved
+	RequestDeleted     = api.EventRequestDeleted
 	MessagePosted      = api.EventMessagePosted
 	FileAttached       = api.EventFileAttached
 	DownloadLinkIssued = api.EventLinkIssued

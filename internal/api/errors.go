@@ -64,6 +64,13 @@ const (
 	ReasonNotDownloadable     = "not_downloadable"
 	ReasonDuplicateNumber     = "duplicate_number"
 	ReasonStatusNotAllowed    = "status_not_allowed"
+	// DELETE of a request (extension "delete"): the caller may not delete
+	// requests; the row has messages, or is a section with rows under it.
+	ReasonCannotDeleteRequest = "cannot_delete_request"
+	ReasonHasMessages         = "has_messages"
+	ReasonHasChildren         = "has_children"
+	// X-Dealctl-Batch (extension "batch") that is not a batch id.
+	ReasonInvalidBatch = "invalid_batch"
 	// Idempotency-Key (extension): the key first sent on another path or
 	// with another body; the first call with the key still running.
 	ReasonIdempotencyKeyReused  = "idempotency_key_reused"

@@ -15,6 +15,7 @@ const (
 	EventAssigned       EventType = "request.assigned"
 	EventDueDateSet     EventType = "request.due_date_set"
 	EventStatusMoved    EventType = "request.status_moved"
+	EventRequestDeleted EventType = "request.deleted"
 	EventMessagePosted  EventType = "message.posted"
 	EventFileAttached   EventType = "file.attached"
 	EventLinkIssued     EventType = "file.link_issued"
@@ -24,7 +25,7 @@ const (
 // EventTypes lists every event type, in the order docs/api.md gives them.
 var EventTypes = []EventType{
 	EventRequestCreated, EventRequestEdited, EventAssigned, EventDueDateSet, EventStatusMoved,
-	EventMessagePosted, EventFileAttached, EventLinkIssued, EventFileFetched,
+	EventRequestDeleted, EventMessagePosted, EventFileAttached, EventLinkIssued, EventFileFetched,
 }
 
 // Event is one entry of GET /deals/{deal_id}/events (*extension*
@@ -59,10 +60,20 @@ type (
 		Kind   RequestKind `json:"kind"`
 		Title  string      `json:"title"`
 	}
-	// RequestEditedData: which fields an edit changed, by their API names.
+	// RequestEditedData: which fields an edit changed, by their API names
+	// (Fields, kept for clients that read only those), and what each held
+	// before and after (Changes, keyed by the same names).
 	RequestEditedData struct {
-		Number string   `json:"number"`
-		Fields []string `json:"fields"`
+		Number  string                 `json:"number"`
+		Fields  []string               `json:"fields"`
+		Changes map[string]FieldChange `json:"changes"`
+	}
+	// FieldChange is one field's value before and after a write: the
+	// whole text for title and body; null for a nullable field cleared
+	// or not yet set.
+	FieldChange struct {
+		From *string `json:"from"`
+		To   *string `json:"to"`
 	}
 	// AssignedData: the person assigned (null: unassigned) and before.
 	AssignedData struct {
@@ -82,6 +93,21 @@ type (
 		From   RequestStatus `json:"from"`
 		To     RequestStatus `json:"to"`
 	}
+	// RequestDeletedData: the row as it was when deleted, every field a
+	// create or an edit can set, so that it can be made again.
+	RequestDeletedData struct {
+		Number     string          `json:"number"`
+		Kind       RequestKind     `json:"kind"`
+		Title      string          `json:"title"`
+		Body       string          `json:"body"`
+		Status     RequestStatus   `json:"status"`
+		Priority   Priority        `json:"priority"`
+		Category   RequestCategory `json:"category"`
+		Requester  *string         `json:"requester"`
+		DueDate    *string         `json:"due_date"`
+		AssigneeID *string         `json:"assignee_id"`
+		ParentID   *string         `json:"parent_id"`
+	}
 	// MessagePostedData: what was posted, not its text.
 	MessagePostedData struct {
 		Number    string        `json:"number"`
@@ -100,3 +126,28 @@ type (
 		Size      *int64  `json:"size,omitempty"`
 	}
 )
+
+// BatchHeader (*extension* "batch") names the run a write belongs to,
+// such as one `dealctl import`: the server copies it into the data of
+// every event the write records, as "batch", so that the run's writes
+// can be found and taken back together (docs/api.md, "Batches").
+const BatchHeader = "X-Dealctl-Batch"
+
+// MaxBatchIDLen bounds a batch id.
+const MaxBatchIDLen = 64
+
+// ValidBatchID reports whether id may name a batch: 1 to MaxBatchIDLen
+// letters, digits, '.', '_' or '-', so it needs no escaping anywhere it
+// is shown or stored.
+func ValidBatchID(id string) bool {
+	if id == "" || len(id) > MaxBatchIDLen {
+		return false
+	}
+	for _, r := range id {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

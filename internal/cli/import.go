@@ -35,15 +35,17 @@ type ImportOptions struct {
 	Encoding    string   // --encoding
 	DateOrder   string   // --date-order
 	Maps        []string // --map FIELD:TEXT=VALUE
+	Undo        bool     // --undo [RUN]: take a run back (import_undo.go)
+	runs        importRuns
 }
 
 // NewCmdImport is `dealctl import`.
 func NewCmdImport(f *Factory) *cobra.Command { return newCmdImport(f, nil) }
 
 func newCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
-	opts := &ImportOptions{cmdEnv: f.env()}
+	opts := &ImportOptions{cmdEnv: f.env(), runs: newImportRuns(f)}
 	cmd := &cobra.Command{
-		Use:         "import FILE.xlsx|FILE.csv",
+		Use:         "import FILE.xlsx|FILE.csv | --undo [RUN]",
 		Annotations: printsTable, // -o csv|tsv
 		Short:       "Create and update the deal's requests from a spreadsheet",
 		Long: `Reads a request list from an .xlsx workbook (the first sheet, or --sheet) or
@@ -96,8 +98,11 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
   dealctl import export.csv --apply-status -o json
   dealctl import tracker.csv --date-order mdy --map category:Regulatory=legal --map status:N/A=
   dealctl import advisor-list.csv --encoding macintosh --dry-run`,
-		Args: cobra.ExactArgs(1),
+		Args: importArgs(opts),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Undo {
+				return importUndoRun(cmd.Context(), opts, args)
+			}
 			opts.File = args[0]
 			if runF != nil {
 				return runF(opts)
@@ -117,6 +122,7 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 	fl.BoolVar(&opts.Yes, "yes", false, "overwrite rows matched by number (--match number) without asking")
 	_ = cmd.RegisterFlagCompletionFunc("match", cobra.FixedCompletions([]string{"id\trows without the deal's IDs only create", "number\trows update the deal's row of their number"}, cobra.ShellCompDirectiveNoFileComp))
 	addReadFlags(cmd, opts)
+	addUndoFlag(cmd, opts)
 	return cmd
 }
 
@@ -191,7 +197,8 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 		return err
 	}
 
-	a := &applier{c: s.c, dealID: s.Deal.ID, pace: newPacer(importWorkers), sleep: o.RetrySleep, ids: map[string]string{}}
+	c, run := startImportRun(o, s)
+	a := &applier{c: c, dealID: s.Deal.ID, pace: newPacer(importWorkers), sleep: o.RetrySleep, ids: map[string]string{}}
 	a.pace.observe(hdr)
 	total := 0
 	for _, it := range plan.Items {
@@ -203,6 +210,7 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	a.onDone = bar.step
 	err = a.run(ctx, plan)
 	bar.stop()
+	finishImportRun(o, run, err, a.applied)
 	if err != nil {
 		return interruptedError(err, a.applied, total)
 	}

@@ -9,7 +9,7 @@ func NewCmdRequests(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "requests",
 		Aliases: []string{"request", "req"},
-		Short:   "List, show, create, edit, assign and move requests",
+		Short:   "List, show, create, edit, assign, move and delete requests",
 	}
 	cmd.AddCommand(
 		NewCmdRequestsList(f, nil),
@@ -18,6 +18,7 @@ func NewCmdRequests(f *Factory) *cobra.Command {
 		NewCmdRequestsEdit(f, nil),
 		NewCmdRequestsAssign(f, nil),
 		newCmdStatus(f, nil, "status REQUEST STATUS"),
+		NewCmdRequestsDelete(f, nil),
 	)
 	return cmd
 }

@@ -115,6 +115,8 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		NewCmdProgress(f, nil),
 		NewCmdWatch(f, nil),
 		NewCmdActivity(f, nil),
+		NewCmdHistory(f, nil),
+		NewCmdRevert(f, nil),
 		NewCmdAudit(f),
 		NewCmdAPI(f, nil),
 		NewCmdCompletion(f),

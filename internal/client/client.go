@@ -17,6 +17,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // Options configures a Client. Only BaseURL is required.
@@ -58,6 +60,7 @@ type Client struct {
 	sleep       func(ctx context.Context, d time.Duration) error
 	ext         *extensions
 	debug       io.Writer
+	batch       string // WithBatch: the run every write belongs to
 }
 
 // New builds a Client.
@@ -178,6 +181,9 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 	}
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
+	if c.batch != "" && method != http.MethodGet && method != http.MethodHead && c.Supports(ExtBatch) {
+		req.Header.Set(api.BatchHeader, c.batch)
+	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

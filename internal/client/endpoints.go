@@ -110,20 +110,8 @@ func (c *Client) UpdateRequest(ctx context.Context, dealID, requestID string, in
 // (IsConflictStale) instead of being overwritten. etag may also be a
 // ListRowPrecondition.
 func (c *Client) UpdateRequestIfMatch(ctx context.Context, dealID, requestID string, in api.DealRequestUpdate, etag string) (*api.DealRequest, error) {
-	var hdr http.Header
-	updatedAt, fromList := strings.CutPrefix(etag, listRowPrefix)
-	switch {
-	case fromList && c.Supports(ExtIfUpdatedAt):
-		hdr = http.Header{ifUpdatedAtHeader: {updatedAt}}
-	case fromList && c.Supports(ExtIfMatch):
-		// A server without if-updated-at: the row is as current as the
-		// list it came from, and only its existence can be asked.
-		hdr = http.Header{"If-Match": {"*"}}
-	case etag != "" && c.Supports(ExtIfMatch):
-		hdr = http.Header{"If-Match": {etag}}
-	}
 	var out api.DealRequest
-	_, err := c.callHdr(ctx, http.MethodPatch, requestPath(dealID, requestID), in, &out, hdr)
+	_, err := c.callHdr(ctx, http.MethodPatch, requestPath(dealID, requestID), in, &out, c.preconditionHeader(etag))
 	return &out, err
 }
 

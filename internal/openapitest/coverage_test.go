@@ -10,6 +10,7 @@ import (
 
 // The operations of docs/api.md#endpoints and the unkeyed routes (docs/api.md#machine-descriptions-no-key-needed).
 var wantOperations = []string{
+	"DELETE /api/v1/deals/{deal_id}/requests/{request_id}",
 	"GET /api/v1/deals",
 	"GET /api/v1/deals/{deal_id}",
 	"GET /api/v1/deals/{deal_id}/events",

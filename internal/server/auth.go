@@ -43,6 +43,10 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 		if !s.allow(w, r, c.key.ID) {
 			return
 		}
+		if r, err = withBatch(r); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		if err := h(w, r, c); err != nil {
 			s.writeError(w, r, err)
 		}
@@ -53,11 +57,11 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 // server adds to the contract, so that a client uses them only where they
 // exist (docs/api.md#extensions-x-dealctl-extensions): list filters,
 // If-Match and X-Dealctl-If-Updated-At on PATCH, Idempotency-Key on POST,
-// the events feed.
+// the events feed, DELETE of a request, and X-Dealctl-Batch on writes.
 const ExtensionsHeader = "X-Dealctl-Extensions"
 
 // Extensions is the value of ExtensionsHeader.
-const Extensions = "list-filters, if-match, if-updated-at, idempotency-key, events"
+const Extensions = "list-filters, if-match, if-updated-at, idempotency-key, events, delete, batch"
 
 var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
 

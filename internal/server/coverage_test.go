@@ -36,6 +36,8 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	msgs := olivia.get(messagesPath(falcon, r11)).want(http.StatusOK)
 	olivia.get(messagesPath(falcon, r11), header("If-None-Match: "+msgs.header.Get("ETag"))).want(http.StatusNotModified)
 	olivia.post(messagesPath(falcon, created.ID), map[string]any{"text": "Done."}).want(http.StatusCreated)
+	empty := olivia.post(requestsPath(falcon), map[string]any{"title": "Tour row to delete"}, header("X-Dealctl-Batch: tour-1")).want(http.StatusCreated).request()
+	olivia.delete(requestPath(falcon, empty.ID)).want(http.StatusNoContent)
 
 	var link struct{ URL string }
 	olivia.post(linkPath(falcon, e.fileID("falcon/1.1/0/file/0")), nil).want(http.StatusOK).into(&link)

@@ -175,7 +175,7 @@ func TestEventsCarryWhoAndWhat(t *testing.T) {
 		t.Errorf("request.edited request_id = %v, want 2.1's", ev.RequestID)
 	}
 	wantData := map[api.EventType]string{
-		api.EventRequestEdited:  `{"number":"2.1","fields":["title"]}`,
+		api.EventRequestEdited:  `{"number":"2.1","fields":["title"],"changes":{"title":{"from":"Management accounts","to":"Management accounts 2026"}}}`,
 		api.EventAssigned:       `{"number":"2.1","from":null,"to":"` + e.person("falcon/ben") + `"}`,
 		api.EventDueDateSet:     `{"number":"2.1","from":null,"to":"2027-05-01"}`,
 		api.EventStatusMoved:    `{"number":"2.1","from":"open","to":"partial"}`,

@@ -164,6 +164,7 @@ func (s *Server) routes() *http.ServeMux {
 	handle("POST "+v1+"/deals/{deal_id}/requests", s.authed(s.idempotent(s.createRequestCall())))
 	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.getRequest))
 	handle("PATCH "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.updateRequest))
+	handle("DELETE "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.deleteRequest))
 	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.listMessages))
 	handle("POST "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.idempotent(s.postMessageCall())))
 	handle("GET "+v1+"/deals/{deal_id}/events", s.authed(s.listEvents))

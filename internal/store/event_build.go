@@ -32,8 +32,8 @@ func CreatedEvents(r Request, actor *string) []Event {
 func UpdateEvents(old, new Request, actor *string) []Event {
 	at := new.UpdatedAt
 	var out []Event
-	if fields := editedFields(old, new); len(fields) > 0 {
-		out = append(out, newEvent(api.EventRequestEdited, at, actor, new.ID, api.RequestEditedData{Number: new.Number, Fields: fields}))
+	if fields, changes := editedFields(old, new); len(fields) > 0 {
+		out = append(out, newEvent(api.EventRequestEdited, at, actor, new.ID, api.RequestEditedData{Number: new.Number, Fields: fields, Changes: changes}))
 	}
 	if !equalPtr(old.AssigneeID, new.AssigneeID) {
 		out = append(out, newEvent(api.EventAssigned, at, actor, new.ID, api.AssignedData{Number: new.Number, From: old.AssigneeID, To: new.AssigneeID}))
@@ -52,22 +52,35 @@ func StatusEvent(r Request, from api.RequestStatus, at time.Time, actor *string)
 	return newEvent(api.EventStatusMoved, at, actor, r.ID, api.StatusMovedData{Number: r.Number, From: from, To: r.Status})
 }
 
-// editedFields names, by their API names, the edit fields that differ.
-func editedFields(old, new Request) []string {
-	var out []string
-	add := func(changed bool, name string) {
-		if changed {
-			out = append(out, name)
+// editedFields names, by their API names, the edit fields that differ,
+// and what each held before and after: the whole text, so that history
+// can show what a write replaced and revert can put it back.
+func editedFields(old, new Request) ([]string, map[string]api.FieldChange) {
+	var names []string
+	changes := map[string]api.FieldChange{}
+	add := func(name string, from, to *string) {
+		if !equalPtr(from, to) {
+			names = append(names, name)
+			changes[name] = api.FieldChange{From: from, To: to}
 		}
 	}
-	add(old.Number != new.Number, "number")
-	add(old.Title != new.Title, "title")
-	add(old.Body != new.Body, "body")
-	add(old.Priority != new.Priority, "priority")
-	add(old.Category != new.Category, "category")
-	add(!equalPtr(old.Requester, new.Requester), "requester")
-	add(!equalPtr(old.ParentID, new.ParentID), "parent_id")
-	return out
+	text := func(s string) *string { return &s }
+	add("number", text(old.Number), text(new.Number))
+	add("title", text(old.Title), text(new.Title))
+	add("body", text(old.Body), text(new.Body))
+	add("priority", text(string(old.Priority)), text(string(new.Priority)))
+	add("category", text(string(old.Category)), text(string(new.Category)))
+	add("requester", old.Requester, new.Requester)
+	add("parent_id", old.ParentID, new.ParentID)
+	return names, changes
+}
+
+// DeletedEvent is the event of deleting r: it carries every field of the
+// row, so that the row can be made again from it.
+func DeletedEvent(r Request, at time.Time, actor *string) Event {
+	return newEvent(api.EventRequestDeleted, at, actor, r.ID, api.RequestDeletedData{
+		Number: r.Number, Kind: r.Kind, Title: r.Title, Body: r.Body, Status: r.Status, Priority: r.Priority,
+		Category: r.Category, Requester: r.Requester, DueDate: r.DueDate, AssigneeID: r.AssigneeID, ParentID: r.ParentID})
 }
 
 // MessageEvent is the event of posting m on r. An internal message's is

@@ -83,3 +83,34 @@ func ActorFrom(ctx context.Context) *string {
 	}
 	return nil
 }
+
+type batchKey struct{}
+
+// WithBatch returns ctx naming the batch (a run such as one import, by
+// the id its client chose) that the writes it is passed to belong to:
+// their events carry it in their data, as "batch".
+func WithBatch(ctx context.Context, batchID string) context.Context {
+	return context.WithValue(ctx, batchKey{}, batchID)
+}
+
+// BatchFrom returns the batch id ctx names, or "".
+func BatchFrom(ctx context.Context) string {
+	id, _ := ctx.Value(batchKey{}).(string)
+	return id
+}
+
+// InBatch returns data, a JSON object, with "batch": batchID added
+// first; data as it is when batchID is "" or data is not an object.
+func InBatch(data json.RawMessage, batchID string) json.RawMessage {
+	if batchID == "" || len(data) < 2 || data[0] != '{' {
+		return data
+	}
+	id, _ := json.Marshal(batchID)
+	out := make([]byte, 0, len(data)+len(id)+10)
+	out = append(out, `{"batch":`...)
+	out = append(out, id...)
+	if rest := data[1:]; len(rest) > 1 { // not "}": more fields follow
+		out = append(out, ',')
+	}
+	return append(out, data[1:]...)
+}

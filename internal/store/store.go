@@ -118,7 +118,17 @@ type Writer interface {
 	// precondition, say) is returned as it is and nothing is written.
 	UpdateRequest(ctx context.Context, dealID, id string, change RequestChange) (Request, error)
 	PostMessage(ctx context.Context, p PostMessage) (Message, Request, error)
+	// DeleteRequest reads the request inside a write transaction, with how
+	// many rows sit under it and how many messages it has, and deletes it
+	// once check lets it: an error from check is returned as it is and
+	// nothing is written. The deletion records a request.deleted event
+	// that carries the row, so that it can be made again.
+	DeleteRequest(ctx context.Context, dealID, id string, check DeleteCheck) (Request, error)
 }
+
+// DeleteCheck decides, inside DeleteRequest's transaction, whether r may
+// be deleted, given the rows under it and its messages (every side's).
+type DeleteCheck func(r Request, children, messages int) error
 
 // Admin holds what `dealctl admin` does against the database.
 type Admin interface {

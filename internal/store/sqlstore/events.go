@@ -13,7 +13,13 @@ import (
 type recorder struct {
 	dealID string
 	seq    int64
+	batch  string // the batch the write belongs to (store.WithBatch); "" for none
 	events []store.Event
+}
+
+// newRecorder is the recorder of a write made with ctx.
+func newRecorder(ctx context.Context, dealID string) *recorder {
+	return &recorder{dealID: dealID, batch: store.BatchFrom(ctx)}
 }
 
 func (r *recorder) add(events ...store.Event) { r.events = append(r.events, events...) }
@@ -50,7 +56,7 @@ func (r *recorder) statements(db *DB) []statement {
 		batch := r.events[start:min(len(r.events), start+len(insertEventsSQL)-1)]
 		args := make([]any, 0, len(batch)*10)
 		for i, e := range batch {
-			args = append(args, r.dealID, r.seq, start+i, string(e.Type), micros(e.At), e.ActorID, e.RequestID, string(e.Scope), e.PartyID, string(e.Data))
+			args = append(args, r.dealID, r.seq, start+i, string(e.Type), micros(e.At), e.ActorID, e.RequestID, string(e.Scope), e.PartyID, string(store.InBatch(e.Data, r.batch)))
 		}
 		out = append(out, statement{query: insertEventsSQL[len(batch)], args: args})
 	}

@@ -65,7 +65,7 @@ func (db *DB) pipelineTx(ctx context.Context, c *pgx.Conn, dealID, id string, sh
 	first.Queue(sharedMigrationLockSQL, advisoryLockID)
 	first.Queue(db.q(bumpDealQuery(shared)), dealID, db.KnownSchemaVersion())
 	first.Queue(db.q(requestSQL), dealID, id)
-	rec := &recorder{dealID: dealID}
+	rec := newRecorder(ctx, dealID)
 	var r store.Request
 	err := sendBatch(ctx, c, first, func(br pgx.BatchResults) error {
 		if _, err := br.Exec(); err != nil { // BEGIN

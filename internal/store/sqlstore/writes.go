@@ -79,7 +79,8 @@ func (db *DB) eventTx(ctx context.Context, dealID string, shared bool, fn func(t
 		if err != nil {
 			return err
 		}
-		rec := &recorder{dealID: dealID, seq: seq}
+		rec := newRecorder(ctx, dealID)
+		rec.seq = seq
 		if err := fn(tx, rec); err != nil {
 			return err
 		}
