@@ -244,6 +244,37 @@ func TestCounterpartyNeverSeesOwnerInternals(t *testing.T) {
 	if !slices.ContainsFunc(row.Files, func(f api.File) bool { return f.VersionID == ownerFile }) {
 		t.Error("the owner does not see the file of its internal note")
 	}
+	// The owner's files and links given with internal messages are marked
+	// so, in the conversation and on the row (one and list), so that an
+	// export for the other side can leave them out.
+	internalFiles := map[string]bool{}
+	for _, m := range olivia.get(messagesPath(falcon, id)).want(http.StatusOK).messages() {
+		for _, f := range m.Files {
+			if f.Internal != m.Internal {
+				t.Errorf("file %s on message %s (internal %v) is marked internal %v", f.VersionID, m.ID, m.Internal, f.Internal)
+			}
+			internalFiles[f.VersionID] = m.Internal
+		}
+	}
+	if !internalFiles[ownerFile] {
+		t.Errorf("the internal note's file is not marked internal in the conversation")
+	}
+	var listed api.DealRequest
+	for _, r := range olivia.get(requestsPath(falcon)).want(http.StatusOK).requests() {
+		if r.ID == id {
+			listed = r
+		}
+	}
+	for what, files := range map[string][]api.File{"GET request": row.Files, "list": listed.Files} {
+		if len(files) != len(internalFiles) {
+			t.Errorf("%s: %d files on the row, want the %d of the conversation", what, len(files), len(internalFiles))
+		}
+		for _, f := range files {
+			if f.Internal != internalFiles[f.VersionID] {
+				t.Errorf("%s: file %s marked internal %v, want %v", what, f.VersionID, f.Internal, internalFiles[f.VersionID])
+			}
+		}
+	}
 }
 
 func TestLatestAnswerIsTheNewestVisibleResponseShortened(t *testing.T) {
