@@ -15,9 +15,14 @@ type Export struct {
 	People   []api.Person
 	Messages map[string][]api.Message // by request id; nil without --with-messages
 	Now      time.Time                // when the export was made, for the Summary sheet
+	// Conversations, where Messages is nil, are conversations read only
+	// to tell which answers, files and links are internal, from a server
+	// that does not mark them (extension internal-marks); never written.
+	Conversations map[string][]api.Message
 	// Internal is set when the export keeps the owning side's internal
-	// messages on purpose (--include-internal); every format that has
-	// room for words then says so (InternalBanner).
+	// content on purpose (--include-internal); every writer leaves it out
+	// otherwise (forWriting), and every format that has room for words
+	// says so when it holds some (InternalBanner).
 	Internal bool
 }
 

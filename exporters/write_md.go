@@ -15,6 +15,7 @@ import (
 // email: one heading per section, a box per request (ticked when
 // complete), its details on the same line and its body indented below.
 func WriteMarkdown(w io.Writer, e *Export) error {
+	e = e.forWriting()
 	bw := bufio.NewWriter(w)
 	emails := e.emails()
 	var counts domain.StatusCounts
@@ -23,7 +24,7 @@ func WriteMarkdown(w io.Writer, e *Export) error {
 			counts.Add(r.Status)
 		}
 	}
-	if e.Internal {
+	if e.holdsInternal() {
 		// First, before anything a reader could forward.
 		fmt.Fprintf(bw, "> **%s**\n\n", e.internalBanner())
 	}

@@ -57,7 +57,7 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 const ExtensionsHeader = "X-Dealctl-Extensions"
 
 // Extensions is the value of ExtensionsHeader.
-const Extensions = "list-filters, if-match, if-updated-at, idempotency-key, events"
+const Extensions = "list-filters, if-match, if-updated-at, idempotency-key, events, internal-marks"
 
 var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
 
