@@ -311,6 +311,40 @@ func TestLatestAnswerIsTheNewestVisibleResponseShortened(t *testing.T) {
 	}
 }
 
+// TestNotificationsAreStoredClean: a title and a message that carry CR/LF,
+// an escape sequence and a bidi override reach the outbox (and so every
+// notifier, webhooks included) on one line with those shown visibly.
+func TestNotificationsAreStoredClean(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
+	title := "Accounts\r\nBcc: evil@example.net \u202egpj.exe \x1b]52;c;ZXZpbA==\x07"
+	e.as(t, "olivia-write").patch(requestPath(falcon, id), map[string]any{"title": title}).want(http.StatusOK)
+	m := e.as(t, "ben-write").post(messagesPath(falcon, id), map[string]any{"text": "Here\r\nthey are \x1b[2J\u202e"}).want(http.StatusCreated).message()
+	found := 0
+	for _, n := range notifications(t, e, "falcon") {
+		if n.MessageID != m.ID {
+			continue
+		}
+		found++
+		if strings.ContainsAny(n.Subject, "\r\n\x1b\x07\u202e") {
+			t.Errorf("subject %q keeps a line break, a control or a bidi override", n.Subject)
+		}
+		if !strings.Contains(n.Subject, "Accounts Bcc: evil@example.net <U+202E>gpj.exe ␛]52;c;ZXZpbA==␇") {
+			t.Errorf("subject %q does not show the title's characters visibly", n.Subject)
+		}
+		if strings.ContainsAny(n.Body, "\r\x1b\x07\u202e") {
+			t.Errorf("body %q keeps a control or a bidi override", n.Body)
+		}
+		if !strings.Contains(n.Body, "Here\nthey are ␛[2J<U+202E>") {
+			t.Errorf("body %q does not show the message's characters visibly", n.Body)
+		}
+	}
+	if found == 0 {
+		t.Fatal("the answer wrote no notification")
+	}
+}
+
 func notifications(t *testing.T, e *env, deal string) []store.Notification {
 	t.Helper()
 	n, err := e.st.Notifications(context.Background(), e.deal(deal))
