@@ -114,3 +114,28 @@ func TestMarkdownExportHasNothingLive(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMarkdownPlainIsText: whatever a plain-text field holds, written
+// with mdPlain into a list item it parses as text alone: no emphasis,
+// code span, link, image or HTML.
+func FuzzMarkdownPlainIsText(f *testing.F) {
+	for _, s := range []string{"<img src=x onerror=alert(1)>", "[x](javascript:alert(1))", "**b** `c` _i_", "&lt;&#60;&#x3c;", "a\\", "<https://x.example>", "![i](https://x/p.png)", "~~s~~ | t |"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		src := []byte("- **1.1** " + mdPlain(s) + "\n")
+		doc := goldmark.DefaultParser().Parse(text.NewReader(src))
+		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			switch n.Kind() {
+			case ast.KindDocument, ast.KindList, ast.KindListItem, ast.KindParagraph, ast.KindTextBlock, ast.KindText, ast.KindString:
+			case ast.KindEmphasis:
+				if n.Parent().Kind() != ast.KindParagraph && n.Parent().Kind() != ast.KindTextBlock || n.PreviousSibling() != nil {
+					t.Errorf("%q: emphasis beyond the number's: %q", s, src)
+				}
+			default:
+				t.Errorf("%q: a %s in %q", s, n.Kind(), src)
+			}
+			return ast.WalkContinue, nil
+		})
+	})
+}
