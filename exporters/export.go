@@ -123,10 +123,12 @@ func (e *Export) emails() map[string]string {
 	return m
 }
 
-// firstLink is the URL a row's Links cell links to.
+// firstLink is the URL a row's Links cell links to: the first http or
+// https one (webURL), as in the Markdown export; a javascript: or file:
+// URL from a hostile server stays text in the cell.
 func firstLink(r api.DealRequest) string {
 	for _, f := range r.Files {
-		if f.Kind == api.FileKindLink && f.URL != nil {
+		if f.Kind == api.FileKindLink && f.URL != nil && webURL(*f.URL) {
 			return *f.URL
 		}
 	}
