@@ -77,7 +77,11 @@ func webURL(u string) bool {
 // text elsewhere in the file could use. Such text is written verbatim in a
 // fenced code block instead, where nothing is live.
 func mdText(s string) string {
-	if !mdLive(s) {
+	// Nothing is live without a < (HTML, an autolink) or a [ (a link, an
+	// image, a reference definition): most text is not parsed at all. A
+	// deeply nested one goes verbatim unparsed, since the parse's time
+	// grows with the square of the nesting.
+	if !strings.ContainsAny(s, "<[") || !mdDeep(s) && !mdLive(s) {
 		return s
 	}
 	fence := "```"
@@ -85,6 +89,22 @@ func mdText(s string) string {
 		fence += "`"
 	}
 	return fence + "text\n" + s + "\n" + fence
+}
+
+// mdMaxPrefix bounds the run of block markers and indentation a line of
+// parsed text may start with: about a dozen levels of quotes or lists,
+// beyond any prose.
+const mdMaxPrefix = 32
+
+// mdDeep reports whether a line of s starts with more than mdMaxPrefix
+// characters of quote and list markers and indentation.
+func mdDeep(s string) bool {
+	for line := range strings.Lines(s) {
+		if len(line)-len(strings.TrimLeft(line, " \t>-*+.)0123456789")) > mdMaxPrefix {
+			return true
+		}
+	}
+	return false
 }
 
 // mdLive reports whether CommonMark makes anything live of s.

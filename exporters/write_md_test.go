@@ -158,3 +158,16 @@ func TestXLSXLinksOnlyToTheWeb(t *testing.T) {
 		t.Errorf("the Links cell links to %q (%v), want the https one", link, ok)
 	}
 }
+
+// TestMarkdownDeepTextIsVerbatim: a message nested far beyond prose (a
+// quote 300 levels deep, with a link in it) is written verbatim, without
+// the parse whose time grows with the square of the depth.
+func TestMarkdownDeepTextIsVerbatim(t *testing.T) {
+	deep := strings.Repeat(">", 300) + " [x](javascript:alert(1))"
+	if got := mdText(deep); !strings.HasPrefix(got, "```text\n") {
+		t.Errorf("mdText(deep) = %.60q…, want a code block", got)
+	}
+	if plain := strings.Repeat(">", 300) + " no link"; mdText(plain) != plain {
+		t.Error("deep text with nothing that could be live was changed")
+	}
+}
