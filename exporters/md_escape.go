@@ -77,6 +77,10 @@ func webURL(u string) bool {
 // text elsewhere in the file could use. Such text is written verbatim in a
 // fenced code block instead, where nothing is live.
 func mdText(s string) string {
+	// CommonMark ends a line at a lone CR too (goldmark does not, other
+	// renderers do): one would start a line that the writer's quote or
+	// indentation does not prefix, outside the code block.
+	s = Text(s)
 	// Nothing is live without a < (HTML, an autolink) or a [ (a link, an
 	// image, a reference definition): most text is not parsed at all. A
 	// deeply nested one goes verbatim unparsed, since the parse's time

@@ -171,3 +171,40 @@ func TestMarkdownDeepTextIsVerbatim(t *testing.T) {
 		t.Error("deep text with nothing that could be live was changed")
 	}
 }
+
+// FuzzMarkdownTextHasNothingLive: whatever a body or message holds, as
+// the Markdown export quotes it, a CommonMark parser finds nothing live.
+func FuzzMarkdownTextHasNothingLive(f *testing.F) {
+	for _, s := range []string{"<img src=x onerror=alert(1)>", "[x](javascript:alert(1))", "[r]: javascript:x\n\n[a][r]",
+		"a\r```\r<img src=x>", "a\r<img src=x>", "``` \n<b>", "![p](https://x/p.png)", "<javascript:x>", "**ok** [a](https://x.example)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		src := []byte("- [ ] **1.1** T\n  - *who (response)*\n" + indent(mdText(strings.TrimSpace(s)), "    > ") + "  - *next*\n")
+		pc := parser.NewContext()
+		doc := goldmark.DefaultParser().Parse(text.NewReader(src), parser.WithContext(pc))
+		for _, ref := range pc.References() {
+			if !safeTarget(ref.Destination()) {
+				t.Errorf("%q: a live reference to %q in %q", s, ref.Destination(), src)
+			}
+		}
+		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch n := n.(type) {
+			case *ast.RawHTML, *ast.HTMLBlock, *ast.Image:
+				t.Errorf("%q: a live %s in %q", s, n.Kind(), src)
+			case *ast.Link:
+				if !safeTarget(n.Destination) {
+					t.Errorf("%q: a live link to %q in %q", s, n.Destination, src)
+				}
+			case *ast.AutoLink:
+				if !safeTarget(n.URL(src)) {
+					t.Errorf("%q: a live autolink to %q in %q", s, n.URL(src), src)
+				}
+			}
+			return ast.WalkContinue, nil
+		})
+	})
+}
