@@ -15,9 +15,14 @@ type Export struct {
 	People   []api.Person
 	Messages map[string][]api.Message // by request id; nil without --with-messages
 	Now      time.Time                // when the export was made, for the Summary sheet
+	// Conversations, where Messages is nil, are conversations read only
+	// to tell which answers, files and links are internal, from a server
+	// that does not mark them (extension internal-marks); never written.
+	Conversations map[string][]api.Message
 	// Internal is set when the export keeps the owning side's internal
-	// messages on purpose (--include-internal); every format that has
-	// room for words then says so (InternalBanner).
+	// content on purpose (--include-internal); every writer leaves it out
+	// otherwise (forWriting), and every format that has room for words
+	// says so when it holds some (InternalBanner).
 	Internal bool
 }
 
@@ -118,10 +123,12 @@ func (e *Export) emails() map[string]string {
 	return m
 }
 
-// firstLink is the URL a row's Links cell links to.
+// firstLink is the URL a row's Links cell links to: the first http or
+// https one (webURL), as in the Markdown export; a javascript: or file:
+// URL from a hostile server stays text in the cell.
 func firstLink(r api.DealRequest) string {
 	for _, f := range r.Files {
-		if f.Kind == api.FileKindLink && f.URL != nil {
+		if f.Kind == api.FileKindLink && f.URL != nil && webURL(*f.URL) {
 			return *f.URL
 		}
 	}

@@ -14,6 +14,7 @@ import (
 // spreadsheet would run as a formula (a counterparty's answer "=HYPERLINK(
 // ...)") are written behind an apostrophe; ReadCSV drops it again.
 func WriteCSV(w io.Writer, e *Export, bom bool) error {
+	e = e.forWriting()
 	bw := bufio.NewWriter(w)
 	if bom {
 		if _, err := bw.WriteString("\uFEFF"); err != nil {

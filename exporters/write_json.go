@@ -17,6 +17,7 @@ type requestWithMessages struct {
 // WriteJSON writes the API's DealRequest array as it came, indented; with
 // messages, each request also carries a "messages" array.
 func WriteJSON(w io.Writer, e *Export) error {
+	e = e.forWriting()
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

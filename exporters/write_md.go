@@ -15,6 +15,7 @@ import (
 // email: one heading per section, a box per request (ticked when
 // complete), its details on the same line and its body indented below.
 func WriteMarkdown(w io.Writer, e *Export) error {
+	e = e.forWriting()
 	bw := bufio.NewWriter(w)
 	emails := e.emails()
 	var counts domain.StatusCounts
@@ -23,11 +24,11 @@ func WriteMarkdown(w io.Writer, e *Export) error {
 			counts.Add(r.Status)
 		}
 	}
-	if e.Internal {
+	if e.holdsInternal() {
 		// First, before anything a reader could forward.
 		fmt.Fprintf(bw, "> **%s**\n\n", e.internalBanner())
 	}
-	fmt.Fprintf(bw, "# %s — %s\n\n", e.Deal.Codename, e.Deal.Name)
+	fmt.Fprintf(bw, "# %s — %s\n\n", mdPlain(e.Deal.Codename), mdPlain(e.Deal.Name))
 	fmt.Fprintf(bw, "%d requests: %d open, %d partial, %d complete", counts.Total, counts.Open, counts.Partial, counts.Complete)
 	if !e.Now.IsZero() {
 		fmt.Fprintf(bw, " (exported %s)", e.Now.UTC().Format("2006-01-02 15:04 UTC"))
@@ -42,26 +43,26 @@ func WriteMarkdown(w io.Writer, e *Export) error {
 				d = depth[*r.ParentID] + 1
 			}
 			depth[r.ID] = d
-			fmt.Fprintf(bw, "\n%s %s %s\n\n", strings.Repeat("#", min(2+d, 6)), r.Number, oneLineMD(r.Title))
+			fmt.Fprintf(bw, "\n%s %s %s\n\n", strings.Repeat("#", min(2+d, 6)), mdPlain(r.Number), mdPlain(r.Title))
 			continue
 		}
 		box := " "
 		if r.Status == api.StatusComplete {
 			box = "x"
 		}
-		details := []string{string(r.Status), string(r.Priority), string(r.Category)}
+		details := []string{mdPlain(string(r.Status)), mdPlain(string(r.Priority)), mdPlain(string(r.Category))}
 		if r.DueDate != nil {
-			details = append(details, "due "+*r.DueDate)
+			details = append(details, "due "+mdPlain(*r.DueDate))
 		}
 		if r.AssigneeID != nil {
-			details = append(details, emails[*r.AssigneeID])
+			details = append(details, mdPlain(emails[*r.AssigneeID]))
 		}
 		if r.Requester != nil {
-			details = append(details, "for "+*r.Requester)
+			details = append(details, "for "+mdPlain(*r.Requester))
 		}
-		fmt.Fprintf(bw, "- [%s] **%s** %s — %s\n", box, r.Number, oneLineMD(r.Title), strings.Join(details, " · "))
+		fmt.Fprintf(bw, "- [%s] **%s** %s — %s\n", box, mdPlain(r.Number), mdPlain(r.Title), strings.Join(details, " · "))
 		if body := strings.TrimSpace(r.Body); body != "" {
-			bw.WriteString(indent(body, "  "))
+			bw.WriteString(indent(mdText(body), "  "))
 		}
 		for _, m := range e.Messages[r.ID] {
 			writeMessageMD(bw, m)
@@ -86,16 +87,16 @@ func writeMessageMD(w *bufio.Writer, m api.Message) {
 	if m.Internal {
 		kind += ", internal"
 	}
-	fmt.Fprintf(w, "  - *%s%s (%s)*\n", when, who, kind)
+	fmt.Fprintf(w, "  - *%s%s (%s)*\n", when, mdPlain(who), mdPlain(kind))
 	if t := strings.TrimSpace(m.Text); t != "" {
-		w.WriteString(indent(t, "    > "))
+		w.WriteString(indent(mdText(t), "    > "))
 	}
 	for _, f := range m.Files {
 		switch {
 		case f.URL != nil:
-			fmt.Fprintf(w, "    - <%s>\n", *f.URL)
+			fmt.Fprintf(w, "    - %s\n", mdLink(f))
 		case f.Name != nil:
-			fmt.Fprintf(w, "    - %s\n", *f.Name)
+			fmt.Fprintf(w, "    - %s\n", mdPlain(*f.Name))
 		}
 	}
 }
@@ -109,6 +110,3 @@ func indent(s, prefix string) string {
 	}
 	return b.String()
 }
-
-// oneLineMD keeps a title on its line in a heading or list item.
-func oneLineMD(s string) string { return OneLine(s) }

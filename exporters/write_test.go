@@ -207,19 +207,3 @@ func TestWriteMarkdownChecklist(t *testing.T) {
 		}
 	}
 }
-
-// TestDropInternalClearsMarkedLatestAnswers: without fetched messages,
-// the server's "internal" mark on a latest answer is what an export
-// meant for the other side goes by, in every format.
-func TestDropInternalClearsMarkedLatestAnswers(t *testing.T) {
-	e := &Export{Rows: []api.DealRequest{
-		{ID: "a", Number: "1.1", Kind: api.KindRequest, LatestAnswer: &api.AnswerPreview{Preview: "price cap 40m", Internal: true}},
-		{ID: "b", Number: "1.2", Kind: api.KindRequest, LatestAnswer: &api.AnswerPreview{Preview: "shared answer"}},
-	}}
-	if messages, answers := e.DropInternal(); messages != 0 || answers != 1 {
-		t.Errorf("dropped %d messages, %d answers; want 0 and 1", messages, answers)
-	}
-	if e.Rows[0].LatestAnswer != nil || e.Rows[1].LatestAnswer == nil {
-		t.Errorf("latest answers after: %+v, %+v", e.Rows[0].LatestAnswer, e.Rows[1].LatestAnswer)
-	}
-}

@@ -41,6 +41,7 @@ const dropdownRows = excelize.TotalRows
 // sheet with counts and a chart, and a Messages sheet when messages were
 // fetched.
 func WriteXLSX(w io.Writer, e *Export) error {
+	e = e.forWriting()
 	f := excelize.NewFile()
 	defer f.Close()
 	if err := f.SetSheetName("Sheet1", RequestsSheet); err != nil {
@@ -75,7 +76,7 @@ func WriteXLSX(w io.Writer, e *Export) error {
 // its properties too, where document-management systems look.
 func setDocProps(f *excelize.File, e *Export) error {
 	p := &excelize.DocProperties{Title: e.Deal.Codename + " request list", Creator: "dealctl"}
-	if e.Internal {
+	if e.holdsInternal() {
 		p.Subject, p.Keywords, p.Category = InternalBanner, "internal", "Internal"
 	}
 	return f.SetDocProps(p)
@@ -94,7 +95,7 @@ func (e *Export) footer(sheet string) string {
 // banner is what every printed page says at its top: the internal-notes
 // warning when the export holds them.
 func (e *Export) banner() string {
-	if e.Internal {
+	if e.holdsInternal() {
 		return e.internalBanner()
 	}
 	return ""

@@ -24,7 +24,7 @@ func writeMessagesSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 		return err
 	}
 	props := &excelize.SheetPropsOptions{FitToPage: ptr(true)}
-	if e.Internal {
+	if e.holdsInternal() {
 		props.TabColorRGB = ptr(warningText)
 	}
 	if err := f.SetSheetProps(MessagesSheet, props); err != nil {

@@ -81,6 +81,7 @@ func TestWriteXLSXLongDealName(t *testing.T) {
 	e := sampleExport()
 	e.Deal.Codename = strings.Repeat("R&D ", 100)
 	e.Internal = true
+	e.Rows[1].Files[0].Internal = true // so that the banner is printed too
 	f, _ := writeAndOpen(t, e)
 	hf, err := f.GetHeaderFooter(RequestsSheet)
 	if err != nil || len([]rune(hf.OddFooter)) > 255 || !strings.HasPrefix(hf.OddFooter, "&LR&&D R&&D") || !strings.HasSuffix(hf.OddFooter, "…&RPage &P of &N") {

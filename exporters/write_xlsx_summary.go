@@ -71,7 +71,7 @@ func writeSummarySheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 	if err := set("A1", title, st.sectionTitle); err != nil {
 		return err
 	}
-	if e.Internal {
+	if e.holdsInternal() {
 		// Across the printed width, wrapped: one cell's overflow would be
 		// cut at the print area's edge.
 		if err := set("A2", e.internalBanner(), st.banner); err != nil {

@@ -137,6 +137,11 @@ type File struct {
 	Size         *int64   `json:"size,omitempty"`
 	ContentType  *string  `json:"content_type,omitempty"`
 	Downloadable bool     `json:"downloadable"`
+	// Internal marks a file or link given with an internal message of the
+	// caller's side (dealctl's extension, as AnswerPreview.Internal): only
+	// that side ever sees it, and an export meant for the other side
+	// leaves it out.
+	Internal bool `json:"internal,omitempty"`
 }
 
 // Message is one post in a request's conversation.

@@ -104,16 +104,11 @@ func auditDownloadsRun(ctx context.Context, o *AuditDownloadsOptions) error {
 // download events out, and an empty trail would read as "nobody
 // downloaded anything".
 func checkAuditSeat(ctx context.Context, s *dealScope) error {
-	d, err := s.Detail(ctx)
+	owner, err := s.OnOwningSide(ctx)
 	if err != nil {
 		return err
 	}
-	owner := false
-	for _, p := range d.Parties {
-		if p.ID == d.Me.PartyID && p.IsOwner {
-			owner = true
-		}
-	}
+	d := s.detail
 	if d.Me.IsProjectAdmin && owner {
 		return nil
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/exporters"
-	"github.com/dealctl/dealctl/internal/english"
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/gctune"
 )
 
@@ -30,8 +31,8 @@ type ExportOptions struct {
 	File         string // "" or "-" for stdout
 	Format       string
 	WithMessages bool
-	// IncludeInternal keeps the owning side's internal messages in a
-	// --with-messages export (they are left out otherwise).
+	// IncludeInternal keeps what the owning side posted internal, and
+	// the answers, files and links it gave rows (left out otherwise).
 	IncludeInternal bool
 	Excel           bool // csv with a byte-order mark, for Excel
 	Force           bool // replace a file that exists
@@ -66,12 +67,19 @@ written behind an apostrophe so no spreadsheet runs it as a formula, and
 import reads it back without. json: the API's DealRequest array. md: a
 checklist.
 
---with-messages leaves out your side's internal messages (internal notes
-and internal answers), and with them the latest answer and files they
-gave a row: an export is often sent to the other side.
---include-internal keeps them, and the file then says at its top (md),
-on its Summary sheet and on every printed page (xlsx) that it holds
-internal notes; in json each such message has "internal": true.
+An export is often sent to the other side: every format, with or without
+--with-messages, leaves out what your side posted internal (internal
+notes, internal answers, and the files and links given with them),
+including a row's latest answer, files and links (the newest shared
+answer stands in where the conversation was read). --include-internal
+keeps them, and the file then says at its top (md), on its Summary sheet
+and on every printed page (xlsx) that it holds internal notes; in json
+each such message, file and link has "internal": true. The other side
+has no internal notes: for it --include-internal changes nothing.
+
+A server that does not mark internal answers and files (extension
+internal-marks) makes your side's export read every conversation to
+tell, a call per request.
 
 An exported xlsx or csv imported back changes nothing.`,
 		Example: `  dealctl export -o falcon.xlsx
@@ -92,7 +100,7 @@ An exported xlsx or csv imported back changes nothing.`,
 	fl.StringVarP(&opts.File, "output", "o", "", "write to FILE (- for stdout)")
 	fl.StringVar(&opts.Format, "format", "", "xlsx, csv, json or md (default: from FILE's extension, else xlsx)")
 	fl.BoolVar(&opts.WithMessages, "with-messages", false, "include every request's conversation")
-	fl.BoolVar(&opts.IncludeInternal, "include-internal", false, "with --with-messages: keep your side's internal notes (the file says it holds them)")
+	fl.BoolVar(&opts.IncludeInternal, "include-internal", false, "keep what your side posted internal: notes, answers, their files and links (the file says it holds them)")
 	fl.BoolVar(&opts.Excel, "excel", false, "csv: start with a UTF-8 byte-order mark so Excel reads accents right")
 	fl.BoolVar(&opts.Force, "force", false, "replace -o FILE when it exists")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats, cobra.ShellCompDirectiveNoFileComp))
@@ -142,9 +150,6 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 	if o.WithMessages && format == exportCSV {
 		return usageErrorf("--with-messages needs a format with room for conversations: xlsx, json or md")
 	}
-	if o.IncludeInternal && !o.WithMessages {
-		return usageErrorf("--include-internal keeps internal notes in the conversations: give it with --with-messages")
-	}
 	if o.Excel && format != exportCSV {
 		return usageErrorf("--excel applies to csv only")
 	}
@@ -165,6 +170,10 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 		if e.Messages, err = fetchMessages(ctx, s, rows); err != nil {
 			return err
 		}
+	} else if !o.IncludeInternal {
+		if e.Conversations, err = conversationsToTellInternal(ctx, s, rows); err != nil {
+			return err
+		}
 	}
 	o.sayInternal(e)
 	if toStdout {
@@ -181,22 +190,33 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 	return nil
 }
 
-// sayInternal drops internal messages unless asked to keep them, and says
-// on stderr what happened to them.
+// conversationsToTellInternal reads the conversations when they alone
+// can tell which rows' answers, files and links are internal: for the
+// owning side (the other has no internal notes) of a server that does not
+// mark them. A call per request, as --with-messages costs.
+func conversationsToTellInternal(ctx context.Context, s *dealScope, rows []api.DealRequest) (map[string][]api.Message, error) {
+	if s.c.Supports(client.ExtInternalMarks) {
+		return nil, nil
+	}
+	owner, err := s.OnOwningSide(ctx)
+	if err != nil || !owner {
+		return nil, err
+	}
+	return fetchMessages(ctx, s, rows)
+}
+
+// sayInternal says on stderr what the export leaves out of, or keeps of,
+// the owning side's internal content; the writers do the leaving out.
 func (o *ExportOptions) sayInternal(e *exporters.Export) {
-	if o.IncludeInternal {
-		if n := e.InternalCount(); n > 0 {
-			o.Warnf("the export holds %d internal messages of your side: do not send it to the other side", n)
-		}
+	n := e.Internals()
+	if !n.Any() {
 		return
 	}
-	messages, answers := e.DropInternal()
-	if messages > 0 {
-		o.Infof("Left out %d internal messages of your side (--include-internal keeps them)", messages)
+	if o.IncludeInternal {
+		o.Warnf("the export holds what your side posted internal (%s): do not send it to the other side", n)
+		return
 	}
-	if answers > 0 {
-		o.Infof("Left out the latest answer of %d %s: your side posted it as internal (--with-messages puts the newest shared answer there)", answers, english.Plural(answers, "row", "rows"))
-	}
+	o.Infof("Left out what your side posted internal: %s (--include-internal keeps them)", n)
 }
 
 func writeExport(w io.Writer, format string, e *exporters.Export, bom bool) error {

@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/server"
 )
 
 // postInternal gives Falcon's 2.1 two internal messages from alice (the
@@ -73,7 +75,7 @@ func TestExportLeavesInternalNotesOut(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("export: exit %d: %s", r.code, r.err)
 	}
-	if !strings.Contains(r.err, "Left out 2 internal messages of your side (--include-internal keeps them)") {
+	if !strings.Contains(r.err, "Left out what your side posted internal: 2 internal messages, 1 latest answer, 1 link (--include-internal keeps them)") {
 		t.Errorf("stderr does not say what was left out:\n%s", r.err)
 	}
 	text := workbookText(t, xlsx)
@@ -112,7 +114,7 @@ func TestExportLeavesInternalNotesOut(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("export --include-internal: exit %d: %s", r.code, r.err)
 	}
-	if !strings.Contains(r.err, "warning: the export holds 2 internal messages of your side") {
+	if !strings.Contains(r.err, "warning: the export holds what your side posted internal (2 internal messages, 1 latest answer, 1 link)") {
 		t.Errorf("no warning on stderr:\n%s", r.err)
 	}
 	text = workbookText(t, internal)
@@ -166,11 +168,90 @@ func TestExportLeavesInternalNotesOut(t *testing.T) {
 	if internalMsgs != 2 {
 		t.Errorf("the json marks %d messages internal, want 2", internalMsgs)
 	}
+}
 
-	// Without --with-messages there are no conversations to keep notes in.
-	if r := runLive(t, ls.URL, "export", "--include-internal", "-o", filepath.Join(dir, "x.xlsx")); r.code != ExitUsage ||
-		!strings.Contains(r.err, "give it with --with-messages") {
-		t.Errorf("--include-internal alone: exit %d, %s", r.code, r.err)
+// startInternalServer is a live server on testdata/world-internal.yaml.
+func startInternalServer(t *testing.T) *liveAPI {
+	t.Helper()
+	db, ids := seededDB(t, filepath.Join("testdata", "world-internal.yaml"), time.Time{})
+	return startServerOn(t, db, ids, "falcon", time.Time{}, server.Config{})
+}
+
+// exportedText runs export as key to a file of format and returns what a
+// reader of the file sees, and the run's stderr.
+func exportedText(t *testing.T, url, key, format string, args ...string) (string, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "export."+format)
+	r := runAs(t, url, key, runOpts{}, append([]string{"export", "-o", path}, args...)...)
+	r.must(t, 0)
+	if format == "xlsx" {
+		return workbookText(t, path), r.err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data), r.err
+}
+
+// TestExportLeavesInternalFilesOutOfEveryFormat: on a deal whose owning
+// side gave files and links with an internal note and an internal answer,
+// no export format, with or without --with-messages, holds any of them
+// (nor the internal answer) unless --include-internal; the other side's
+// export never holds them, nor claims to.
+func TestExportLeavesInternalFilesOutOfEveryFormat(t *testing.T) {
+	t.Parallel()
+	ls := startInternalServer(t)
+	for _, format := range []string{"csv", "xlsx", "json", "md"} {
+		for _, withMessages := range [][]string{nil, {"--with-messages"}} {
+			if format == "csv" && withMessages != nil {
+				continue // csv has no room for conversations (exit 2)
+			}
+			name := format + " " + strings.Join(withMessages, "")
+			got, stderr := exportedText(t, ls.URL, aliceKey, format, withMessages...)
+			for _, secret := range []string{"SECRET", "secret.example"} {
+				if strings.Contains(got, secret) {
+					t.Errorf("%s: the export holds %q by default:\n%s", name, secret, got)
+				}
+			}
+			if (format != "md" || withMessages != nil) && !strings.Contains(got, "shared-accounts.txt") {
+				t.Errorf("%s: the shared file is missing:\n%s", name, got)
+			}
+			if !strings.Contains(stderr, "Left out what your side posted internal") {
+				t.Errorf("%s: stderr does not say what was left out:\n%s", name, stderr)
+			}
+
+			got, stderr = exportedText(t, ls.URL, aliceKey, format, append(withMessages, "--include-internal")...)
+			var want []string
+			if format != "md" || withMessages != nil { // md lists files in conversations only
+				want = append(want, "SECRET-NOTE-FILE.txt", "https://secret.example/note", "SECRET-ANSWER-FILE.xlsx", "https://secret.example/answer", "SECRET-ANSWER")
+			}
+			if withMessages != nil {
+				want = append(want, "SECRET-NOTE: price them down")
+			}
+			if format == "md" || format == "xlsx" {
+				want = append(want, exporters.InternalBanner)
+			}
+			for _, w := range want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%s --include-internal: the export lacks %q:\n%s", name, w, got)
+				}
+			}
+			if !strings.Contains(stderr, "warning: the export holds what your side posted internal") {
+				t.Errorf("%s --include-internal: no warning on stderr:\n%s", name, stderr)
+			}
+
+			// The other side sees none of it, and the flag changes nothing.
+			got, stderr = exportedText(t, ls.URL, bobKey, format, append(withMessages, "--include-internal")...)
+			for _, secret := range []string{"SECRET", "secret.example", "INTERNAL"} {
+				if strings.Contains(got, secret) {
+					t.Errorf("%s: the counterparty's export holds %q:\n%s", name, secret, got)
+				}
+			}
+			if strings.Contains(stderr, "internal") {
+				t.Errorf("%s: the counterparty is told about internal content: %s", name, stderr)
+			}
+		}
 	}
 }
 
@@ -219,5 +300,39 @@ func TestExportCSVFormulaRoundTrip(t *testing.T) {
 	}
 	if s := plan.Summary; s.Create != 0 || s.Update != 0 {
 		t.Errorf("the exported csv re-imported plans changes: %+v\n%s", s, r.err)
+	}
+}
+
+// TestExportReadsConversationsOnlyToTellWhatIsInternal: a plain export
+// reads no conversation from a server that marks internal content; from
+// one that does not, the owning side's reads them to tell (and still
+// leaves it all out), the counterparty's does not (it has none to see).
+func TestExportReadsConversationsOnlyToTellWhatIsInternal(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name      string
+		key       string
+		hideExt   bool
+		wantReads bool
+	}{
+		{"owner, marks", aliceKey, false, false},
+		{"owner, no marks", aliceKey, true, true},
+		{"counterparty, no marks", bobKey, true, false},
+	} {
+		ls := startInternalServer(t)
+		ls.set(func(ts *liveAPI) { ts.hideExt = c.hideExt })
+		got, _ := exportedText(t, ls.URL, c.key, "csv")
+		if strings.Contains(got, "SECRET") || strings.Contains(got, "secret.example") {
+			t.Errorf("%s: the export holds internal content:\n%s", c.name, got)
+		}
+		reads := 0
+		for _, call := range ls.sentTo("GET /api/v1/deals/") {
+			if strings.HasSuffix(call.URL.Path, "/messages") {
+				reads++
+			}
+		}
+		if (reads > 0) != c.wantReads {
+			t.Errorf("%s: %d conversations read, want reads: %v", c.name, reads, c.wantReads)
+		}
 	}
 }

@@ -183,6 +183,21 @@ func (s *dealScope) Seat(ctx context.Context) (*api.Seat, error) {
 	return &d.Me, nil
 }
 
+// OnOwningSide reports whether the caller sits on the deal's owning side,
+// the only side with internal notes.
+func (s *dealScope) OnOwningSide(ctx context.Context) (bool, error) {
+	d, err := s.Detail(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range d.Parties {
+		if p.ID == d.Me.PartyID && p.IsOwner {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // People lists everyone on the deal.
 func (s *dealScope) People(ctx context.Context) ([]api.Person, error) {
 	if s.people == nil {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -44,11 +45,25 @@ func ptr[T any](v T) *T { return &v }
 // files each test copies.
 var seeds worldtest.Seeds
 
+// packageDir is the folder the tests start in, which relative world files
+// are read from: a test that changes the working folder (t.Chdir) must not
+// make the world it seeds, and so every later test's, unreadable.
+var packageDir = func() string {
+	d, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
+
 // seededDB writes a copy of the world file applied at appliedAt (the
 // zero time: now, once) to a temporary folder of t and returns its path
 // and the world's ids.
 func seededDB(t testing.TB, worldFile string, appliedAt time.Time) (string, *world.Result) {
 	t.Helper()
+	if !filepath.IsAbs(worldFile) {
+		worldFile = filepath.Join(packageDir, worldFile)
+	}
 	path := filepath.Join(t.TempDir(), "dealctl.db")
 	ids, err := seeds.Copy(path, worldFile, appliedAt, nil)
 	if err != nil {

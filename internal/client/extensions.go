@@ -32,6 +32,10 @@ const (
 	// ExtIdempotencyKey: a POST with Idempotency-Key replays its first
 	// successful answer, so it can be retried without writing twice.
 	ExtIdempotencyKey = "idempotency-key"
+	// ExtInternalMarks: the owning side's rows mark what its internal
+	// messages gave them, a latest answer or a file or link, "internal":
+	// true; without it only the conversations tell.
+	ExtInternalMarks = "internal-marks"
 )
 
 // extensions is what the client knows of its server's extensions: learnt

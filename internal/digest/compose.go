@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/store"
@@ -32,18 +31,18 @@ func subjectFor(d store.Deal, c content) string {
 	if n := len(c.fresh); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d new %s", n, plural(n, "message", "messages")))
 	}
-	return fmt.Sprintf("[%s] Daily digest: %s", oneLine(d.Codename, maxTitle), strings.Join(parts, ", "))
+	return fmt.Sprintf("[%s] Daily digest: %s", termsafe.OneLine(d.Codename, maxTitle), strings.Join(parts, ", "))
 }
 
 // bodyFor is the digest's plain-text body. Titles, names and message
 // text come from people on both sides of the deal: each is cut to one
-// line with termsafe.Line (a control character, an escape sequence or a
+// line with termsafe.OneLine (a control character, an escape sequence or a
 // bidirectional override shows as visible text, never acts on whatever
 // displays the mail or the webhook's payload) and bounded in length.
 func (d *dealData) bodyFor(c content) string {
 	var b strings.Builder
 	date := d.slot.at.In(d.loc)
-	fmt.Fprintf(&b, "Your daily digest for %s, %s (%s).\n", oneLine(d.deal.Name, maxTitle), date.Format("Monday 2 January 2006"), d.loc)
+	fmt.Fprintf(&b, "Your daily digest for %s, %s (%s).\n", termsafe.OneLine(d.deal.Name, maxTitle), date.Format("Monday 2 January 2006"), d.loc)
 	if len(c.overdue) > 0 {
 		fmt.Fprintf(&b, "\nOverdue (%d):\n", len(c.overdue))
 		d.writeDue(&b, c.overdue)
@@ -59,9 +58,9 @@ func (d *dealData) bodyFor(c content) string {
 				fmt.Fprintf(&b, "  … and %d more\n", len(c.fresh)-maxItems)
 				break
 			}
-			fmt.Fprintf(&b, "  %s  %s\n", oneLine(it.req.Number, maxTitle), oneLine(it.req.Title, maxTitle))
+			fmt.Fprintf(&b, "  %s  %s\n", termsafe.OneLine(it.req.Number, maxTitle), termsafe.OneLine(it.req.Title, maxTitle))
 			fmt.Fprintf(&b, "      %s by %s, %s:\n", kindLabel(it.msg), d.author(it.msg), it.msg.PostedAt.In(d.loc).Format("Mon 2 Jan 15:04"))
-			fmt.Fprintf(&b, "      > %s\n", oneLine(it.msg.Text, maxPreview))
+			fmt.Fprintf(&b, "      > %s\n", termsafe.OneLine(it.msg.Text, maxPreview))
 		}
 	}
 	fmt.Fprintf(&b, "\nYour requests on this deal: dealctl requests ls --deal %s --assignee me\n", d.deal.ID)
@@ -80,7 +79,7 @@ func (d *dealData) writeDue(b *strings.Builder, items []dueItem) {
 		if t, err := time.Parse(time.DateOnly, due); err == nil {
 			due = t.Format("Mon 2 Jan")
 		}
-		fmt.Fprintf(b, "  %s  %s\n      due %s (%s), %s\n", oneLine(it.req.Number, maxTitle), oneLine(it.req.Title, maxTitle),
+		fmt.Fprintf(b, "  %s  %s\n      due %s (%s), %s\n", termsafe.OneLine(it.req.Number, maxTitle), termsafe.OneLine(it.req.Title, maxTitle),
 			due, relativeDays(it.days), it.req.Status)
 	}
 }
@@ -91,10 +90,10 @@ func (d *dealData) author(m store.Message) string {
 	if m.AuthorID != nil {
 		if p, ok := d.people[*m.AuthorID]; ok {
 			if p.Name != nil && strings.TrimSpace(*p.Name) != "" {
-				return oneLine(*p.Name, maxTitle)
+				return termsafe.OneLine(*p.Name, maxTitle)
 			}
 			if p.Email != "" {
-				return oneLine(p.Email, maxTitle)
+				return termsafe.OneLine(p.Email, maxTitle)
 			}
 		}
 	}
@@ -127,17 +126,6 @@ func relativeDays(days int) string {
 		return fmt.Sprintf("%d days ago", -days)
 	}
 	return fmt.Sprintf("in %d days", days)
-}
-
-// oneLine makes text from the deal safe for one line of the digest:
-// controls shown visibly, newlines and tabs as spaces, runs of spaces
-// folded, and at most limit characters.
-func oneLine(s string, limit int) string {
-	s = strings.Join(strings.Fields(termsafe.Line(s)), " ")
-	if utf8.RuneCountInString(s) <= limit {
-		return s
-	}
-	return string([]rune(s)[:limit-1]) + "…"
 }
 
 func plural(n int, one, many string) string {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // maxSubject bounds the subject in runes; SMTP limits lines to 998 bytes and
@@ -20,6 +21,7 @@ const maxSubject = 200
 // is quoted-printable so that UTF-8 text and long lines pass any relay,
 // with or without 8BITMIME. Dot-stuffing is left to net/smtp's DATA writer.
 func compose(from, to *mail.Address, n store.Notification, now time.Time) []byte {
+	n = cleaned(n)
 	var b bytes.Buffer
 	header := func(k, v string) { b.WriteString(k + ": " + v + "\r\n") }
 	header("From", from.String())
@@ -44,10 +46,11 @@ func compose(from, to *mail.Address, n store.Notification, now time.Time) []byte
 	return b.Bytes()
 }
 
-// subject makes s a safe header value: one line, bounded, and RFC 2047
+// subject makes s a safe header value: one line (no CR or LF, so no
+// header injection; controls shown visibly), bounded, and RFC 2047
 // encoded when it is not plain ASCII (the encoder leaves ASCII alone).
 func subject(s string) string {
-	s = strings.Join(strings.Fields(s), " ") // also drops CR and LF: no header injection
+	s = termsafe.OneLine(s, 0)
 	if utf8.RuneCountInString(s) > maxSubject {
 		// "..." rather than an ellipsis keeps an ASCII subject unencoded.
 		s = string([]rune(s)[:maxSubject-3]) + "..."

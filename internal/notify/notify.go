@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // Sender delivers one notification. A nil error means delivered; an error
@@ -55,6 +56,17 @@ func withoutURL(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// cleaned is n as a mail or webhook delivers it: the subject on one line
+// and the body with every control and bidi character shown visibly, as
+// the terminal view shows them (termsafe). The server stores rows clean
+// already (and the digest builds its own so); rows an older release
+// queued are cleaned here. Clean text passes unchanged.
+func cleaned(n store.Notification) store.Notification {
+	n.Subject = termsafe.OneLine(n.Subject, 0)
+	n.Body = termsafe.Text(n.Body)
+	return n
 }
 
 // PermanentError marks a failure that retrying cannot fix (a rejected

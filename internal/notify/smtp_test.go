@@ -108,6 +108,39 @@ func TestSMTPSendWritesAProperMessage(t *testing.T) {
 	}
 }
 
+// TestSMTPShowsControlsVisibly: a subject with a title's CR/LF and bidi
+// override, and a body with an escape sequence, arrive with those shown
+// visibly, as the terminal view shows them, never acted on.
+func TestSMTPShowsControlsVisibly(t *testing.T) {
+	srv := newSMTPServer(t)
+	s := smtpSender(t, "smtp://"+srv.Addr+"?from=dealctl@example.com")
+	n := note("0190-def", "bob@acme.example")
+	n.Subject = "[Falcon] 2.1 Accounts\r\nBcc: evil@example.net \u202egpj.exe\x1b]0;pwned\x07"
+	n.Body = "Here\r\nthey are \x1b[2J\u202e\x00.\n"
+	if err := s.Send(context.Background(), n); err != nil {
+		t.Fatal(err)
+	}
+	msgs := srv.Messages()
+	if len(msgs) != 1 {
+		t.Fatalf("server received %d messages, want 1", len(msgs))
+	}
+	m := parseMessage(t, msgs[0].Data)
+	if m.Header.Get("Bcc") != "" {
+		t.Errorf("a CRLF in the subject injected a Bcc header")
+	}
+	subj, err := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
+	if want := "[Falcon] 2.1 Accounts Bcc: evil@example.net <U+202E>gpj.exe␛]0;pwned␇"; err != nil || subj != want {
+		t.Errorf("Subject decodes to %q (%v), want %q", subj, err, want)
+	}
+	body, err := io.ReadAll(quotedprintable.NewReader(m.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Here\r\nthey are ␛[2J<U+202E>␀.\r\n"; string(body) != want {
+		t.Errorf("body = %q, want %q", body, want)
+	}
+}
+
 func TestSMTPLongASCIISubjectIsBounded(t *testing.T) {
 	got := subject(strings.Repeat("word ", 300))
 	if n := len([]rune(got)); n != maxSubject || !strings.HasSuffix(got, "...") {

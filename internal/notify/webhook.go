@@ -90,6 +90,7 @@ func (s *WebhookSender) Send(ctx context.Context, n store.Notification) error {
 	if s.Now != nil {
 		now = s.Now
 	}
+	n = cleaned(n)
 	body, err := json.Marshal(WebhookPayload{
 		ID: n.ID, Kind: kindOf(n), DealID: n.DealID, MessageID: n.MessageID, PersonID: n.PersonID, Email: n.Email,
 		Subject: n.Subject, Body: n.Body, Attempt: n.Attempts, CreatedAt: n.CreatedAt.UTC(), SentAt: now().UTC(),

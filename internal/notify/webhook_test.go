@@ -170,3 +170,35 @@ func TestWebhookTransportErrorKeepsTheURLsTokenOut(t *testing.T) {
 		t.Errorf("the webhook token reached the log:\n%s", logs)
 	}
 }
+
+// TestWebhookSubjectIsOneVisibleLine: a row queued with a title's CR/LF,
+// an escape sequence and a bidi override (as an older release stored
+// them) reaches the webhook on one line with those shown visibly, as the
+// terminal view and the digest show them.
+func TestWebhookSubjectIsOneVisibleLine(t *testing.T) {
+	rcv := &webhookReceiver{secret: "hook-secret"}
+	srv := httptest.NewServer(rcv)
+	defer srv.Close()
+	sender, err := ParseURL(srv.URL, "hook-secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := note("n1", "bob@acme.example")
+	n.Subject = "[Falcon] 2.1 Accounts\r\nBcc: evil@example.net \u202egpj.exe\x1b]0;pwned\x07: new response"
+	n.Body = "Here\r\nthey are \x1b[2J\u202e\n"
+	if err := sender.Send(context.Background(), n); err != nil {
+		t.Fatal(err)
+	}
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	if len(rcv.got) != 1 {
+		t.Fatalf("receiver accepted %d payloads, want 1 (refused: %q)", len(rcv.got), rcv.bad)
+	}
+	got := rcv.got[0]
+	if want := "[Falcon] 2.1 Accounts Bcc: evil@example.net <U+202E>gpj.exe␛]0;pwned␇: new response"; got.Subject != want {
+		t.Errorf("subject = %q, want %q", got.Subject, want)
+	}
+	if want := "Here\nthey are ␛[2J<U+202E>\n"; got.Body != want {
+		t.Errorf("body = %q, want %q", got.Body, want)
+	}
+}

@@ -61,7 +61,7 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 const ExtensionsHeader = "X-Dealctl-Extensions"
 
 // Extensions is the value of ExtensionsHeader.
-const Extensions = "list-filters, if-match, if-updated-at, idempotency-key, events, delete, batch"
+const Extensions = "list-filters, if-match, if-updated-at, idempotency-key, events, delete, batch, internal-marks"
 
 var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
 

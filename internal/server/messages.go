@@ -12,6 +12,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
 // listMessages answers a request's conversation as the caller may see it:
@@ -182,7 +183,7 @@ func notificationsFor(people []store.Person, dc *dealCall, req store.Request, m 
 		}
 		out = append(out, store.Notification{
 			PersonID: p.ID, Email: p.Email,
-			Subject:       fmt.Sprintf("[%s] %s %s: new %s", dc.deal.Codename, req.Number, req.Title, m.Kind),
+			Subject:       notificationSubject(dc, req, m),
 			Body:          notificationBody(dc, req, m, who),
 			NextAttemptAt: now, CreatedAt: now,
 		})
@@ -190,12 +191,27 @@ func notificationsFor(people []store.Person, dc *dealCall, req store.Request, m 
 	return out
 }
 
+// notifiedTitleLen bounds a title in a notification, as the digest does.
+const notifiedTitleLen = 120
+
+// notificationSubject and notificationBody are what the other side's
+// mail or webhook says. Titles, numbers, names and text come from people
+// on the deal: each one-line field is cleaned as the digest cleans its
+// lines (termsafe.OneLine: no CR or LF, controls and bidi overrides shown
+// visibly) and the message's text as the terminal view shows it, before
+// the outbox stores them, so every notifier gets clean text.
+func notificationSubject(dc *dealCall, req store.Request, m store.Message) string {
+	return fmt.Sprintf("[%s] %s %s: new %s", termsafe.OneLine(dc.deal.Codename, notifiedTitleLen), termsafe.OneLine(req.Number, 0),
+		termsafe.OneLine(req.Title, notifiedTitleLen), m.Kind)
+}
+
 func notificationBody(dc *dealCall, req store.Request, m store.Message, who *string) string {
 	author := "someone"
 	if who != nil {
-		author = *who
+		author = termsafe.OneLine(*who, 0)
 	}
-	return fmt.Sprintf("%s posted a %s (via API) on %s %s in %s:\n\n%s\n", author, m.Kind, req.Number, req.Title, dc.deal.Name, preview(m.Text))
+	return fmt.Sprintf("%s posted a %s (via API) on %s %s in %s:\n\n%s\n", author, m.Kind, termsafe.OneLine(req.Number, 0),
+		termsafe.OneLine(req.Title, notifiedTitleLen), termsafe.OneLine(dc.deal.Name, notifiedTitleLen), termsafe.Text(preview(m.Text)))
 }
 
 // replayMessage answers a repeated post whose first answer was never

@@ -244,6 +244,37 @@ func TestCounterpartyNeverSeesOwnerInternals(t *testing.T) {
 	if !slices.ContainsFunc(row.Files, func(f api.File) bool { return f.VersionID == ownerFile }) {
 		t.Error("the owner does not see the file of its internal note")
 	}
+	// The owner's files and links given with internal messages are marked
+	// so, in the conversation and on the row (one and list), so that an
+	// export for the other side can leave them out.
+	internalFiles := map[string]bool{}
+	for _, m := range olivia.get(messagesPath(falcon, id)).want(http.StatusOK).messages() {
+		for _, f := range m.Files {
+			if f.Internal != m.Internal {
+				t.Errorf("file %s on message %s (internal %v) is marked internal %v", f.VersionID, m.ID, m.Internal, f.Internal)
+			}
+			internalFiles[f.VersionID] = m.Internal
+		}
+	}
+	if !internalFiles[ownerFile] {
+		t.Errorf("the internal note's file is not marked internal in the conversation")
+	}
+	var listed api.DealRequest
+	for _, r := range olivia.get(requestsPath(falcon)).want(http.StatusOK).requests() {
+		if r.ID == id {
+			listed = r
+		}
+	}
+	for what, files := range map[string][]api.File{"GET request": row.Files, "list": listed.Files} {
+		if len(files) != len(internalFiles) {
+			t.Errorf("%s: %d files on the row, want the %d of the conversation", what, len(files), len(internalFiles))
+		}
+		for _, f := range files {
+			if f.Internal != internalFiles[f.VersionID] {
+				t.Errorf("%s: file %s marked internal %v, want %v", what, f.VersionID, f.Internal, internalFiles[f.VersionID])
+			}
+		}
+	}
 }
 
 func TestLatestAnswerIsTheNewestVisibleResponseShortened(t *testing.T) {
@@ -277,6 +308,40 @@ func TestLatestAnswerIsTheNewestVisibleResponseShortened(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNotificationsAreStoredClean: a title and a message that carry CR/LF,
+// an escape sequence and a bidi override reach the outbox (and so every
+// notifier, webhooks included) on one line with those shown visibly.
+func TestNotificationsAreStoredClean(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	falcon, id := e.deal("falcon"), e.row("falcon/2.1")
+	title := "Accounts\r\nBcc: evil@example.net \u202egpj.exe \x1b]52;c;ZXZpbA==\x07"
+	e.as(t, "olivia-write").patch(requestPath(falcon, id), map[string]any{"title": title}).want(http.StatusOK)
+	m := e.as(t, "ben-write").post(messagesPath(falcon, id), map[string]any{"text": "Here\r\nthey are \x1b[2J\u202e"}).want(http.StatusCreated).message()
+	found := 0
+	for _, n := range notifications(t, e, "falcon") {
+		if n.MessageID != m.ID {
+			continue
+		}
+		found++
+		if strings.ContainsAny(n.Subject, "\r\n\x1b\x07\u202e") {
+			t.Errorf("subject %q keeps a line break, a control or a bidi override", n.Subject)
+		}
+		if !strings.Contains(n.Subject, "Accounts Bcc: evil@example.net <U+202E>gpj.exe ␛]52;c;ZXZpbA==␇") {
+			t.Errorf("subject %q does not show the title's characters visibly", n.Subject)
+		}
+		if strings.ContainsAny(n.Body, "\r\x1b\x07\u202e") {
+			t.Errorf("body %q keeps a control or a bidi override", n.Body)
+		}
+		if !strings.Contains(n.Body, "Here\nthey are ␛[2J<U+202E>") {
+			t.Errorf("body %q does not show the message's characters visibly", n.Body)
+		}
+	}
+	if found == 0 {
+		t.Fatal("the answer wrote no notification")
 	}
 }
 

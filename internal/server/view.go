@@ -49,8 +49,11 @@ func (v *dealView) author(id *string) *api.Author {
 	return &api.Author{ID: p.ID, Name: p.Name, Email: p.Email}
 }
 
+// apiFile is a file as the API shows it. Internal is only ever true for
+// the side that posted the message, the only side that sees it.
 func apiFile(f store.File) api.File {
-	return api.File{VersionID: f.VersionID, Name: f.Name, Kind: f.Kind, URL: f.URL, Size: f.Size, ContentType: f.ContentType, Downloadable: f.Downloadable()}
+	return api.File{VersionID: f.VersionID, Name: f.Name, Kind: f.Kind, URL: f.URL, Size: f.Size, ContentType: f.ContentType, Downloadable: f.Downloadable(),
+		Internal: f.Internal}
 }
 
 func (v *dealView) request(r store.Request, latest *store.Message, files []store.File) api.DealRequest {
@@ -94,6 +97,7 @@ func (v *dealView) message(m store.Message, files []store.File) api.Message {
 		PostedAt: &posted, Author: v.author(m.AuthorID), OnBehalf: m.OnBehalf, Files: make([]api.File, 0, len(files)),
 	}
 	for _, f := range files {
+		f.Internal = m.Internal // the message's files are read without it
 		out.Files = append(out.Files, apiFile(f))
 	}
 	return out

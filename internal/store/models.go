@@ -131,6 +131,10 @@ type File struct {
 	ContentType *string
 	SHA256      string // files only
 	Scanned     bool   // a file is downloadable once scanned
+	// Internal is set where the file was read with its message
+	// (VisibleFiles, RequestView): the message is internal, so the file
+	// is its author's side's alone.
+	Internal bool
 }
 
 // Downloadable reports whether a download link may be issued now.

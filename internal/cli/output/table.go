@@ -96,7 +96,10 @@ func pick(row []string, cols []int) []string {
 
 // writePlain is the piped form: no header, tab-separated, untruncated,
 // one line a row, so `cut -f` and `while read` keep working across
-// releases.
+// releases. It is for people too (`dealctl requests ls | grep tax` ends
+// on a terminal), so every cell is shown as the terminal table shows it
+// (termsafe.Line: no escape sequence, tab or newline passes); -o tsv,
+// csv and json are the exact forms for programs.
 func (t *Table) writePlain(w io.Writer) error {
 	cols := t.plainColumns()
 	var b bytes.Buffer
@@ -106,7 +109,7 @@ func (t *Table) writePlain(w io.Writer) error {
 				b.WriteByte('\t')
 			}
 			if c < len(r) {
-				b.WriteString(flatten(r[c]))
+				b.WriteString(termsafe.Line(r[c]))
 			}
 		}
 		b.WriteByte('\n')

@@ -135,14 +135,14 @@ func (db *DB) RequestView(ctx context.Context, dealID, requestID, viewerParty st
 // party (files), the viewer's party (latest answer), the deal, the
 // request.
 func (db *DB) requestViewQuery(previewLen int) string {
-	agg, obj, scanned := "json_group_array", "json_object", "f.scanned"
+	agg, obj, scanned, internal := "json_group_array", "json_object", "f.scanned", "m.internal"
 	if db.dialect == Postgres {
-		agg, obj, scanned = "json_agg", "json_build_object", "CAST(f.scanned AS INTEGER)"
+		agg, obj, scanned, internal = "json_agg", "json_build_object", "CAST(f.scanned AS INTEGER)", "CAST(m.internal AS INTEGER)"
 	}
 	return db.q(`SELECT ` + dealColsD + `, ` + requestColsR + `,
 		a.id, a.party_id, a.author_id, a.kind, a.partial, a.internal, a.source, SUBSTR(a.text, 1, ` + strconv.Itoa(previewLen+1) + `), a.format, a.posted_at, a.on_behalf,
 		(SELECT ` + agg + `(` + obj + `('v', f.version_id, 'm', f.message_id, 'p', f.position, 'k', f.kind, 'n', f.name, 'u', f.url,
-				's', f.size, 'c', f.content_type, 'h', f.sha256, 'x', ` + scanned + `) ORDER BY m.posted_at, m.id, f.position)
+				's', f.size, 'c', f.content_type, 'h', f.sha256, 'x', ` + scanned + `, 'i', ` + internal + `) ORDER BY m.posted_at, m.id, f.position)
 			FROM files f JOIN messages m ON m.id = f.message_id
 			WHERE f.deal_id = r.deal_id AND f.request_id = r.id AND ` + visibleTo + `)
 	FROM deals d JOIN requests r ON r.deal_id = d.id
@@ -164,6 +164,7 @@ type fileJSON struct {
 	ContentType *string `json:"c"`
 	SHA256      *string `json:"h"`
 	Scanned     int     `json:"x"`
+	Internal    int     `json:"i"` // its message's
 }
 
 func decodeFiles(raw sql.NullString, dealID, requestID string) ([]store.File, error) {
@@ -177,7 +178,7 @@ func decodeFiles(raw sql.NullString, dealID, requestID string) ([]store.File, er
 	out := make([]store.File, len(in))
 	for i, f := range in {
 		out[i] = store.File{VersionID: f.VersionID, DealID: dealID, RequestID: requestID, MessageID: f.MessageID, Position: f.Position,
-			Kind: api.FileKind(f.Kind), Name: f.Name, URL: f.URL, Size: f.Size, ContentType: f.ContentType, Scanned: f.Scanned != 0}
+			Kind: api.FileKind(f.Kind), Name: f.Name, URL: f.URL, Size: f.Size, ContentType: f.ContentType, Scanned: f.Scanned != 0, Internal: f.Internal != 0}
 		if f.SHA256 != nil {
 			out[i].SHA256 = *f.SHA256
 		}

@@ -154,11 +154,14 @@ func messageArgs(m store.Message) []any {
 
 const fileCols = "version_id, deal_id, request_id, message_id, position, kind, name, url, size, content_type, sha256, scanned"
 
-func scanFile(s scanner) (store.File, error) {
+func scanFile(s scanner) (store.File, error) { return scanFileThen(s) }
+
+// scanFileThen reads fileCols followed by the columns extra points to.
+func scanFileThen(s scanner, extra ...any) (store.File, error) {
 	var f store.File
 	var name, u, ct, sha sql.NullString
 	var size sql.NullInt64
-	err := s.Scan(&f.VersionID, &f.DealID, &f.RequestID, &f.MessageID, &f.Position, &f.Kind, &name, &u, &size, &ct, &sha, &f.Scanned)
+	err := s.Scan(append([]any{&f.VersionID, &f.DealID, &f.RequestID, &f.MessageID, &f.Position, &f.Kind, &name, &u, &size, &ct, &sha, &f.Scanned}, extra...)...)
 	f.Name, f.URL, f.ContentType, f.Size = strPtr(name), strPtr(u), strPtr(ct), int64Ptr(size)
 	f.SHA256 = sha.String
 	return f, err

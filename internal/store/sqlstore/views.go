@@ -32,7 +32,7 @@ func (db *DB) LatestAnswers(ctx context.Context, dealID, requestID, viewerParty 
 
 // VisibleFiles lists files on messages the viewer may see.
 func (db *DB) VisibleFiles(ctx context.Context, dealID, requestID, viewerParty string) ([]store.File, error) {
-	query := `SELECT f.version_id, f.deal_id, f.request_id, f.message_id, f.position, f.kind, f.name, f.url, f.size, f.content_type, f.sha256, f.scanned
+	query := `SELECT f.version_id, f.deal_id, f.request_id, f.message_id, f.position, f.kind, f.name, f.url, f.size, f.content_type, f.sha256, f.scanned, m.internal
 		FROM files f JOIN messages m ON m.id = f.message_id WHERE f.deal_id = ? AND ` + visibleTo
 	args := []any{dealID, viewerParty}
 	if requestID != "" {
@@ -40,5 +40,13 @@ func (db *DB) VisibleFiles(ctx context.Context, dealID, requestID, viewerParty s
 		args = append(args, requestID)
 	}
 	query += " ORDER BY m.posted_at, m.id, f.position"
-	return collect(ctx, db.reads, scanFile, db.q(query), args...)
+	return collect(ctx, db.reads, scanVisibleFile, db.q(query), args...)
+}
+
+// scanVisibleFile reads fileCols followed by the message's internal flag.
+func scanVisibleFile(s scanner) (store.File, error) {
+	var internal bool
+	f, err := scanFileThen(s, &internal)
+	f.Internal = internal
+	return f, err
 }

@@ -439,7 +439,15 @@ func testViews(t *testing.T, s store.Store) {
 	if want := []string{"https://example.com/" + long, "https://example.com/question"}; !reflect.DeepEqual(buyerLinks, want) {
 		t.Errorf("buyer's files on 2.1 = %v, want %v", buyerLinks, want)
 	}
-	if fs := mustGet[[]store.File](t)(s.VisibleFiles(ctx, w.deal, "", w.sell)); len(fs) != 4 {
-		t.Errorf("seller sees %d files on the deal, want 4", len(fs))
+	sellerFiles := mustGet[[]store.File](t)(s.VisibleFiles(ctx, w.deal, "", w.sell))
+	if len(sellerFiles) != 4 {
+		t.Errorf("seller sees %d files on the deal, want 4", len(sellerFiles))
+	}
+	// Each file says whether its message is internal: the server marks
+	// them for the side that sees them, so that its exports leave them out.
+	for _, f := range sellerFiles {
+		if want := f.MessageID == internal.ID; f.Internal != want {
+			t.Errorf("seller's file %s on message %s: Internal = %v, want %v", *f.URL, f.MessageID, f.Internal, want)
+		}
 	}
 }
