@@ -50,10 +50,15 @@ func init() {
 		}
 	}
 	add(FieldNumber, "No.", "No", "#", "Ref", "Ref.", "Ref #", "Ref No", "Reference", "Item", "Item #", "Item No",
-		"Num", "Request #", "Request No", "Request number", "Req #", "Req No", "S/N", "Sr No", "Index")
+		"Num", "Request #", "Request No", "Request number", "Req #", "Req No", "S/N", "Sr No", "Index",
+		"Nr.", "Nr", "Nummer", "Sl. No.", "S. No.", "Serial No", "Q#", "Q No", "Query No.", "Query #", "Query number",
+		"Question No", "Question #", "Request ID", "Req ID", "Query ID", "Question ID", "DD Ref", "DD No", "Line", "Line #", "Line No")
 	add(FieldKind, "Type", "Row type", "Row kind")
 	add(FieldTitle, "Request", "Item description", "Request title", "Document request", "Documents requested",
-		"Information requested", "Requested item", "Subject", "Question")
+		"Information requested", "Requested item", "Subject", "Question",
+		"Information required", "Information request", "Document / Information Requested", "Documents / Information Requested",
+		"Document / Information Required", "Documents required", "Request Description", "Query", "Query description",
+		"Requirement", "Requirements")
 	add(FieldBody, "Details", "Description", "Request details", "Detail", "Full description", "Notes to target")
 	add(FieldStatus, "State", "Progress", "Request status")
 	add(FieldPriority, "Prio", "Importance", "Urgency")
