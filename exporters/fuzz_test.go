@@ -112,12 +112,19 @@ func FuzzSplitHeadingCell(f *testing.F) {
 // FuzzValueMapAdd: a --map spec is taken or refused, never a panic, and a
 // value taken is read back by the same text.
 func FuzzValueMapAdd(f *testing.F) {
-	for _, s := range []string{"category:Regulatory=legal", "status:N/A=", "due:TBC=2026-01-01", "x", ":=", "Workstream:-=tax"} {
+	for _, s := range []string{"category:Regulatory=legal", "status:N/A=", "due:TBC=2026-01-01", "x", ":=", "Workstream:-=tax", "number=Pos.", "No.=Sl. No.", "=x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
 		vm := ValueMap{}
 		if err := vm.Add(spec); err != nil {
+			return
+		}
+		if before, column, _ := strings.Cut(spec, "="); !strings.Contains(before, ":") {
+			fl, _ := FieldFor(before)
+			if got, ok := vm.Column(fl); !ok || got != strings.TrimSpace(column) {
+				t.Fatalf("Add(%q) took it, but the column of %s is %q", spec, fl, got)
+			}
 			return
 		}
 		field, rest, _ := strings.Cut(spec, ":")
