@@ -82,7 +82,7 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 			// Open items" is a request numbered 5.
 			skip(whyTotals)
 			inTotals = true
-		case p.legend.MatchString(lc) && others == 0:
+		case p.legend.MatchString(lc) && others == 0 && !numbered:
 			skip(whyLegend)
 			inLegend = true
 		case inLegend && len(texts) <= 3:
