@@ -304,3 +304,35 @@ func TestRowsWithoutANumber(t *testing.T) {
 		t.Errorf("a list without numbers: %+v skipped %+v", s.Rows, s.Skipped)
 	}
 }
+
+// TestOutlineNumbersUnderTheirHeadings: a counsel's outline, Roman
+// headings over items numbered 1, 2 again under each, reads as I.1, I.2,
+// II.1, with a note; numbers that run on read the same way; a flat list
+// with a lettered row is left alone.
+func TestOutlineNumbersUnderTheirHeadings(t *testing.T) {
+	for data, want := range map[string]string{
+		"No.,Request,Status\nI,CORPORATE,\n1,Charter,Open\n2,Bylaws,Open\nII,FINANCIAL,\n1,Audited accounts,Open\n": "I II I.1 I.2 II.1",
+		"No.,Request,Status\nI,CORPORATE,\n1,Charter,Open\n2,Bylaws,Open\nII,FINANCIAL,\n3,Audited accounts,Open\n": "I II I.1 I.2 II.3",
+		"No.,Request,Status\n1,Corporate,\na,Charter,Open\n2,Finance,\na,Audited accounts,Open\n":                   "1 2 1.a 2.a",
+		"No.,Request,Status\n1,Charter,Open\n2,Bylaws,Open\nA,Other,Open\n":                                         " 1 2 A",
+	} {
+		s, err := ReadCSV("l.csv", []byte(data))
+		if err != nil || len(s.Problems) != 0 {
+			t.Fatalf("%v %v", err, s.Problems)
+		}
+		var sections, requests []string
+		for _, r := range s.Rows {
+			if r.Kind == "section" {
+				sections = append(sections, r.Number)
+			} else {
+				requests = append(requests, r.Number)
+			}
+		}
+		if got := strings.Join(sections, " ") + " " + strings.Join(requests, " "); got != want {
+			t.Errorf("%q: sections and requests %q, want %q", data, got, want)
+		}
+		if strings.Contains(want, ".") != strings.Contains(notesOf(s), "read under their headings (") {
+			t.Errorf("%q: notes %q", data, s.Notes)
+		}
+	}
+}

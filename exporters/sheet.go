@@ -186,6 +186,9 @@ func parseGrid(file, name string, grid [][]string, lay gridLayout, o ReadOptions
 	if note := readIDNumbers(s.Rows, m.Headers[FieldNumber]); note != "" {
 		notes = append(notes, note)
 	}
+	if note := qualifyOutline(s.Rows); note != "" {
+		notes = append(notes, note)
+	}
 	numberTyped := func(line int) bool {
 		j, ok := m.Index[FieldNumber]
 		return ok && lay.numericCell != nil && lay.numericCell(line-1, j)
