@@ -336,3 +336,23 @@ func TestOutlineNumbersUnderTheirHeadings(t *testing.T) {
 		}
 	}
 }
+
+// TestWeakHeadersGiveWay: "Document" is the title only when no column
+// says Request; a header row repeated below (a PDF's page break) and a
+// page number are skipped.
+func TestWeakHeadersGiveWay(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("No.,Document,Request,Status\n1,lease.pdf,Leases,Open\nNo.,Document,Request,Status\n2,x.pdf,Licences,Open\nPage 2 of 3,,,\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Columns.Headers[FieldTitle] != "Request" || len(s.Rows) != 2 || s.Rows[1].Title != "Licences" || len(s.Problems) != 0 {
+		t.Errorf("title column %q, rows %+v, problems %v", s.Columns.Headers[FieldTitle], s.Rows, s.Problems)
+	}
+	if len(s.Skipped) != 2 || s.Skipped[0].Why != whyHeader || s.Skipped[1].Line != 5 {
+		t.Errorf("skipped = %+v", s.Skipped)
+	}
+	s, _ = ReadCSV("l.csv", []byte("No.,Document,Responsible\n1,Share purchase agreement,Seller's counsel\n"))
+	if s.Columns.Headers[FieldTitle] != "Document" || s.Rows[0].Title != "Share purchase agreement" {
+		t.Errorf("a completion checklist's Document column: %q %+v", s.Columns.Headers[FieldTitle], s.Rows)
+	}
+}

@@ -78,6 +78,12 @@ func findHeader(grid [][]string, skip func(int) bool, names ValueMap) (line int,
 	ignored = []string{}
 	secondBody, secondBodyHeader := -1, ""
 	fieldOf := names.headerFields(grid[best])
+	named := map[Field]bool{} // fields a header names outright, not as a weak synonym
+	for j, c := range grid[best] {
+		if f, ok := fieldOf(j); ok && !weakHeaders[normalizeHeader(c)] {
+			named[f] = true
+		}
+	}
 	for j, c := range grid[best] {
 		h := printable(OneLine(c))
 		f, ok := fieldOf(j)
@@ -88,6 +94,8 @@ func findHeader(grid [][]string, skip func(int) bool, names ValueMap) (line int,
 			continue
 		}
 		switch {
+		case ok && weakHeaders[normalizeHeader(h)] && named[f]:
+			ignored = append(ignored, fmt.Sprintf("%s (a second %s column)", h, f))
 		case ok && !m.Has(f):
 			m.Index[f], m.Headers[f] = j, h
 		case ok && f == FieldBody && secondBody < 0:

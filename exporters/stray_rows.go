@@ -24,6 +24,7 @@ const (
 	whyTotals   = "a totals block"
 	whyLegend   = "a legend"
 	whyNote     = "a note"
+	whyHeader   = "the header row again (a page break of a list converted from PDF) or a page number"
 	whyNoNumber = "without a number, and no numbered rows sit under them (not a heading): give each a number to import it as a request"
 )
 
@@ -33,13 +34,15 @@ const (
 //   - legend: a key to the sheet's codes;
 //   - legendLine: one entry of a key ("High = before signing");
 //   - note: a line that remarks on the list;
+//   - page: a page number left by a conversion from PDF;
 //   - count: what a totals line holds beside its label.
-var strayPatterns = sync.OnceValue(func() (p struct{ totals, statusCount, legend, legendLine, note, count *regexp.Regexp }) {
+var strayPatterns = sync.OnceValue(func() (p struct{ totals, statusCount, legend, legendLine, note, page, count *regexp.Regexp }) {
 	p.totals = regexp.MustCompile(`(?i)^(grand |sub[- ]?)?totals?( (number of )?(requests|items|queries|questions|documents|open items))?( \(.*\))?$|^(number|no\.?|count|#) of (requests|items|queries|questions)$`)
 	p.statusCount = regexp.MustCompile(`(?i)^(outstanding|open|closed|complete|completed|done|received|provided|pending|partial|partially (complete|provided|received)|in progress|not started|overdue|answered|unanswered|remaining|% ?complete|percent(age)? complete)( (requests|items|queries))?$`)
 	p.legend = regexp.MustCompile(`(?i)^((priority|status|rag|colou?r|abbreviations?)\s+)?(key|legend)( to .*)?$|^(priority|status|rag|colou?r)\s+(key|legend|codes?)$|^abbreviations$`)
 	p.legendLine = regexp.MustCompile(`(?i)^(high|medium|med|low|h|m|l|p[0-3]|red|amber|green|rag|critical|urgent)\s*(=|:|–|—|-)\s*\S`)
 	p.note = regexp.MustCompile(`(?i)^(notes?\b|nb\b|n\.b\.|\*|†|please note\b|source:|prepared by\b|last updated\b|confidential\b|privileged\b|subject to contract\b|disclaimer\b|this list\b)`)
+	p.page = regexp.MustCompile(`(?i)^(page|seite|p\.)\s*\d+(\s*(of|/|von)\s*\d+)?$`)
 	p.count = regexp.MustCompile(`^(\d{1,6}(\.\d+)?%?|\d{1,3}(,\d{3})+|\d+ ?(/|of) ?\d+)$`)
 	return p
 })
@@ -71,6 +74,8 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 		skip := func(why string) { out[i] = SkippedRow{Line: i + 1, Text: OneLine(label), Why: why} }
 		numbered := isNumberCell(cellAt(grid[i], number))
 		switch {
+		case repeatsHeader(texts, cols, m) || (len(texts) == 1 && p.page.MatchString(texts[0])):
+			skip(whyHeader)
 		case label == "" && counts > 0 && inTotals:
 			skip(whyTotals)
 		case label == "":
@@ -103,6 +108,21 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 		}
 	}
 	return out
+}
+
+// repeatsHeader reports a row whose cells are the header's names again:
+// each names the field of its own column.
+func repeatsHeader(texts []string, cols []int, m Mapping) bool {
+	if len(texts) < 2 {
+		return false
+	}
+	for k, t := range texts {
+		f, ok := FieldFor(t)
+		if !ok || m.Index[f] != cols[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // mappedTexts returns the non-blank cells of the mapped columns, in
