@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // idPattern is a data room's question id: a short prefix and a
@@ -63,7 +65,7 @@ func unmappedNumberColumn(grid [][]string, headerLine int, m Mapping, hidden fun
 				numbers = append(numbers, c)
 			}
 		}
-		if len(numbers) < 2 || 2*len(numbers) < titled {
+		if len(numbers) < 2 || 2*len(numbers) < titled || !runsLikeNumbers(numbers) {
 			continue
 		}
 		name := OneLine(cellAt(grid[headerLine-1], j))
@@ -80,6 +82,27 @@ func unmappedNumberColumn(grid [][]string, headerLine int, m Mapping, hidden fun
 				"read it as the numbers with --map number=%s (or name the column Number)", shown, strings.Join(eg, ", "), mapArg(name))}
 	}
 	return nil
+}
+
+// runsLikeNumbers tells a list's numbers from other numbers (days open,
+// a year, an amount): nearly all distinct, and either outlined (2.3, A.1,
+// Q-0001) or mostly rising, row after row.
+func runsLikeNumbers(cells []string) bool {
+	distinct := map[string]bool{}
+	outlined, rising := false, 0
+	for i, c := range cells {
+		distinct[c] = true
+		if !isAllDigits(c) {
+			outlined = true
+		}
+		if i > 0 && domain.CompareNumbers(cells[i-1], c) < 0 {
+			rising++
+		}
+	}
+	if 10*len(distinct) < 9*len(cells) {
+		return false
+	}
+	return outlined || 10*rising >= 7*(len(cells)-1)
 }
 
 // readIDNumbers reads a data room's question ids as numbers: when every

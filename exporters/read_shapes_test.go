@@ -356,3 +356,26 @@ func TestWeakHeadersGiveWay(t *testing.T) {
 		t.Errorf("a completion checklist's Document column: %q %+v", s.Columns.Headers[FieldTitle], s.Rows)
 	}
 }
+
+// TestOtherNumberColumnsDoNotStop: a column of counts, years or amounts
+// beside a list without numbers is not taken for its numbers.
+func TestOtherNumberColumnsDoNotStop(t *testing.T) {
+	for _, data := range []string{
+		"Request,Status,Days open\nA,Open,5\nB,Open,12\nC,Open,5\nD,Open,3\n",
+		"Request,Status,Year\nA,Open,2024\nB,Open,2025\nC,Open,2024\n",
+		"Request,Status,Amount\nA,Open,1200\nB,Open,300\nC,Open,4500\nD,Open,20\n",
+	} {
+		s, err := ReadCSV("l.csv", []byte(data))
+		if err != nil || len(s.Problems) != 0 {
+			t.Errorf("%q: %v %v", data, err, s.Problems)
+		}
+	}
+	s, _ := ReadCSV("l.csv", []byte("S.No,Request,Status\n1,A,Open\n2,B,Open\n3,C,Open\n"))
+	if len(s.Rows) != 3 || s.Rows[2].Number != "3" {
+		t.Errorf("S.No: %+v", s.Rows)
+	}
+	s, _ = ReadCSV("l.csv", []byte("Lfd,Request,Status\n1,A,Open\n2,B,Open\n3,C,Open\n"))
+	if len(s.Problems) != 1 || !strings.Contains(s.Problems[0].Message, "--map number=Lfd") {
+		t.Errorf("a running index under an unknown header: %v", s.Problems)
+	}
+}
