@@ -14,8 +14,8 @@ import (
 
 // CompareNumbers orders request numbers naturally: dotted components are
 // compared one by one, digit runs by value, so "2.9" < "2.10" and "2" <
-// "2.1"; letters as a lettered list counts them, so "Z" < "AA" (a run of
-// up to three letters by length, then alphabetically; longer words
+// "2.1"; capitals as a lettered list counts them, so "Z" < "AA" (one or
+// two capitals by length, then alphabetically; other letters and words
 // alphabetically, after them). Numbers that compare equal that way ("2."
 // and "2") fall back to byte order, so the order is total. It returns -1,
 // 0 or 1. Roman numerals need the whole list to be told from letters (is
@@ -211,22 +211,36 @@ func compareComponent(a, b string) int {
 	}
 }
 
-// letterCount is the longest run of letters compared as a lettered list
-// counts (A … Z, AA, AB …): by length first. Longer runs are words.
-const letterCount = 3
+// letterCount is the longest run of capitals compared as a lettered
+// list counts (A … Z, AA, AB …): by length first.
+const letterCount = 2
 
-// compareLetters compares two runs of other characters than digits: as
-// lettered numbering (length, then alphabet) up to letterCount
-// characters, longer ones after them alphabetically; case-insensitively,
-// then exactly.
+// isLetterCounter reports a run that counts as a lettered list does:
+// one or two capitals. Anything else (a word, a name, small letters)
+// sorts alphabetically, after the counters.
+func isLetterCounter(s string) bool {
+	if len(s) > letterCount {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// compareLetters compares two runs of other characters than digits:
+// letter counters (isLetterCounter) by length, then alphabet, before
+// everything else, which compares case-insensitively, then exactly.
 func compareLetters(a, b string) int {
-	ka, kb := len(a) > letterCount, len(b) > letterCount
+	ca, cb := isLetterCounter(a), isLetterCounter(b)
 	switch {
-	case ka != kb && ka:
-		return 1
-	case ka != kb:
+	case ca != cb && ca:
 		return -1
-	case !ka && len(a) != len(b):
+	case ca != cb:
+		return 1
+	case ca && len(a) != len(b):
 		if len(a) < len(b) {
 			return -1
 		}
