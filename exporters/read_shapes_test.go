@@ -379,3 +379,15 @@ func TestOtherNumberColumnsDoNotStop(t *testing.T) {
 		t.Errorf("a running index under an unknown header: %v", s.Problems)
 	}
 }
+
+// TestWrappedTitleWithCellsMergedDown: a request written over two rows,
+// its Status merged down both: the second row's title joins the first.
+func TestWrappedTitleWithCellsMergedDown(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("No.,Request,Status\n1,Corporate,\n1.1,Shareholders' agreements and,Open\n,deeds of adherence,Open\n1.2,Minutes,Open\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Rows) != 3 || s.Rows[1].Title != "Shareholders' agreements and deeds of adherence" || len(s.Problems) != 0 {
+		t.Errorf("rows %+v problems %v", s.Rows, s.Problems)
+	}
+}

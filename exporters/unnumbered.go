@@ -51,18 +51,20 @@ func placeUnnumbered(s *Sheet, shown func(line int) bool) []Problem {
 			lastParent = domain.ParentNumber(r.Number)
 			continue
 		}
-		if !candidate(r) {
-			continue
-		}
-		if i > 0 && rows[i-1].Line == r.Line-1 && !shown(r.Line) {
+		if i > 0 && rows[i-1].Line == r.Line-1 && !shown(r.Line) && !r.kindGiven && r.Title != "" {
 			above := i - 1
 			if what[above] == join {
 				above = into[above]
 			}
-			if isRequestRow(rows[above], hasChildren) && continuesTitle(rows[i-1].Title, r.Title) {
+			// Its other cells blank, or the row above's (cells merged
+			// down a wrapped request's two rows read the same on both).
+			if isRequestRow(rows[above], hasChildren) && sameAsAbove(r, rows[above]) && continuesTitle(rows[i-1].Title, r.Title) {
 				what[i], into[i] = join, above
 				continue
 			}
+		}
+		if !candidate(r) {
+			continue
 		}
 		if p := newPrefixBelow(rows, i, numbers, lastParent, candidate); p != "" && !claimed[p] {
 			claimed[p] = true
@@ -100,6 +102,15 @@ func placeUnnumbered(s *Sheet, shown func(line int) bool) []Problem {
 	}
 	s.Rows = kept
 	return problems
+}
+
+// sameAsAbove reports whether a row says nothing beyond its title that
+// the row above does not: each other field blank or the same.
+func sameAsAbove(r, above Row) bool {
+	same := func(a, b string) bool { return a == "" || a == b }
+	return r.Body == "" && same(string(r.Status), string(above.Status)) && same(string(r.Priority), string(above.Priority)) &&
+		same(string(r.Category), string(above.Category)) && same(r.Requester, above.Requester) &&
+		same(r.DueDate, above.DueDate) && same(r.Assignee, above.Assignee)
 }
 
 // isRequestRow reports whether a row reads as a request (a title a
