@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/xuri/excelize/v2"
 
@@ -97,6 +98,9 @@ func turnedIntoDate(day time.Time, held, column string) string {
 // dateText reads a number cell written as a date: the day it names.
 func dateText(s string) (time.Time, bool) {
 	p := numberAsDatePatterns()
+	if strings.Count(s, ".")+strings.Count(s, "/")+strings.Count(s, "-") < 2 && !hasLetterIn(s) {
+		return time.Time{}, false // 1, 2.3: no date has fewer parts
+	}
 	if m := p.dotted.FindStringSubmatch(s); m != nil {
 		d, _ := strconv.Atoi(m[1])
 		mo, _ := strconv.Atoi(m[2])
@@ -111,8 +115,13 @@ func dateText(s string) (time.Time, bool) {
 		}
 		return validDay(y, mo, d)
 	}
-	if t, err := time.Parse(time.DateOnly, strings.TrimSuffix(strings.TrimSuffix(s, " 00:00:00"), "T00:00:00")); err == nil {
-		return t, true
+	if len(s) >= 10 && s[4] == '-' {
+		if t, err := time.Parse(time.DateOnly, strings.TrimSuffix(strings.TrimSuffix(s, " 00:00:00"), "T00:00:00")); err == nil {
+			return t, true
+		}
+	}
+	if !hasLetterIn(s) {
+		return time.Time{}, false
 	}
 	if m := p.monthName.FindStringSubmatch(s); m != nil {
 		day, month := m[1], m[2]
@@ -123,6 +132,15 @@ func dateText(s string) (time.Time, bool) {
 		return validDay(time.Now().Year(), int(monthAbbrev[strings.ToLower(month)[:3]]), d)
 	}
 	return time.Time{}, false
+}
+
+func hasLetterIn(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func validDay(y, m, d int) (time.Time, bool) {

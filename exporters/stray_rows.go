@@ -59,11 +59,17 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 	out := map[int]SkippedRow{}
 	title := m.Index[FieldTitle]
 	inTotals, inLegend := false, false
+	mapped := map[int]bool{}
+	for _, j := range m.Index {
+		mapped[j] = true
+	}
+	var texts []string
+	var cols []int
 	for i := headerLine; i < len(grid); i++ {
 		if hidden(i) {
 			continue
 		}
-		texts, cols := mappedTexts(grid[i], m)
+		texts, cols = mappedTexts(grid[i], mapped, texts[:0], cols[:0])
 		if len(texts) == 0 {
 			inTotals, inLegend = false, false // a blank row ends a block
 			continue
@@ -125,11 +131,11 @@ func repeatsHeader(texts []string, cols []int, m Mapping) bool {
 	return true
 }
 
-// mappedTexts returns the non-blank cells of the mapped columns, in
-// column order, with their columns.
-func mappedTexts(cells []string, m Mapping) (texts []string, cols []int) {
+// mappedTexts appends the non-blank cells of the mapped columns, in
+// column order, to texts, and their columns to cols.
+func mappedTexts(cells []string, mapped map[int]bool, texts []string, cols []int) ([]string, []int) {
 	for j, c := range cells {
-		if !mappedColumn(m, j) {
+		if !mapped[j] {
 			continue
 		}
 		if t := strings.TrimSpace(c); t != "" {

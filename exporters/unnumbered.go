@@ -79,8 +79,11 @@ func placeUnnumbered(s *Sheet, shown func(line int) bool) []Problem {
 	}
 
 	var problems []Problem
-	kept := rows[:0:0]
+	removed := 0
 	for i, r := range rows {
+		if what[i] != keep {
+			removed++
+		}
 		switch what[i] {
 		case join:
 			t := &rows[into[i]]
@@ -95,6 +98,10 @@ func placeUnnumbered(s *Sheet, shown func(line int) bool) []Problem {
 			s.Skipped = append(s.Skipped, SkippedRow{Line: r.Line, Text: r.Title, Why: whyNoNumber})
 		}
 	}
+	if removed == 0 {
+		return problems
+	}
+	kept := make([]Row, 0, len(rows)-removed)
 	for i := range rows {
 		if what[i] == keep {
 			kept = append(kept, rows[i])
