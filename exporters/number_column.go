@@ -29,14 +29,11 @@ func looksLikeListNumber(cell string) bool {
 	return idPattern().MatchString(cell)
 }
 
-// isRoman reports a Roman numeral in capitals, I to XXXIX: section
+// romanPattern is a Roman numeral in capitals, I to XXXIX: section
 // numbers, not words.
-func isRoman(s string) bool {
-	if s == "" {
-		return false
-	}
-	return regexp.MustCompile(`^X{0,3}(IX|IV|V?I{0,3})$`).MatchString(s)
-}
+var romanPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^X{0,3}(IX|IV|V?I{0,3})$`) })
+
+func isRoman(s string) bool { return s != "" && romanPattern().MatchString(s) }
 
 // unmappedNumberColumn finds, in a sheet without a number column, a
 // column whose cells are the rows' numbers under a header dealctl does not
