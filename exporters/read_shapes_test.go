@@ -23,7 +23,7 @@ func problemsOf(s *Sheet) string {
 // each such cell is refused with the cause and the fix, from the
 // workbook and from its csv.
 func TestExcelTurnedNumbersIntoDates(t *testing.T) {
-	for _, file := range []string{"german-excel-dates.xlsx", "german-excel-dates.csv"} {
+	for _, file := range []string{"german-excel-dates.xlsx", "german-excel-dates-saved.csv"} {
 		s := readTemplate(t, file, ReadOptions{})
 		if len(s.Problems) != 4 {
 			t.Fatalf("%s: problems:\n%s", file, problemsOf(s))

@@ -77,7 +77,7 @@ func germanDates() error {
 	}
 	csv := "Nr.;Information required;Bemerkung\r\n13;Gesellschaftsrecht;\r\n13.01.2026;Handelsregisterauszug;\r\n13.02.2026;Gesellschaftsvertrag;\r\n" +
 		"14;Finanzen;\r\n14.01.2026;Jahresabschlüsse 2023–2025;\r\n14.02.2026;Management accounts;\r\n"
-	return os.WriteFile(filepath.Join(dir, "german-excel-dates.csv"), []byte(csv), 0o644)
+	return os.WriteFile(filepath.Join(dir, "german-excel-dates-saved.csv"), []byte(csv), 0o644)
 }
 
 // bankTracker: a bank's tracker: "Ref" and "Document / Information
