@@ -60,4 +60,19 @@ func TestImportSheetsReadAsMeant(t *testing.T) {
 			}
 		}
 	}
+
+	// The advice leads somewhere: the --map each refusal names reads the
+	// sheet (under new sections, clear of the deal's own numbers).
+	for n, c := range map[string][]string{
+		"8": {"unknown-number-header.csv", "--map", "number=Pos."},
+		"9": {"vdr-qa-export.csv", "--map", "due:5=", "--map", "due:10=", "--map", "due:TBC=", "--map", "due:Signing="},
+	} {
+		if r := runLive(t, ls.URL, "requests", "create", "--title", "Section "+n, "--number", n, "--kind", "section"); r.code != 0 {
+			t.Fatalf("requests create: exit %d: %s", r.code, r.err)
+		}
+		args := append([]string{filepath.Join(spreadsheets, c[0]), "--under", n}, c[1:]...)
+		if plan, r := planOf(t, ls.URL, args...); r.code != 0 || plan.Summary.Create != 5 {
+			t.Errorf("import %v: exit %d, summary %+v:\n%s", args, r.code, plan.Summary, r.err)
+		}
+	}
 }
