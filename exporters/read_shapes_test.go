@@ -391,3 +391,19 @@ func TestWrappedTitleWithCellsMergedDown(t *testing.T) {
 		t.Errorf("rows %+v problems %v", s.Rows, s.Problems)
 	}
 }
+
+// TestWrappedDetailsJoinTheRowAbove: details wrapped onto rows of their
+// own, below a numbered request, are that request's text; lone text
+// below a list is a note.
+func TestWrappedDetailsJoinTheRowAbove(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("No.,Request,Details\n1,Corporate,\n1.1,Articles,Certified copies\n,,with all amendments\n,,and resolutions\n1.2,Minutes,\n,,\n,,Prepared by Lex & Co\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Rows) != 3 || s.Rows[1].Body != "Certified copies\nwith all amendments\nand resolutions" || len(s.Problems) != 0 {
+		t.Fatalf("rows %+v problems %v", s.Rows, s.Problems)
+	}
+	if !strings.Contains(notesOf(s), `row 4 ("with all amendments") continues the text of row 3 above it`) || len(s.Skipped) != 1 || s.Skipped[0].Line != 8 {
+		t.Errorf("notes %q skipped %+v", s.Notes, s.Skipped)
+	}
+}

@@ -167,13 +167,17 @@ func parseGrid(file, name string, grid [][]string, lay gridLayout, o ReadOptions
 	}
 	rules := CellRules{Date1904: date1904, Map: o.Map, collect: newValueProblems(),
 		dates: inferDateColumn(grid, dateCol, line, lay.hiddenRow, o.DateOrder)}
-	stray := strayRows(grid, line, m, lay.hiddenRow)
+	stray, joined := strayRows(grid, line, m, lay.hiddenRow)
 	for i := line; i < len(grid); i++ {
 		if lay.hiddenRow(i) {
 			continue
 		}
 		if sk, ok := stray[i]; ok {
 			s.Skipped = append(s.Skipped, sk)
+			continue
+		}
+		if note, ok := joined[i]; ok {
+			notes = append(notes, note)
 			continue
 		}
 		row, problems, empty := ParseRow(grid[i], m, i+1, rules)

@@ -54,10 +54,16 @@ var strayPatterns = sync.OnceValue(func() (p struct{ totals, statusCount, legend
 // title column. Their cells would otherwise be read as values (a count
 // as a number or a priority). It returns the skipped rows by 0-based
 // grid row.
-func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool) map[int]SkippedRow {
+//
+// A row whose only text sits in the Details column right below a request
+// is the rest of that request's text, wrapped onto a row of its own: it
+// is added to the row above's (in grid) and named in joined.
+func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool) (out map[int]SkippedRow, joined map[int]string) {
 	p := strayPatterns()
-	out := map[int]SkippedRow{}
+	out, joined = map[int]SkippedRow{}, map[int]string{}
 	title := m.Index[FieldTitle]
+	body, hasBody := m.Index[FieldBody]
+	lastNumbered := -1 // the row above, when it is a numbered row with a title
 	inTotals, inLegend := false, false
 	mapped := map[int]bool{}
 	for _, j := range m.Index {
@@ -72,8 +78,16 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 		texts, cols = mappedTexts(grid[i], mapped, texts[:0], cols[:0])
 		if len(texts) == 0 {
 			inTotals, inLegend = false, false // a blank row ends a block
+			lastNumbered = -1
 			continue
 		}
+		if hasBody && !m.TitleFromBody && len(texts) == 1 && cols[0] == body && body != title && lastNumbered >= 0 && !p.note.MatchString(texts[0]) {
+			// Left as lastNumbered, so that a third line joins too.
+			setCell(grid, lastNumbered, body, strings.TrimSpace(cellAt(grid[lastNumbered], body)+"\n"+texts[0]))
+			joined[i] = fmt.Sprintf("row %d (%q) continues the text of row %d above it: added to it", i+1, shorten(OneLine(texts[0]), 40), lastNumbered+1)
+			continue
+		}
+		lastNumbered = -1
 		number := indexOr(m, FieldNumber)
 		label, counts, others := splitLabel(texts, cols, number)
 		lc := strings.TrimRight(label, ": ")
@@ -112,8 +126,11 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 		default:
 			inTotals, inLegend = false, false
 		}
+		if _, skipped := out[i]; !skipped && strings.TrimSpace(cellAt(grid[i], title)) != "" && numbered {
+			lastNumbered = i
+		}
 	}
-	return out
+	return out, joined
 }
 
 // repeatsHeader reports a row whose cells are the header's names again:
