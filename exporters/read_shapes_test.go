@@ -407,3 +407,20 @@ func TestWrappedDetailsJoinTheRowAbove(t *testing.T) {
 		t.Errorf("notes %q skipped %+v", s.Notes, s.Skipped)
 	}
 }
+
+// TestOutlineOfThreeLevels: I over A over 1, each restarting.
+func TestOutlineOfThreeLevels(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("No.,Request,Status\nI,CORPORATE,\nA,Charter documents,\n1,Charter,Open\n2,Bylaws,Open\nB,Minutes,\n1,Board minutes,Open\n"+
+		"II,FINANCIAL,\nA,Accounts,\n1,Audited accounts,Open\nI,Other,\n1,Leases,Open\n"))
+	if err != nil || len(s.Problems) != 0 {
+		t.Fatalf("%v %v", err, s.Problems)
+	}
+	var got []string
+	for _, r := range s.Rows {
+		got = append(got, r.Number+"/"+string(r.Kind))
+	}
+	want := "I/section I.A/section I.A.1/request I.A.2/request I.B/section I.B.1/request II/section II.A/section II.A.1/request II.I/section II.I.1/request"
+	if strings.Join(got, " ") != want {
+		t.Errorf("rows %s\nwant %s", strings.Join(got, " "), want)
+	}
+}

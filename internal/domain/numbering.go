@@ -126,9 +126,11 @@ func romanClass(c string) int {
 	return 2
 }
 
-// romanValue is the value of a Roman numeral written the usual way, all
+// RomanValue is the value of a Roman numeral written the usual way, all
 // capitals or all small letters (IV, xii), up to 3999; 0 for anything
 // else.
+func RomanValue(s string) int { return romanValue(s) }
+
 func romanValue(s string) int {
 	if s == "" || (strings.ToUpper(s) != s && strings.ToLower(s) != s) {
 		return 0
