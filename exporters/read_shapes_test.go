@@ -424,3 +424,15 @@ func TestOutlineOfThreeLevels(t *testing.T) {
 		t.Errorf("rows %s\nwant %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestLegendAboveTheListEndsAtItsRows: a key placed above the list, with
+// no blank row after it, ends at the first numbered row.
+func TestLegendAboveTheListEndsAtItsRows(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("No.,Request,Priority\n,Priority key,\n,High – before signing,\n1,Corporate,\n1.1,Articles,High\n1.2,Minutes,Low\n"))
+	if err != nil || len(s.Problems) != 0 {
+		t.Fatalf("%v %v", err, s.Problems)
+	}
+	if len(s.Rows) != 3 || len(s.Skipped) != 2 || s.Skipped[1].Why != whyLegend {
+		t.Errorf("rows %+v skipped %+v", s.Rows, s.Skipped)
+	}
+}

@@ -33,14 +33,16 @@ const (
 //   - statusCount: a status word that a totals block counts, whole-cell;
 //   - legend: a key to the sheet's codes;
 //   - legendLine: one entry of a key ("High = before signing");
+//   - legendWord: what an entry of a key starts with;
 //   - note: a line that remarks on the list;
 //   - page: a page number left by a conversion from PDF;
 //   - count: what a totals line holds beside its label.
-var strayPatterns = sync.OnceValue(func() (p struct{ totals, statusCount, legend, legendLine, note, page, count *regexp.Regexp }) {
+var strayPatterns = sync.OnceValue(func() (p struct{ totals, statusCount, legend, legendLine, legendWord, note, page, count *regexp.Regexp }) {
 	p.totals = regexp.MustCompile(`(?i)^(grand |sub[- ]?)?totals?( (number of )?(requests|items|queries|questions|documents|open items))?( \(.*\))?$|^(number|no\.?|count|#) of (requests|items|queries|questions)$`)
 	p.statusCount = regexp.MustCompile(`(?i)^(outstanding|open|closed|complete|completed|done|received|provided|pending|partial|partially (complete|provided|received)|in progress|not started|overdue|answered|unanswered|remaining|% ?complete|percent(age)? complete)( (requests|items|queries))?$`)
 	p.legend = regexp.MustCompile(`(?i)^((priority|status|rag|colou?r|abbreviations?)\s+)?(key|legend)( to .*)?$|^(priority|status|rag|colou?r)\s+(key|legend|codes?)$|^abbreviations$`)
 	p.legendLine = regexp.MustCompile(`(?i)^(high|medium|med|low|h|m|l|p[0-3]|red|amber|green|rag|critical|urgent)\s*(=|:|–|—|-)\s*\S`)
+	p.legendWord = regexp.MustCompile(`(?i)^(high|medium|med|low|red|amber|green|critical|urgent|p[0-3]|open|complete|partial)\b`)
 	p.note = regexp.MustCompile(`(?i)^(notes?\b|nb\b|n\.b\.|\*|†|please note\b|source:|prepared by\b|last updated\b|confidential\b|privileged\b|subject to contract\b|disclaimer\b|this list\b)`)
 	p.page = regexp.MustCompile(`(?i)^(page|seite|p\.)\s*\d+(\s*(of|/|von)\s*\d+)?$`)
 	p.count = regexp.MustCompile(`^(\d{1,6}(\.\d+)?%?|\d{1,3}(,\d{3})+|\d+ ?(/|of) ?\d+)$`)
@@ -110,7 +112,9 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 		case p.legend.MatchString(lc) && others == 0 && !numbered:
 			skip(whyLegend)
 			inLegend = true
-		case inLegend && len(texts) <= 3:
+		case inLegend && len(texts) <= 3 && (!numbered || p.legendWord.MatchString(label)):
+			// A numbered row ends the key, unless it is one of its
+			// entries ("1 | High – before signing").
 			skip(whyLegend)
 		case numbered:
 			inTotals, inLegend = false, false
