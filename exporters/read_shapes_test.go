@@ -436,3 +436,12 @@ func TestLegendAboveTheListEndsAtItsRows(t *testing.T) {
 		t.Errorf("rows %+v skipped %+v", s.Rows, s.Skipped)
 	}
 }
+
+// TestDayCountsOneBelowTheOther: 13.1 and 14.1 typed one below the other
+// are the day counts 46035 and 46036, which run on, and are still dates.
+func TestDayCountsOneBelowTheOther(t *testing.T) {
+	s, _ := ReadCSV("l.csv", []byte("No.,Title\n46035,A\n46036,B\n"))
+	if len(s.Problems) != 2 || !strings.Contains(s.Problems[1].Message, "Excel turned 14.1 into a date") {
+		t.Errorf("problems:\n%s", problemsOf(s))
+	}
+}
