@@ -264,9 +264,10 @@ func TestMoreHeaderNames(t *testing.T) {
 }
 
 // TestRowsWithoutANumber: in a numbered sheet, a title alone without a
-// number is a heading only when numbered rows of a new prefix follow it
-// or the sheet shows it as one (capitals in a csv); the rest of a title
-// joins the row above; anything else is skipped and named. Totals are
+// number is a heading only when numbered rows of a new prefix follow it,
+// or the sheet shows it as one (capitals in a csv) and rows without a
+// number follow it; the rest of a title joins the row above; anything
+// else is skipped and named. Totals are
 // skipped even with a count in the number cell; a request titled like a
 // status stays. A sheet without numbers keeps its rows as requests.
 func TestRowsWithoutANumber(t *testing.T) {
@@ -274,8 +275,9 @@ func TestRowsWithoutANumber(t *testing.T) {
 		"1,Corporate,\n1.1,Articles of association,Open\n,Certified copies,\n"+ // row 4: nothing sits under it
 		",Finance,\n2.1,Audited accounts,Open\n"+ // row 5: heads 2.x
 		"2.2,Copies of all leases,Open\n,including side letters,\n"+ // row 8 joins 2.2
-		",TAX,\n"+ // row 9: capitals, though nothing new follows
+		",TAX,\n"+ // row 9: capitals, over a row numbered without its number
 		"5,Open items,Open\n"+
+		",HR,\n,Employment contracts,Open\n"+ // row 11: capitals over a row it holds
 		",,\n42,Total requests,\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -288,11 +290,12 @@ func TestRowsWithoutANumber(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d:%s:%s:%s", r.Line, r.Number, r.Kind, r.Title))
 	}
 	want := []string{"2:1:section:Corporate", "3:1.1:request:Articles of association", "5:2:section:Finance", "6:2.1:request:Audited accounts",
-		"7:2.2:request:Copies of all leases including side letters", "9::section:TAX", "10:5:request:Open items"}
+		"7:2.2:request:Copies of all leases including side letters", "10:5:request:Open items", "11::section:HR", "12::request:Employment contracts"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(s.Skipped) != 2 || s.Skipped[0].Line != 4 || s.Skipped[0].Why != whyNoNumber || s.Skipped[1].Line != 12 || s.Skipped[1].Why != whyTotals {
+	if len(s.Skipped) != 3 || s.Skipped[0].Line != 4 || s.Skipped[0].Why != whyNoNumber || s.Skipped[1].Line != 9 || s.Skipped[1].Why != whyEmptyHeading ||
+		s.Skipped[2].Line != 14 || s.Skipped[2].Why != whyTotals {
 		t.Errorf("skipped = %+v", s.Skipped)
 	}
 	if !strings.Contains(notesOf(s), `row 4 ("Certified copies") is not imported: without a number, and no numbered rows sit under them`) {

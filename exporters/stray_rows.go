@@ -26,6 +26,8 @@ const (
 	whyNote     = "a note"
 	whyHeader   = "the header row again (a page break of a list converted from PDF) or a page number"
 	whyNoNumber = "without a number, and no numbered rows sit under them (not a heading): give each a number to import it as a request"
+	// whyEmptyHeading: a heading over rows numbered without its number.
+	whyEmptyHeading = "headings, but the rows below are numbered without their number, so nothing would sit under them: give each the number its rows start with (7 above 7.1, 7.2) to import it as a section"
 )
 
 // strayPatterns are compiled when a sheet is first read:
@@ -294,7 +296,7 @@ func skippedNotes(skipped []SkippedRow) []string {
 		if len(rows) == 1 {
 			verb = "is"
 		}
-		if why == whyNoNumber {
+		if why == whyNoNumber || why == whyEmptyHeading {
 			notes = append(notes, fmt.Sprintf("%s (%s) %s not imported: %s", rowRanges(lines), strings.Join(texts, ", "), verb, why))
 			continue
 		}

@@ -15,9 +15,12 @@ import (
 //     with a note;
 //   - a heading, when numbered rows of a new prefix follow it (it takes
 //     that prefix as its number), or when the sheet sets it apart (bold,
-//     merged across, or in capitals);
+//     merged across, or in capitals) and rows without a number follow it
+//     (they sit under it);
 //   - otherwise, in a sheet whose rows are numbered, a line nothing sits
-//     under: skipped and named in a note.
+//     under: skipped and named in a note (a heading set apart over rows
+//     numbered without its number, 1, 2 under CORPORATE, would be an
+//     empty section).
 //
 // In a sheet without numbers such rows stay requests, unless the
 // workbook shows them as headings (bold, merged).
@@ -41,7 +44,7 @@ func placeUnnumbered(s *Sheet, shown func(line int) bool) []Problem {
 		return nil
 	}
 
-	const keep, join, skip = 0, 1, 2
+	const keep, join, skip, skipHeading = 0, 1, 2, 3
 	what := make([]int, len(rows))
 	into := make([]int, len(rows)) // the row a continuation joins
 	claimed := map[string]bool{}
@@ -71,8 +74,12 @@ func placeUnnumbered(s *Sheet, shown func(line int) bool) []Problem {
 			rows[i].heading = true
 			continue
 		}
-		if shown(r.Line) || markedHeading(r.Title, false) {
+		if (shown(r.Line) || markedHeading(r.Title, false)) && unnumberedRowBelow(rows, i, candidate) {
 			rows[i].heading = true
+			continue
+		}
+		if shown(r.Line) || markedHeading(r.Title, false) {
+			what[i] = skipHeading
 			continue
 		}
 		what[i] = skip
@@ -96,6 +103,8 @@ func placeUnnumbered(s *Sheet, shown func(line int) bool) []Problem {
 			}
 		case skip:
 			s.Skipped = append(s.Skipped, SkippedRow{Line: r.Line, Text: r.Title, Why: whyNoNumber})
+		case skipHeading:
+			s.Skipped = append(s.Skipped, SkippedRow{Line: r.Line, Text: r.Title, Why: whyEmptyHeading})
 		}
 	}
 	if removed == 0 {
@@ -130,6 +139,21 @@ func isRequestRow(r Row, hasChildren map[string]bool) bool {
 		return false
 	}
 	return r.Title != ""
+}
+
+// unnumberedRowBelow reports whether a row without a number, not itself
+// a candidate heading, follows row i before the next numbered row or
+// candidate: a row that would sit under i as its heading.
+func unnumberedRowBelow(rows []Row, i int, candidate func(Row) bool) bool {
+	for j := i + 1; j < len(rows); j++ {
+		switch {
+		case rows[j].Number != "", candidate(rows[j]):
+			return false
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // newPrefixBelow returns the number an unnumbered row heads: the parent
