@@ -141,19 +141,14 @@ func isRequestRow(r Row, hasChildren map[string]bool) bool {
 	return r.Title != ""
 }
 
-// unnumberedRowBelow reports whether a row without a number, not itself
-// a candidate heading, follows row i before the next numbered row or
-// candidate: a row that would sit under i as its heading.
+// unnumberedRowBelow reports whether the row below row i has no number
+// and is not itself a candidate heading: a row that would sit under i.
 func unnumberedRowBelow(rows []Row, i int, candidate func(Row) bool) bool {
-	for j := i + 1; j < len(rows); j++ {
-		switch {
-		case rows[j].Number != "", candidate(rows[j]):
-			return false
-		default:
-			return true
-		}
+	if i+1 >= len(rows) {
+		return false
 	}
-	return false
+	below := rows[i+1]
+	return below.Number == "" && !candidate(below)
 }
 
 // newPrefixBelow returns the number an unnumbered row heads: the parent
