@@ -448,3 +448,15 @@ func TestDayCountsOneBelowTheOther(t *testing.T) {
 		t.Errorf("problems:\n%s", problemsOf(s))
 	}
 }
+
+// TestNumberAndTitleOnRowsOfTheirOwn: a list converted from PDF puts
+// each number on a row and its title on the next.
+func TestNumberAndTitleOnRowsOfTheirOwn(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("No.,Request,Details\n1,Corporate,\n1.1,,\n,Articles of association,\n1.2,Minutes,\n"))
+	if err != nil || len(s.Problems) != 0 {
+		t.Fatalf("%v %v", err, s.Problems)
+	}
+	if len(s.Rows) != 3 || s.Rows[1].Number != "1.1" || s.Rows[1].Title != "Articles of association" {
+		t.Errorf("rows %+v", s.Rows)
+	}
+}

@@ -68,6 +68,7 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 	title := m.Index[FieldTitle]
 	body, hasBody := m.Index[FieldBody]
 	lastNumbered := -1 // the row above, when it is a numbered row with a title
+	numberAlone := -1  // the row above, when it holds a number and nothing else
 	inTotals, inLegend := false, false
 	mapped := map[int]bool{}
 	for _, j := range m.Index {
@@ -82,9 +83,18 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 		texts, cols = mappedTexts(grid[i], mapped, texts[:0], cols[:0])
 		if len(texts) == 0 {
 			inTotals, inLegend = false, false // a blank row ends a block
-			lastNumbered = -1
+			lastNumbered, numberAlone = -1, -1
 			continue
 		}
+		if numberAlone == i-1 && len(texts) == 1 && cols[0] == title {
+			// A list converted from PDF puts a number and its title on
+			// rows of their own.
+			setCell(grid, numberAlone, title, texts[0])
+			joined[i] = fmt.Sprintf("row %d (%q) is the title of the number on row %d above it: read as one row", i+1, shorten(OneLine(texts[0]), 40), numberAlone+1)
+			lastNumbered, numberAlone = numberAlone, -1
+			continue
+		}
+		numberAlone = -1
 		if hasBody && !m.TitleFromBody && len(texts) == 1 && cols[0] == body && body != title && lastNumbered >= 0 && !p.note.MatchString(texts[0]) {
 			// Left as lastNumbered, so that a third line joins too.
 			setCell(grid, lastNumbered, body, strings.TrimSpace(cellAt(grid[lastNumbered], body)+"\n"+texts[0]))
@@ -134,6 +144,9 @@ func strayRows(grid [][]string, headerLine int, m Mapping, hidden func(int) bool
 		}
 		if _, skipped := out[i]; !skipped && strings.TrimSpace(cellAt(grid[i], title)) != "" && numbered {
 			lastNumbered = i
+		}
+		if _, skipped := out[i]; !skipped && numbered && len(texts) == 1 && cols[0] == number && headingPatterns().numberLike.MatchString(OneLine(texts[0])) {
+			numberAlone = i
 		}
 	}
 	return out, joined
