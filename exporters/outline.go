@@ -2,7 +2,9 @@ package exporters
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/dealctl/dealctl/internal/domain"
 )
@@ -118,4 +120,49 @@ func isAllDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789"
 
 func isAllLetters(s string) bool {
 	return s != "" && strings.Trim(strings.ToUpper(s), "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+}
+
+// subItemPattern is a sub-item's mark: (a), a), (iv), iv), or a small
+// letter alone (a, b).
+var subItemPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\(?([a-z]{1,2}|[ivx]{1,5})\)$|^([a-z])$`)
+})
+
+// qualifySubItems reads the sub-items counsel mark (a), (b) or (i), (ii)
+// under a numbered request as that request's rows: (a) below 1.1 is
+// 1.1.a. Without it each would be a row numbered "(a)" at the top of the
+// list, and the second such mark a duplicate. Marks above the first
+// number stay as they are. It returns a note, or "".
+func qualifySubItems(rows []Row) string {
+	parent := ""
+	var eg []string
+	count := 0
+	for i := range rows {
+		n := rows[i].Number
+		if n == "" {
+			continue
+		}
+		m := subItemPattern().FindStringSubmatch(n)
+		if m == nil {
+			parent = n
+			continue
+		}
+		if parent == "" {
+			continue
+		}
+		mark := m[1] + m[2]
+		rows[i].Number = parent + "." + mark
+		count++
+		if len(eg) < 3 {
+			eg = append(eg, fmt.Sprintf("%s below %s is %s", n, parent, rows[i].Number))
+		}
+	}
+	if count == 0 {
+		return ""
+	}
+	more := ""
+	if count > len(eg) {
+		more = ", …"
+	}
+	return fmt.Sprintf("sub-items marked (a), (i) are read under the row above them (%s%s)", strings.Join(eg, ", "), more)
 }

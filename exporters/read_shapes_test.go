@@ -460,3 +460,22 @@ func TestNumberAndTitleOnRowsOfTheirOwn(t *testing.T) {
 		t.Errorf("rows %+v", s.Rows)
 	}
 }
+
+// TestSubItemsUnderTheirRequest: (a), (b) below 1.1 are 1.1.a, 1.1.b,
+// and 1.1 their section.
+func TestSubItemsUnderTheirRequest(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("No.,Request,Status\n1,Corporate,\n1.1,Constitutional documents:,\n(a),Articles,Open\n(b),Certificate,Open\n1.2,Minutes,Open\n(a),Board,Open\n"))
+	if err != nil || len(s.Problems) != 0 {
+		t.Fatalf("%v %v", err, s.Problems)
+	}
+	var got []string
+	for _, r := range s.Rows {
+		got = append(got, r.Number+"/"+string(r.Kind))
+	}
+	if want := "1/section 1.1/section 1.1.a/request 1.1.b/request 1.2/section 1.2.a/request"; strings.Join(got, " ") != want {
+		t.Errorf("rows %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if !strings.Contains(notesOf(s), "(a) below 1.1 is 1.1.a") {
+		t.Errorf("notes %q", s.Notes)
+	}
+}

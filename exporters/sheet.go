@@ -200,6 +200,8 @@ func parseGrid(file, name string, grid [][]string, lay gridLayout, o ReadOptions
 	}
 	if note := qualifyOutline(s.Rows); note != "" {
 		notes = append(notes, note)
+	} else if note := qualifySubItems(s.Rows); note != "" {
+		notes = append(notes, note)
 	}
 	numberTyped := func(line int) bool {
 		j, ok := m.Index[FieldNumber]
