@@ -43,6 +43,8 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte("Ref,Request,Status\n1,A,Open\n,and more,\n,Total requests,5\n,Outstanding,4\n\n,Priority key,\n,High – now,\n,Note: x,\n"))
 	f.Add([]byte("Request ID,Query,Due\nQ-0001,A,5\nQ-0002,B,TBC\n"))
 	f.Add([]byte("Pos.,Request\n1,A\n1.1,B\nI,C\nII.1,D\n"))
+	f.Add([]byte("No.,Request,Status\nI,CORPORATE,\nA,Charter,\n1,Articles,Open\nII,TAX,\n1,Returns,Open\n"))
+	f.Add([]byte("No.,Request,Details\n1.1,Documents:,\n(a),Articles,\n,,wrapped\n1.2,,\n,Minutes,\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadCSV("fuzz.csv", data)
 		if err != nil {
