@@ -37,7 +37,7 @@ func isRoman(s string) bool { return s != "" && romanPattern().MatchString(s) }
 
 // unmappedNumberColumn finds, in a sheet without a number column, a
 // column whose cells are the rows' numbers under a header dealctl does not
-// know ("Pos.", "Lfd. Nr."): read without it the list would lose its
+// know ("Pos.", "Seq."): read without it the list would lose its
 // numbers and sections, so the sheet stops with the --map that reads it.
 func unmappedNumberColumn(grid [][]string, headerLine int, m Mapping, hidden func(int) bool) *Problem {
 	if m.Has(FieldNumber) {

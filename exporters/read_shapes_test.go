@@ -479,3 +479,19 @@ func TestSubItemsUnderTheirRequest(t *testing.T) {
 		t.Errorf("notes %q", s.Notes)
 	}
 }
+
+// TestGermanHeadersAndValues: a list kept in German.
+func TestGermanHeadersAndValues(t *testing.T) {
+	s, err := ReadCSV("l.csv", []byte("Lfd. Nr.;Anforderung;Beschreibung;Priorität;Status;Fällig bis;Bereich\n1;Gesellschaftsrecht;;;;;\n"+
+		"1.1;Handelsregisterauszug;Aktuell, beglaubigt;hoch;offen;15.03.2026;Legal\n1.2;Gesellschaftsvertrag;;mittel;in Bearbeitung;;Legal\n"))
+	if err != nil || len(s.Problems) != 0 {
+		t.Fatalf("%v %v", err, s.Problems)
+	}
+	r := rowByNumber(t, s, "1.1")
+	if r.Title != "Handelsregisterauszug" || r.Body != "Aktuell, beglaubigt" || r.Priority != "high" || r.Status != "open" || r.DueDate != "2026-03-15" {
+		t.Errorf("1.1 = %+v", r)
+	}
+	if r := rowByNumber(t, s, "1.2"); r.Priority != "medium" || r.Status != "partial" {
+		t.Errorf("1.2 = %+v", r)
+	}
+}
