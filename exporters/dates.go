@@ -123,6 +123,14 @@ func parseDate(cell string, date1904 bool, col dateColumn) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s is not a date: use YYYY-MM-DD", s)
 		}
+		if t.Year() < firstSerialYear {
+			if !date1904 && f < 61 {
+				// Excel counts a 29 February 1900 that never was, so
+				// its first 60 days show one day later than they are.
+				t = t.AddDate(0, 0, 1)
+			}
+			return "", &numberNotDate{cell: s, asDate: t}
+		}
 		return t.Format(time.DateOnly), nil
 	}
 	// A timestamp such as "2026-03-01T00:00:00Z" or "2026-03-01 00:00:00"
@@ -141,6 +149,25 @@ func parseDate(cell string, date1904 bool, col dateColumn) (string, error) {
 		return d, err
 	}
 	return "", fmt.Errorf("%q is not a date: use YYYY-MM-DD", s)
+}
+
+// firstSerialYear is the first year a bare number in a date column is
+// read as: Excel's day 5 is 5 January 1900, and no deal's deadline falls
+// before 2000, so a small number there is a count ("5" business days
+// after signing), never a date.
+const firstSerialYear = 2000
+
+// numberNotDate is a bare number in a date column too small to be a
+// day of this era.
+type numberNotDate struct {
+	cell   string
+	asDate time.Time
+}
+
+func (e *numberNotDate) Error() string {
+	return fmt.Sprintf("%s is a number, not a date (as Excel's day count it would be %s): "+
+		"if it counts days (after signing), write the date itself as YYYY-MM-DD, or --map due_date:%s= to leave it blank",
+		e.cell, e.asDate.Format("2 January 2006"), mapArg(e.cell))
 }
 
 // slashedDayMonth splits d/m/y or m/d/y (also with . or -) into its first

@@ -50,18 +50,32 @@ func init() {
 		}
 	}
 	add(FieldNumber, "No.", "No", "#", "Ref", "Ref.", "Ref #", "Ref No", "Reference", "Item", "Item #", "Item No",
-		"Num", "Request #", "Request No", "Request number", "Req #", "Req No", "S/N", "Sr No", "Index")
+		"Num", "Request #", "Request No", "Request number", "Req #", "Req No", "S/N", "Sr No", "Index",
+		"Nr.", "Nr", "Nummer", "Sl. No.", "S. No.", "Serial No", "Q#", "Q No", "Query No.", "Query #", "Query number",
+		"Question No", "Question #", "Request ID", "Req ID", "Query ID", "Question ID", "DD Ref", "DD No", "Line", "Line #", "Line No",
+		"Request Ref", "Query Ref", "Ref ID", "Lfd. Nr.", "Lfd Nr", "Ziffer")
 	add(FieldKind, "Type", "Row type", "Row kind")
 	add(FieldTitle, "Request", "Item description", "Request title", "Document request", "Documents requested",
-		"Information requested", "Requested item", "Subject", "Question")
-	add(FieldBody, "Details", "Description", "Request details", "Detail", "Full description", "Notes to target")
+		"Information requested", "Requested item", "Subject", "Question",
+		"Information required", "Information request", "Document / Information Requested", "Documents / Information Requested",
+		"Document / Information Required", "Documents required", "Request Description", "Query", "Query description",
+		"Requirement", "Requirements", "Document", "Documents", "Document name", "Document title", "Deliverable",
+		"Anforderung", "Angeforderte Unterlagen", "Angeforderte Dokumente", "Unterlagen", "Bezeichnung", "Frage")
+	add(FieldBody, "Details", "Description", "Request details", "Detail", "Full description", "Notes to target",
+		"Beschreibung", "Erläuterung", "Erläuterungen")
 	add(FieldStatus, "State", "Progress", "Request status")
-	add(FieldPriority, "Prio", "Importance", "Urgency")
-	add(FieldCategory, "Workstream", "Work stream", "Area", "Topic", "Function", "Diligence area")
-	add(FieldRequester, "Requested by", "Advisor", "Adviser", "Requesting party", "Raised by")
-	add(FieldDueDate, "Due", "Deadline", "Target date", "Due by", "Date due")
-	add(FieldAssignee, "Assigned to", "Owner", "Responsible", "Responsible person", "Target contact")
+	add(FieldPriority, "Prio", "Importance", "Urgency", "Priorität")
+	add(FieldCategory, "Workstream", "Work stream", "Area", "Topic", "Function", "Diligence area", "Bereich", "Kategorie", "Themenbereich")
+	add(FieldRequester, "Requested by", "Advisor", "Adviser", "Requesting party", "Raised by", "Asked by", "Submitted by")
+	add(FieldDueDate, "Due", "Deadline", "Target date", "Due by", "Date due", "Fällig", "Fällig am", "Fällig bis", "Fälligkeit", "Frist")
+	add(FieldAssignee, "Assigned to", "Owner", "Responsible", "Responsible person", "Target contact", "Verantwortlich", "Zuständig")
 }
+
+// weakHeaders name a field only when no other column of the sheet names
+// it: a "Document" column beside a "Request" column holds the data room's
+// file, not the request; "Line" beside "No." is a line of business.
+var weakHeaders = map[string]bool{"document": true, "documents": true, "documentname": true, "documenttitle": true,
+	"deliverable": true, "line": true, "query": true}
 
 // exportOnly are columns dealctl's own export writes that import reads
 // past without a note: they describe the server's state, not the list.

@@ -2,6 +2,7 @@ package exporters
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,12 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte("No.,Request,Due\n7. ENVIRONMENTAL,,\n7.1,Fees \xa3500 \x96 net,03/04/2026\n7.9,x,12/13/2026\n7.1,y,\n"))
 	f.Add([]byte("Ref,Description,Status\n,HEALTH AND SAFETY,\n1,Caf\xc3\xa9,N/A\n"))
 	f.Add([]byte("N\x00o\x00,\x00T\x00i\x00t\x00l\x00e\x00\n\x001\x00,\x00A\x00"))
+	f.Add([]byte("Nr.;Information required\n13;Corporate\n13.01.2026;Register\n46066;Articles\n4711;x\n"))
+	f.Add([]byte("Ref,Request,Status\n1,A,Open\n,and more,\n,Total requests,5\n,Outstanding,4\n\n,Priority key,\n,High – now,\n,Note: x,\n"))
+	f.Add([]byte("Request ID,Query,Due\nQ-0001,A,5\nQ-0002,B,TBC\n"))
+	f.Add([]byte("Pos.,Request\n1,A\n1.1,B\nI,C\nII.1,D\n"))
+	f.Add([]byte("No.,Request,Status\nI,CORPORATE,\nA,Charter,\n1,Articles,Open\nII,TAX,\n1,Returns,Open\n"))
+	f.Add([]byte("No.,Request,Details\n1.1,Documents:,\n(a),Articles,\n,,wrapped\n1.2,,\n,Minutes,\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadCSV("fuzz.csv", data)
 		if err != nil {
@@ -112,7 +119,7 @@ func FuzzSplitHeadingCell(f *testing.F) {
 // FuzzValueMapAdd: a --map spec is taken or refused, never a panic, and a
 // value taken is read back by the same text.
 func FuzzValueMapAdd(f *testing.F) {
-	for _, s := range []string{"category:Regulatory=legal", "status:N/A=", "due:TBC=2026-01-01", "x", ":=", "Workstream:-=tax"} {
+	for _, s := range []string{"category:Regulatory=legal", "status:N/A=", "due:TBC=2026-01-01", "x", ":=", "Workstream:-=tax", "number=Pos.", "No.=Sl. No.", "=x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
@@ -120,11 +127,59 @@ func FuzzValueMapAdd(f *testing.F) {
 		if err := vm.Add(spec); err != nil {
 			return
 		}
+		if before, column, _ := strings.Cut(spec, "="); !strings.Contains(before, ":") {
+			fl, _ := FieldFor(before)
+			if got, ok := vm.Column(fl); !ok || got != strings.TrimSpace(column) {
+				t.Fatalf("Add(%q) took it, but the column of %s is %q", spec, fl, got)
+			}
+			return
+		}
 		field, rest, _ := strings.Cut(spec, ":")
 		from, _, _ := strings.Cut(rest, "=")
 		fl, _ := FieldFor(field)
 		if _, ok := vm.lookup(fl, strings.TrimSpace(from)); !ok {
 			t.Fatalf("Add(%q) took it, but %q is not mapped", spec, from)
+		}
+	})
+}
+
+// FuzzDateText: a number cell read as a date names a real day, and the
+// number Excel made it from is that day and month.
+func FuzzDateText(f *testing.F) {
+	for _, c := range []string{"13.01.2026", "2026-01-13", "13-Jan", "Jan 13", "13. Jan", "1.2.3", "31.02.2026", "13/01/26", "2.3.26"} {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, cell string) {
+		day, ok := dateText(cell)
+		if !ok {
+			return
+		}
+		if day.Month() < 1 || day.Month() > 12 || day.Day() < 1 || day.Day() > 31 {
+			t.Fatalf("dateText(%q) = %v", cell, day)
+		}
+		if msg := turnedIntoDate(day, cell, "No."); !strings.Contains(msg, fmt.Sprintf("%d.%d", day.Day(), int(day.Month()))) {
+			t.Fatalf("turnedIntoDate(%v) = %q", day, msg)
+		}
+	})
+}
+
+// FuzzStrayRows: whatever a row below the header holds, it is read or
+// skipped, never both, and a skipped row keeps its row number.
+func FuzzStrayRows(f *testing.F) {
+	f.Add("", "Total requests", "12")
+	f.Add("42", "Total requests", "")
+	f.Add("", "Priority key", "")
+	f.Add("5", "Open items", "Open")
+	f.Add("", "Note: x", "")
+	f.Add("", "", "Outstanding")
+	f.Fuzz(func(t *testing.T, number, title, status string) {
+		grid := [][]string{{"No.", "Title", "Status"}, {"1", "Corporate", ""}, {number, title, status}}
+		m := Mapping{Index: map[Field]int{FieldNumber: 0, FieldTitle: 1, FieldStatus: 2}, Headers: map[Field]string{}}
+		skipped, _ := strayRows(grid, 1, m, func(int) bool { return false })
+		for i, sk := range skipped {
+			if sk.Line != i+1 || i != 2 {
+				t.Fatalf("skipped %+v at grid row %d", sk, i)
+			}
 		}
 	})
 }

@@ -19,6 +19,25 @@ type gridLayout struct {
 	// numericCell reports whether a cell (0-based) is stored as a number,
 	// not text: how Excel turns a typed 7.10 into 7.1.
 	numericCell func(row, col int) bool
+	// dateFormatted reports whether a cell (0-based) is formatted as a
+	// date: how German Excel keeps a typed 13.1 (as 13 January).
+	dateFormatted func(row, col int) bool
+	// boldCell reports whether a cell (0-based) is set in bold.
+	boldCell func(row, col int) bool
+	// formula returns a cell's formula (0-based), "" for none: a cell
+	// that reads blank may be a formula saved without its value.
+	formula func(row, col int) string
+}
+
+// shownAsHeading reports whether the workbook sets row i (0-based) apart
+// as a heading: its title cell in bold, or merged across the row.
+func (l gridLayout) shownAsHeading(i, title int) bool {
+	for _, r := range l.merges {
+		if r.top <= i && i <= r.bottom && r.right > r.left && r.left <= title && title <= r.right {
+			return true
+		}
+	}
+	return l.boldCell != nil && l.boldCell(i, title)
 }
 
 // cellRange is a merged range, 0-based and inclusive.
@@ -220,7 +239,7 @@ func loneCell(cells []string) (int, bool) {
 }
 
 func cellAt(cells []string, j int) string {
-	if j < len(cells) {
+	if j >= 0 && j < len(cells) {
 		return cells[j]
 	}
 	return ""

@@ -265,7 +265,8 @@ func TestValueMapRefusesMistakes(t *testing.T) {
 		"due_date:TBC=next week":   "is not a date",
 		"status:=open":             "write FIELD:TEXT=VALUE",
 	} {
-		if err := (ValueMap{}).Add(spec); err == nil || !strings.Contains(err.Error(), want) {
+		vm := ValueMap{}
+		if err := vm.Add(spec); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Add(%q) = %v, want %q", spec, err, want)
 		}
 	}

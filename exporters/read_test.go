@@ -31,6 +31,14 @@ func TestTemplatesGolden(t *testing.T) {
 		{"merged-headings-libreoffice.csv", ""},
 		{"excel-number-7.10.xlsx", ""},
 		{"unknown-values.csv", ""},
+		{"german-excel-dates.xlsx", ""},
+		{"german-excel-dates-saved.csv", ""},
+		{"bank-tracker-totals.xlsx", ""},
+		{"counsel-ddrl-roman.xlsx", ""},
+		{"pe-tracker-lettered.xlsx", ""},
+		{"vdr-qa-export.csv", ""},
+		{"unknown-number-header.csv", ""},
+		{"formulas-without-values.xlsx", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

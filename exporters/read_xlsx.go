@@ -93,7 +93,68 @@ func readLayout(f *excelize.File, sheet string, width int, lay *gridLayout) erro
 		t, err := f.GetCellType(sheet, axis)
 		return err == nil && (t == excelize.CellTypeNumber || t == excelize.CellTypeUnset)
 	}
+	lay.dateFormatted = func(row, col int) bool {
+		st := cellStyle(f, sheet, row, col)
+		return st != nil && isDateFormat(st.NumFmt, st.CustomNumFmt)
+	}
+	lay.formula = func(row, col int) string {
+		axis, err := excelize.CoordinatesToCellName(col+1, row+1)
+		if err != nil {
+			return ""
+		}
+		formula, _ := f.GetCellFormula(sheet, axis)
+		return formula
+	}
+	lay.boldCell = func(row, col int) bool {
+		st := cellStyle(f, sheet, row, col)
+		return st != nil && st.Font != nil && st.Font.Bold
+	}
 	return nil
+}
+
+// cellStyle is a cell's style (0-based), or nil when it has none.
+func cellStyle(f *excelize.File, sheet string, row, col int) *excelize.Style {
+	axis, err := excelize.CoordinatesToCellName(col+1, row+1)
+	if err != nil {
+		return nil
+	}
+	idx, err := f.GetCellStyle(sheet, axis)
+	if err != nil || idx == 0 {
+		return nil
+	}
+	st, err := f.GetStyle(idx)
+	if err != nil {
+		return nil
+	}
+	return st
+}
+
+// isDateFormat reports whether a cell's number format shows a date:
+// one of Excel's built-in date formats, or a custom one with a day,
+// month or year in it (DD.MM.YYYY, d-mmm), outside quoted text.
+func isDateFormat(id int, custom *string) bool {
+	if custom != nil {
+		inQuote, inBracket, escaped := false, false, false
+		for _, r := range strings.ToLower(*custom) {
+			switch {
+			case escaped:
+				escaped = false
+			case r == '\\' && !inQuote:
+				escaped = true
+			case r == '"':
+				inQuote = !inQuote
+			case inQuote:
+			case r == '[':
+				inBracket = true // [Red], [$-407]: a colour or locale
+			case r == ']':
+				inBracket = false
+			case !inBracket && (r == 'd' || r == 'y' || r == 'm'):
+				return true
+			}
+		}
+		return false
+	}
+	return (id >= 14 && id <= 17) || id == 22 || (id >= 27 && id <= 36) || (id >= 50 && id <= 58)
 }
 
 // pickSheet returns the sheet named (case-insensitively), or the first

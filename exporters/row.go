@@ -40,6 +40,9 @@ type Row struct {
 	ParentLine int    `json:"-"`
 	// kindGiven records that the Kind column said so, rather than inference.
 	kindGiven bool
+	// heading: an unnumbered row read as a section heading
+	// (placeUnnumbered).
+	heading bool
 	// mappedBlank holds the fields whose cell --map read as blank: such a
 	// blank means "nothing to say here", never "clear the deal's value".
 	mappedBlank map[Field]bool

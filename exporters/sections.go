@@ -15,24 +15,25 @@ func (r Row) KindGiven() bool { return r.kindGiven }
 
 // inferSections decides which rows are sections and which section each
 // row sits under (docs/spreadsheets.md, "Sections"): a row is a section when its kind says so,
-// when other rows' numbers sit under its number, or, in a numbered sheet,
-// when it is an unnumbered row with nothing but a title (a heading row).
-// An unnumbered heading takes the number its numbered rows sit under.
+// when other rows' numbers sit under its number, or when it is an
+// unnumbered heading (placeUnnumbered). An unnumbered heading takes the
+// number its numbered rows sit under.
 //
 // numberTyped reports whether a row's number cell is stored as a number
 // (a workbook knows; a csv does not), for the duplicate it causes.
-func inferSections(s *Sheet, numberTyped func(line int) bool) []Problem {
-	var problems []Problem
+//
+// shown reports whether the workbook sets a row apart as a heading (bold,
+// merged across); placeUnnumbered uses it for rows without a number.
+func inferSections(s *Sheet, numberTyped, shown func(line int) bool) []Problem {
+	problems := placeUnnumbered(s, shown)
 	rows := s.Rows
 	byNumber := map[string]int{}
-	numbered := 0
 	prev := ""
 	for i := range rows {
 		n := rows[i].Number
 		if n == "" {
 			continue
 		}
-		numbered++
 		if j, dup := byNumber[n]; dup {
 			problems = append(problems, Problem{Line: rows[i].Line, Column: s.Columns.Headers[FieldNumber], Field: FieldNumber,
 				Message: fmt.Sprintf("number %s is also on row %d: numbers must be unique", n, rows[j].Line) +
@@ -59,7 +60,7 @@ func inferSections(s *Sheet, numberTyped func(line int) bool) []Problem {
 		case r.kindGiven:
 		case r.Number != "" && hasChildren[r.Number]:
 			r.Kind = api.KindSection
-		case r.Number == "" && numbered > 0 && isHeadingOnly(*r):
+		case r.heading:
 			r.Kind = api.KindSection
 		default:
 			r.Kind = api.KindRequest

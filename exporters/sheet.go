@@ -15,6 +15,10 @@ type Sheet struct {
 	Ignored    []string  `json:"ignored_columns"` // headers of columns dealctl does not use
 	Rows       []Row     `json:"rows"`
 	Problems   []Problem `json:"problems"`
+	// Skipped are the rows that are not part of the list (a totals
+	// block, a legend, a note, an unnumbered line nothing sits under):
+	// never imported, and named in Notes.
+	Skipped []SkippedRow `json:"skipped_rows"`
 	// Notes say how the sheet was read where dealctl had to decide: the
 	// encoding of a csv that is not UTF-8, the day/month order taken
 	// from a date column, hidden rows and columns left out, a
@@ -37,7 +41,10 @@ func (e *HeaderError) Error() string { return e.Reason }
 // findHeader picks the header row: the first of the top rows that names
 // the most known fields, at least two of them, one being the title (or a
 // Description column standing in for it).
-func findHeader(grid [][]string, skip func(int) bool) (line int, m Mapping, ignored []string, err error) {
+//
+// names are the columns --map FIELD=COLUMN names: they count as the
+// fields they are mapped to.
+func findHeader(grid [][]string, skip func(int) bool, names ValueMap) (line int, m Mapping, ignored []string, err error) {
 	best, bestScore := -1, 0
 	untitled, untitledScore := -1, 0 // the best row that lacks a title column
 	for i := 0; i < len(grid) && i < headerScanRows; i++ {
@@ -45,8 +52,9 @@ func findHeader(grid [][]string, skip func(int) bool) (line int, m Mapping, igno
 			continue
 		}
 		seen := map[Field]bool{}
-		for _, c := range grid[i] {
-			if f, ok := FieldFor(c); ok {
+		fieldOf := names.headerFields(grid[i])
+		for j := range grid[i] {
+			if f, ok := fieldOf(j); ok {
 				seen[f] = true
 			}
 		}
@@ -69,13 +77,25 @@ func findHeader(grid [][]string, skip func(int) bool) (line int, m Mapping, igno
 	m = Mapping{Index: map[Field]int{}, Headers: map[Field]string{}}
 	ignored = []string{}
 	secondBody, secondBodyHeader := -1, ""
+	fieldOf := names.headerFields(grid[best])
+	named := map[Field]bool{} // fields a header names outright, not as a weak synonym
+	for j, c := range grid[best] {
+		if f, ok := fieldOf(j); ok && !weakHeaders[normalizeHeader(c)] {
+			named[f] = true
+		}
+	}
 	for j, c := range grid[best] {
 		h := printable(OneLine(c))
+		f, ok := fieldOf(j)
+		if h == "" && ok {
+			h = columnLetter(j) // --map number=A names a column without a header
+		}
 		if h == "" {
 			continue
 		}
-		f, ok := FieldFor(h)
 		switch {
+		case ok && weakHeaders[normalizeHeader(h)] && named[f]:
+			ignored = append(ignored, fmt.Sprintf("%s (a second %s column)", h, f))
 		case ok && !m.Has(f):
 			m.Index[f], m.Headers[f] = j, h
 		case ok && f == FieldBody && secondBody < 0:
@@ -125,7 +145,7 @@ func knownHeaders(row []string) []string {
 func parseGrid(file, name string, grid [][]string, lay gridLayout, o ReadOptions, date1904 bool) (*Sheet, error) {
 	notes := []string{}
 	hiddenTop := lay.blankHiddenColumns(grid)
-	line, m, ignored, err := findHeader(grid, lay.hiddenRow)
+	line, m, ignored, err := findHeader(grid, lay.hiddenRow, o.Map)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where(file, name), err)
 	}
@@ -140,15 +160,24 @@ func parseGrid(file, name string, grid [][]string, lay gridLayout, o ReadOptions
 	}
 	lay.placeHeadings(grid, line, m)
 
-	s := &Sheet{File: file, Name: name, HeaderLine: line, Columns: m, Ignored: ignored, Rows: []Row{}, Problems: []Problem{}}
+	s := &Sheet{File: file, Name: name, HeaderLine: line, Columns: m, Ignored: ignored, Rows: []Row{}, Problems: []Problem{}, Skipped: []SkippedRow{}}
 	dateCol := -1
 	if i, ok := m.Index[FieldDueDate]; ok {
 		dateCol = i
 	}
 	rules := CellRules{Date1904: date1904, Map: o.Map, collect: newValueProblems(),
 		dates: inferDateColumn(grid, dateCol, line, lay.hiddenRow, o.DateOrder)}
+	stray, joined := strayRows(grid, line, m, lay.hiddenRow)
 	for i := line; i < len(grid); i++ {
 		if lay.hiddenRow(i) {
+			continue
+		}
+		if sk, ok := stray[i]; ok {
+			s.Skipped = append(s.Skipped, sk)
+			continue
+		}
+		if note, ok := joined[i]; ok {
+			notes = append(notes, note)
 			continue
 		}
 		row, problems, empty := ParseRow(grid[i], m, i+1, rules)
@@ -162,13 +191,33 @@ func parseGrid(file, name string, grid [][]string, lay gridLayout, o ReadOptions
 	if note := dateOrderNote(m.Headers[FieldDueDate], rules.dates, s.Rows, grid, dateCol); note != "" {
 		notes = append(notes, note)
 	}
+	s.Problems = append(s.Problems, formulasWithoutValues(s.Rows, m, lay.formula)...)
+	if p := unmappedNumberColumn(grid, line, m, lay.hiddenRow); p != nil {
+		s.Problems = append(s.Problems, *p)
+	}
+	if note := readIDNumbers(s.Rows, m.Headers[FieldNumber]); note != "" {
+		notes = append(notes, note)
+	}
+	if note := qualifyOutline(s.Rows); note != "" {
+		notes = append(notes, note)
+	} else if note := qualifySubItems(s.Rows); note != "" {
+		notes = append(notes, note)
+	}
 	numberTyped := func(line int) bool {
 		j, ok := m.Index[FieldNumber]
 		return ok && lay.numericCell != nil && lay.numericCell(line-1, j)
 	}
-	s.Problems = append(s.Problems, inferSections(s, numberTyped)...)
+	dateCell := func(line int) bool {
+		j, ok := m.Index[FieldNumber]
+		return ok && lay.dateFormatted != nil && lay.dateFormatted(line-1, j)
+	}
+	s.Problems = append(s.Problems, numberCellProblems(s.Rows, m.Headers[FieldNumber], dateCell, date1904)...)
+	shown := func(line int) bool { return lay.shownAsHeading(line-1, m.Index[FieldTitle]) }
+	s.Problems = append(s.Problems, inferSections(s, numberTyped, shown)...)
 	sort.SliceStable(s.Problems, func(i, j int) bool { return s.Problems[i].Line < s.Problems[j].Line })
-	s.Notes = notes
+	sort.SliceStable(s.Skipped, func(i, j int) bool { return s.Skipped[i].Line < s.Skipped[j].Line })
+	s.Notes = append(notes, s.Notes...)
+	s.Notes = append(s.Notes, skippedNotes(s.Skipped)...)
 	return s, nil
 }
 

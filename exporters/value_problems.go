@@ -1,7 +1,9 @@
 package exporters
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -112,18 +114,42 @@ func (fv *fieldValues) unknownValuesMessage(f Field, listed []string, cells int)
 
 func (fv *fieldValues) notDatesMessage(listed []string, cells int) string {
 	eg := fv.values[0]
+	var msg string
 	switch {
 	case cells == 1:
-		msg := fmt.Sprintf("%q is not a date: use YYYY-MM-DD", eg)
-		if !strings.ContainsAny(eg, "0123456789") {
+		msg = fmt.Sprintf("%q is not a date: use YYYY-MM-DD", eg)
+		if !strings.ContainsAny(eg, "0123456789") || isBareNumber(eg) {
 			msg += fmt.Sprintf(" (or --map due_date:%s= to leave it blank)", mapArg(eg))
 		}
-		return msg
 	case len(fv.values) == 1:
-		return fmt.Sprintf("%s is not a date. Write YYYY-MM-DD, or map the text to a date or to blank: --map due_date:%s=", listed[0], mapArg(eg))
+		msg = fmt.Sprintf("%s is not a date. Write YYYY-MM-DD, or map the text to a date or to blank: --map due_date:%s=", listed[0], mapArg(eg))
+	default:
+		msg = fmt.Sprintf("%d different texts are not dates: %s. Write YYYY-MM-DD, or map each text to a date or to blank, e.g. --map due_date:%s=",
+			len(fv.values), strings.Join(listed, ", "), mapArg(eg))
 	}
-	return fmt.Sprintf("%d different texts are not dates: %s. Write YYYY-MM-DD, or map each text to a date or to blank, e.g. --map due_date:%s=",
-		len(fv.values), strings.Join(listed, ", "), mapArg(eg))
+	for _, v := range fv.values {
+		if isBareNumber(v) {
+			return msg + fmt.Sprintf(". A number such as %s in a due column is a count (days after signing), not a date: read as Excel's day count it would fall in %s",
+				v, serialYearOf(v))
+		}
+	}
+	return msg
+}
+
+// isBareNumber reports a cell that is a plain number ("5", "10.5").
+func isBareNumber(s string) bool {
+	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return err == nil
+}
+
+// serialYearOf names the year a small number would be as an Excel day
+// count, for the message that refuses it.
+func serialYearOf(s string) string {
+	var nd *numberNotDate
+	if _, err := parseDate(s, false, dateColumn{}); errors.As(err, &nd) {
+		return fmt.Sprint(nd.asDate.Year())
+	}
+	return "no year a list could mean"
 }
 
 func ambiguousMessage(fv *fieldValues, dates dateColumn) string {

@@ -30,6 +30,7 @@ var (
 		"high": api.PriorityHigh, "h": api.PriorityHigh, "p1": api.PriorityHigh, "urgent": api.PriorityHigh,
 		"critical": api.PriorityHigh, "1": api.PriorityHigh, "p0": api.PriorityHigh, "highest": api.PriorityHigh,
 		"very_high": api.PriorityHigh, "top": api.PriorityHigh, "key": api.PriorityHigh,
+		"hoch": api.PriorityHigh, "mittel": api.PriorityMedium, "niedrig": api.PriorityLow, "gering": api.PriorityLow,
 	}
 	categoryWords = map[string]api.RequestCategory{
 		"business": api.CategoryBusiness, "commercial": api.CategoryBusiness, "operations": api.CategoryBusiness,
@@ -46,6 +47,8 @@ var (
 		"legal_due_diligence": api.CategoryLegal, "ldd": api.CategoryLegal, "tax_due_diligence": api.CategoryTax,
 		"commercial_due_diligence": api.CategoryBusiness, "cdd": api.CategoryBusiness,
 		"it_due_diligence": api.CategoryTechnology, "cyber": api.CategoryTechnology, "cybersecurity": api.CategoryTechnology,
+		"recht": api.CategoryLegal, "steuern": api.CategoryTax, "finanzen": api.CategoryAccounting, "personal": api.CategoryHumanResources,
+		"kommerziell": api.CategoryBusiness,
 	}
 	statusWords = map[string]api.RequestStatus{
 		"open": api.StatusOpen, "new": api.StatusOpen, "not_started": api.StatusOpen, "outstanding": api.StatusOpen,
@@ -59,6 +62,8 @@ var (
 		"awaiting": api.StatusOpen, "open_item": api.StatusOpen,
 		"partially_received": api.StatusPartial, "partly_provided": api.StatusPartial, "ongoing": api.StatusPartial,
 		"started": api.StatusPartial, "in_process": api.StatusPartial, "partially_uploaded": api.StatusPartial,
+		"offen": api.StatusOpen, "ausstehend": api.StatusOpen, "in_bearbeitung": api.StatusPartial, "teilweise": api.StatusPartial,
+		"erledigt": api.StatusComplete, "abgeschlossen": api.StatusComplete, "geliefert": api.StatusComplete, "erhalten": api.StatusComplete,
 	}
 )
 

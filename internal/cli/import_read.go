@@ -15,7 +15,7 @@ func addReadFlags(cmd *cobra.Command, o *ImportOptions) {
 	fl := cmd.Flags()
 	fl.StringVar(&o.Encoding, "encoding", "", "the text file's encoding `NAME`: windows-1252, macintosh, utf-16le, ... (default: its byte-order mark, else UTF-8, else Windows-1252 with a note)")
 	fl.StringVar(&o.DateOrder, "date-order", "", "the `ORDER` of slashed dates: dmy (03/04/2026 is 3 April) or mdy (March 4) (default: what the column's unambiguous dates show)")
-	fl.StringArrayVar(&o.Maps, "map", nil, "`FIELD:TEXT=VALUE` reads TEXT in FIELD's column as VALUE, e.g. category:Regulatory=legal; an empty VALUE is blank (repeatable)")
+	fl.StringArrayVar(&o.Maps, "map", nil, "`FIELD:TEXT=VALUE` reads TEXT in FIELD's column as VALUE, e.g. category:Regulatory=legal; an empty VALUE is blank; FIELD=COLUMN reads the column headed COLUMN (or column letter) as FIELD, e.g. number=Pos. (repeatable)")
 	_ = cmd.RegisterFlagCompletionFunc("date-order", cobra.FixedCompletions([]string{"dmy\t03/04/2026 is 3 April", "mdy\t03/04/2026 is March 4"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("encoding", cobra.FixedCompletions([]string{"utf-8", "windows-1252", "macintosh", "iso-8859-2", "iso-8859-15", "utf-16le", "utf-16be"}, cobra.ShellCompDirectiveNoFileComp))
 }

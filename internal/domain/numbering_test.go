@@ -122,3 +122,71 @@ func FuzzNextNumber(f *testing.F) {
 		}
 	})
 }
+
+// TestNumberOrderRomanAndLettered: Roman sections count I, II, … IX, X
+// in a list that numbers them so; lettered ones A … Z, AA; a lettered
+// list's I, C and D stay letters.
+func TestNumberOrderRomanAndLettered(t *testing.T) {
+	for _, ordered := range [][]string{
+		{"I", "I.1", "I.2", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "IX.1", "X", "XI", "XIV", "XIX", "XX", "XL"},
+		{"i", "ii", "iii", "iv", "v", "ix", "x"},
+		{"1", "2", "I", "II", "III"},
+		{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "V", "X", "Z", "AA", "AB", "AZ", "BA"},
+		{"A.1", "A.2", "A.10", "B.1", "C", "C.1", "D"},
+		{"C", "D", "L", "M"},
+	} {
+		shuffled := slices.Clone(ordered)
+		rand.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		slices.SortFunc(shuffled, NewNumberOrder(ordered).Compare)
+		if !slices.Equal(shuffled, ordered) {
+			t.Errorf("sorted = %v, want %v", shuffled, ordered)
+		}
+	}
+	if CompareNumbers("Z", "AA") >= 0 || CompareNumbers("AZ", "BA") >= 0 {
+		t.Error("lettered numbering: Z before AA, AZ before BA")
+	}
+}
+
+// TestTreeOrderRomanSections: the list order the server gives a
+// counsel's Roman sections.
+func TestTreeOrderRomanSections(t *testing.T) {
+	var rows []row
+	want := []string{"I", "I.1", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "IX.1", "IX.2", "X", "X.1"}
+	for _, n := range want {
+		parent := ParentNumber(n)
+		rows = append(rows, row{id: n, parent: parent, number: n})
+	}
+	rand.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	var got []string
+	for _, i := range TreeOrder(rows) {
+		got = append(got, rows[i].number)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("TreeOrder = %v, want %v", got, want)
+	}
+}
+
+// FuzzNumberOrder: the order of any three numbers, read as one list, is
+// total: antisymmetric, equal only for equal strings, and transitive.
+func FuzzNumberOrder(f *testing.F) {
+	f.Add("IX", "X", "C")
+	f.Add("Z", "AA", "Z1")
+	f.Add("XC", "L", "C")
+	f.Add("2.10", "II.1", "b1")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		o := NewNumberOrder([]string{a, b, c})
+		xs := []string{a, b, c}
+		for _, x := range xs {
+			for _, y := range xs {
+				if o.Compare(x, y) != -o.Compare(y, x) || (o.Compare(x, y) == 0) != (x == y) {
+					t.Fatalf("Compare(%q, %q) = %d, reversed %d", x, y, o.Compare(x, y), o.Compare(y, x))
+				}
+				for _, z := range xs {
+					if o.Compare(x, y) < 0 && o.Compare(y, z) < 0 && o.Compare(x, z) >= 0 {
+						t.Fatalf("not transitive: %q < %q < %q but not %q < %q", x, y, z, x, z)
+					}
+				}
+			}
+		}
+	})
+}

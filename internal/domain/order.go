@@ -10,8 +10,9 @@ type Row interface {
 }
 
 // TreeOrder returns the indexes of rows in list order: top-level rows by
-// natural number order, each followed by its own children in the same
-// order, recursively. Rows whose parent is not among rows are treated as
+// natural number order (NumberOrder of the rows' numbers, so Roman
+// sections count I, II, … IX, X), each followed by its own children in
+// the same order, recursively. Rows whose parent is not among rows are treated as
 // top level so that nothing is ever dropped.
 func TreeOrder[R Row](rows []R) []int {
 	byID := make(map[string]bool, len(rows))
@@ -26,9 +27,14 @@ func TreeOrder[R Row](rows []R) []int {
 		}
 		children[p] = append(children[p], i)
 	}
+	numbers := make([]string, len(rows))
+	for i, r := range rows {
+		numbers[i] = r.RowNumber()
+	}
+	order := NewNumberOrder(numbers)
 	for _, kids := range children {
 		sort.SliceStable(kids, func(a, b int) bool {
-			return CompareNumbers(rows[kids[a]].RowNumber(), rows[kids[b]].RowNumber()) < 0
+			return order.Compare(numbers[kids[a]], numbers[kids[b]]) < 0
 		})
 	}
 	out := make([]int, 0, len(rows))

@@ -94,7 +94,9 @@ func TestUnknownAssigneeIsOneProblemPerName(t *testing.T) {
 // copy, so that planning the same sheet twice plans the same.
 func TestBuildLeavesTheSheetAsRead(t *testing.T) {
 	current := []api.DealRequest{dealRow("s2", "2", api.KindSection, "Financial", "")}
-	sheet := sheetOf(t, "Number,Title\n1,Audited accounts\n,Management accounts\n")
+	// The unnumbered row has a status: a request for import to number (a
+	// title alone without a number is skipped as no request).
+	sheet := sheetOf(t, "Number,Title,Status\n1,Audited accounts,\n,Management accounts,open\n")
 	var numbers [2][]string
 	for i := range numbers {
 		plan, err := Build(sheet, current, nil, Options{Under: "2"})
