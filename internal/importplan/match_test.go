@@ -112,7 +112,7 @@ func TestTemplateOverAnsweredDealWritesNothing(t *testing.T) {
 // TestRenumberWarnsOnce: --renumber plans twice; a warning of the
 // first pass (a row numbered by import) is said once, not once a pass.
 func TestRenumberWarnsOnce(t *testing.T) {
-	plan := mustBuild(t, "No.,Request,Status\n1.1,Group structure chart,complete\n,Powers of attorney,\n", answered(), Options{Renumber: true})
+	plan := mustBuild(t, "No.,Request,Status\n1.1,Group structure chart,complete\n,Powers of attorney,open\n", answered(), Options{Renumber: true})
 	got := strings.Join(plan.Warnings, "\n")
 	if strings.Count(got, "has no number") != 1 || strings.Count(got, "new row has a status") != 1 || plan.Summary.Warnings != 2 {
 		t.Errorf("warnings (%d):\n%s", plan.Summary.Warnings, got)
