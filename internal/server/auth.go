@@ -85,10 +85,16 @@ func (s *Server) authenticate(r *http.Request) (*call, error) {
 	if !keys.Matches(secret, k.Hash) {
 		return nil, errUnauthenticated
 	}
-	if k.RevokedAt != nil || !s.now().Before(k.ExpiresAt) {
+	if !keyUsable(k, s.now()) {
 		return nil, errUnauthenticated
 	}
 	return &call{key: k, user: h.user, fresh: fresh}, nil
+}
+
+// keyUsable: a key neither revoked nor expired. A call checks it, and so
+// does every fetch of a download link the key asked for.
+func keyUsable(k store.APIKey, now time.Time) bool {
+	return k.RevokedAt == nil && now.Before(k.ExpiresAt)
 }
 
 // allow spends a call; when the budget is spent it answers 429 with

@@ -73,6 +73,7 @@ type Server struct {
 	linkTTL   time.Duration
 	posted    func()
 	signer    *linkSigner
+	fetches   *fetchLog // links fetched, for one file.fetched event each
 	eventIDs  *eventIDs
 	lists     *bodyCache
 	// listBuilds shares one build of a list among the calls that want it
@@ -100,6 +101,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		objects:   cfg.Objects,
 		presign:   cfg.Objects != nil && !cfg.FilesProxy,
 		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),
+		fetches:   newFetchLog(),
 		access:    newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL)),
 	}
 	if s.rateLimit <= 0 {
