@@ -29,7 +29,8 @@ type call struct {
 type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
 
 // authed authenticates the bearer key, spends one call of its rate budget
-// and runs h.
+// and runs h, whose body, when read, takes a place of the key's among the
+// bodies being read (bodyGate).
 func (s *Server) authed(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(ExtensionsHeader, Extensions)
@@ -42,6 +43,9 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 		noteKeyPrefix(r.Context(), c.key.Prefix)
 		if !s.allow(w, r, c.key.ID) {
 			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			r = withBodyGate(r, s.bodies, c.key.ID)
 		}
 		if err := h(w, r, c); err != nil {
 			s.writeError(w, r, err)

@@ -74,6 +74,7 @@ type Server struct {
 	posted    func()
 	signer    *linkSigner
 	fetches   *fetchLog // links fetched, for one file.fetched event each
+	bodies    *bodyGate // request bodies being read
 	eventIDs  *eventIDs
 	lists     *bodyCache
 	// listBuilds shares one build of a list among the calls that want it
@@ -102,6 +103,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		presign:   cfg.Objects != nil && !cfg.FilesProxy,
 		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),
 		fetches:   newFetchLog(),
+		bodies:    newBodyGate(maxBodiesPerKey, maxBodies),
 		access:    newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL)),
 	}
 	if s.rateLimit <= 0 {
