@@ -73,8 +73,9 @@ type Server struct {
 	linkTTL   time.Duration
 	posted    func()
 	signer    *linkSigner
-	fetches   *fetchLog // links fetched, for one file.fetched event each
-	bodies    *bodyGate // request bodies being read
+	fetches   *fetchLog  // links fetched, for one file.fetched event each
+	bodies    *bodyGate  // request bodies being read
+	storeOK   storeCheck // the object store's last answer to /readyz
 	eventIDs  *eventIDs
 	lists     *bodyCache
 	// listBuilds shares one build of a list among the calls that want it
@@ -249,7 +250,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.objects != nil {
-		if err := s.objects.Check(ctx); err != nil {
+		if err := s.storeOK.check(ctx, s.objects, s.now); err != nil {
 			s.log.Warn("object store unreachable", "err", err)
 			writeJSON(w, http.StatusServiceUnavailable, api.NewError(api.CodeInternal, "files_unreachable"))
 			return
