@@ -67,18 +67,35 @@ var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
 
 // authenticate finds the key by its public prefix and compares the hash
 // of the whole secret in constant time. Every failure looks the same to
-// the caller, so nothing tells a wrong secret from an unknown key.
+// the caller, so nothing tells a wrong secret from an unknown key. A key
+// that fails counts against the caller's address (failedKeys); once the
+// address has spent its budget, keys this instance does not know already
+// are refused (429) before they are looked up.
 func (s *Server) authenticate(r *http.Request) (*call, error) {
 	scheme, secret, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return nil, &api.ErrorResponse{Code: api.CodeUnauthenticated, Params: map[string]any{"reason": "missing_key"}}
 	}
-	secret = strings.TrimSpace(secret)
+	addr, now := clientAddress(r), s.now()
+	c, err := s.authenticateKey(r, strings.TrimSpace(secret), addr, now)
+	if err == errUnauthenticated {
+		s.failures.fail(addr, s.rateLimit, now)
+	}
+	return c, err
+}
+
+func (s *Server) authenticateKey(r *http.Request, secret, addr string, now time.Time) (*call, error) {
 	if keys.Validate(secret) != nil {
 		return nil, errUnauthenticated
 	}
+	prefix := keys.Prefix(secret)
+	if _, known := s.access.keys.get(prefix); !known {
+		if spent, wait := s.failures.spent(addr, s.rateLimit, now); spent {
+			return nil, &badKeysRefused{wait: wait}
+		}
+	}
 	fresh := !readsOnly(r)
-	h, err := s.keyByPrefix(r.Context(), keys.Prefix(secret), fresh)
+	h, err := s.keyByPrefix(r.Context(), prefix, fresh)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errUnauthenticated
 	}
@@ -89,7 +106,7 @@ func (s *Server) authenticate(r *http.Request) (*call, error) {
 	if !keys.Matches(secret, k.Hash) {
 		return nil, errUnauthenticated
 	}
-	if !keyUsable(k, s.now()) {
+	if !keyUsable(k, now) {
 		return nil, errUnauthenticated
 	}
 	return &call{key: k, user: h.user, fresh: fresh}, nil

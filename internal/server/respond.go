@@ -41,6 +41,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeBodyRefused(w, refused)
 		return
 	}
+	var badKeys *badKeysRefused
+	if errors.As(err, &badKeys) {
+		s.writeBadKeysRefused(w, badKeys)
+		return
+	}
 	var e *api.ErrorResponse
 	if !errors.As(err, &e) {
 		s.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err, "request_id", requestID(r.Context()))

@@ -73,9 +73,10 @@ type Server struct {
 	linkTTL   time.Duration
 	posted    func()
 	signer    *linkSigner
-	fetches   *fetchLog  // links fetched, for one file.fetched event each
-	bodies    *bodyGate  // request bodies being read
-	storeOK   storeCheck // the object store's last answer to /readyz
+	fetches   *fetchLog   // links fetched, for one file.fetched event each
+	bodies    *bodyGate   // request bodies being read
+	storeOK   storeCheck  // the object store's last answer to /readyz
+	failures  *failedKeys // keys that did not authenticate, by address
 	eventIDs  *eventIDs
 	lists     *bodyCache
 	// listBuilds shares one build of a list among the calls that want it
@@ -105,6 +106,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),
 		fetches:   newFetchLog(),
 		bodies:    newBodyGate(maxBodiesPerKey, maxBodies),
+		failures:  newFailedKeys(maxFailureAddresses),
 		access:    newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL)),
 	}
 	if s.rateLimit <= 0 {
