@@ -55,6 +55,7 @@ const (
 	ReasonCannotCreateRequest = "cannot_create_request"
 	ReasonCannotEditRequest   = "cannot_edit_request"
 	ReasonCannotTransition    = "cannot_transition"
+	ReasonCannotChangeRequest = "cannot_change_request"
 	ReasonCannotPost          = "cannot_post"
 	ReasonCannotAssign        = "cannot_assign"
 	ReasonEmptyMessage        = "empty_message"

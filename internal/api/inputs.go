@@ -4,14 +4,19 @@ import "encoding/json"
 
 // Field limits of docs/api.md#limits.
 const (
-	MaxTitleLen      = 500
-	MaxBodyLen       = 20000
-	MaxNumberLen     = 64
-	MaxRequesterLen  = 200
-	MaxLinks         = 20
-	MaxLinkURLLen    = 2048
-	MaxLinkLabelLen  = 200
-	MaxPreviewLen    = 280
+	MaxTitleLen     = 500
+	MaxBodyLen      = 20000
+	MaxNumberLen    = 64
+	MaxRequesterLen = 200
+	MaxLinks        = 20
+	MaxLinkURLLen   = 2048
+	MaxLinkLabelLen = 200
+	MaxPreviewLen   = 280
+	// A row (DealRequest) carries its newest links up to both bounds; the
+	// rest stay in the conversation (docs/api.md#limits), so that what
+	// one side posts cannot grow every reader's list without bound.
+	MaxRowLinks      = 20
+	MaxRowLinkChars  = 8192    // characters of url and label together
 	MaxRequestBody   = 1 << 20 // bytes; larger bodies answer 413
 	DefaultRateLimit = 600     // calls a minute per key
 )

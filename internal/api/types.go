@@ -96,7 +96,11 @@ type DealRequest struct {
 	UpdatedAt       time.Time       `json:"updated_at"`
 	LatestAnswer    *AnswerPreview  `json:"latest_answer"`
 	Files           []File          `json:"files"`
-	Can             RequestCan      `json:"can"`
+	// LinksOmitted counts the links given in answer to the request that
+	// the row leaves out (beyond MaxRowLinks, MaxRowLinkChars); they are
+	// in the conversation. Extension; absent when none are.
+	LinksOmitted int        `json:"links_omitted,omitempty"`
+	Can          RequestCan `json:"can"`
 }
 
 // RequestCan reports what the caller may do with a request.

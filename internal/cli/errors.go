@@ -246,6 +246,7 @@ var forbiddenReasons = map[string]string{
 	api.ReasonCannotCreateRequest: "only admins and editors of the owning side may create requests",
 	api.ReasonCannotEditRequest:   "only admins and editors of the owning side may edit requests",
 	api.ReasonCannotTransition:    "your role on this deal cannot move a request's status (viewers cannot)",
+	api.ReasonCannotChangeRequest: "viewers cannot change requests (edit, assign or move the status)",
 	api.ReasonCannotPost:          "your role on this deal cannot post on this request",
 	api.ReasonCannotAssign:        "your role on this deal cannot assign requests or set due dates",
 	api.ReasonInternalNotAllowed:  "the counterparty cannot post internal notes: drop --internal and --kind internal_note",

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -340,5 +341,36 @@ func TestCacheEntryOnDisk(t *testing.T) {
 	}
 	if e := c.get(key); e == nil || e.ETag != `"v1"` || string(e.Body) != "[1,\n2]" {
 		t.Errorf("read back %+v", e)
+	}
+}
+
+// A fetch spends a call of the key's budget on a dealctl server: a 429
+// is waited out within MaxRateWait, then given up as a RateLimitedError.
+func TestFetchLinkWaitsOutA429(t *testing.T) {
+	var refusals atomic.Int32
+	refusals.Store(2)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/dl/always" || refusals.Add(-1) >= 0 {
+			w.Header().Set("Retry-After", "3")
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write([]byte(`{"code":"rate_limited"}`))
+			return
+		}
+		w.Write([]byte("file-bytes"))
+	}))
+	defer srv.Close()
+	c, waits := newTestClient(t, srv, func(o *Options) { o.MaxRateWait = 10 * time.Second })
+	var b strings.Builder
+	n, err := c.FetchLink(context.Background(), srv.URL+"/dl/tok", &b)
+	if err != nil || n != 10 || b.String() != "file-bytes" {
+		t.Errorf("n = %d, body = %q, err = %v", n, b.String(), err)
+	}
+	if want := []time.Duration{3 * time.Second, 3 * time.Second}; !slices.Equal(*waits, want) {
+		t.Errorf("waits %v, want %v", *waits, want)
+	}
+	_, err = c.FetchLink(context.Background(), srv.URL+"/dl/always", &b)
+	var rl *RateLimitedError
+	if !errors.As(err, &rl) || rl.Waited != 9*time.Second {
+		t.Errorf("err = %v, want a RateLimitedError after waiting 9 s of the 10 allowed", err)
 	}
 }

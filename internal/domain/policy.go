@@ -97,6 +97,14 @@ func (c Caller) MaySeeMessage(authorParty string, internal bool) bool {
 // side: the counterparty has no private notes.
 func (c Caller) MayPostInternal() bool { return c.OwnerSide }
 
+// MayChangeRow reports whether a PATCH by the caller could change
+// anything on a row of kind: edit it, assign it or move its status. When
+// it could not (a viewer), the PATCH is refused before its body is read.
+func (c Caller) MayChangeRow(kind api.RequestKind) bool {
+	can := c.Can(kind, api.StatusOpen)
+	return can.Edit || can.Assign || c.MayTransition()
+}
+
 // MayTransition reports whether the caller may move the status at all
 // (before looking at the target): anyone on the deal but a viewer.
 func (c Caller) MayTransition() bool { return c.Access != api.AccessViewer }

@@ -29,7 +29,8 @@ type call struct {
 type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
 
 // authed authenticates the bearer key, spends one call of its rate budget
-// and runs h.
+// and runs h, whose body, when read, takes a place of the key's among the
+// bodies being read (bodyGate).
 func (s *Server) authed(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(ExtensionsHeader, Extensions)
@@ -46,6 +47,9 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 		if r, err = withBatch(r); err != nil {
 			s.writeError(w, r, err)
 			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			r = withBodyGate(r, s.bodies, c.key.ID)
 		}
 		if err := h(w, r, c); err != nil {
 			s.writeError(w, r, err)
@@ -67,18 +71,35 @@ var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
 
 // authenticate finds the key by its public prefix and compares the hash
 // of the whole secret in constant time. Every failure looks the same to
-// the caller, so nothing tells a wrong secret from an unknown key.
+// the caller, so nothing tells a wrong secret from an unknown key. A key
+// that fails counts against the caller's address (failedKeys); once the
+// address has spent its budget, keys this instance does not know already
+// are refused (429) before they are looked up.
 func (s *Server) authenticate(r *http.Request) (*call, error) {
 	scheme, secret, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return nil, &api.ErrorResponse{Code: api.CodeUnauthenticated, Params: map[string]any{"reason": "missing_key"}}
 	}
-	secret = strings.TrimSpace(secret)
+	addr, now := clientAddress(r), s.now()
+	c, err := s.authenticateKey(r, strings.TrimSpace(secret), addr, now)
+	if err == errUnauthenticated {
+		s.failures.fail(addr, s.rateLimit, now)
+	}
+	return c, err
+}
+
+func (s *Server) authenticateKey(r *http.Request, secret, addr string, now time.Time) (*call, error) {
 	if keys.Validate(secret) != nil {
 		return nil, errUnauthenticated
 	}
+	prefix := keys.Prefix(secret)
+	if _, known := s.access.keys.get(prefix); !known {
+		if spent, wait := s.failures.spent(addr, s.rateLimit, now); spent {
+			return nil, &badKeysRefused{wait: wait}
+		}
+	}
 	fresh := !readsOnly(r)
-	h, err := s.keyByPrefix(r.Context(), keys.Prefix(secret), fresh)
+	h, err := s.keyByPrefix(r.Context(), prefix, fresh)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errUnauthenticated
 	}
@@ -89,10 +110,16 @@ func (s *Server) authenticate(r *http.Request) (*call, error) {
 	if !keys.Matches(secret, k.Hash) {
 		return nil, errUnauthenticated
 	}
-	if k.RevokedAt != nil || !s.now().Before(k.ExpiresAt) {
+	if !keyUsable(k, now) {
 		return nil, errUnauthenticated
 	}
 	return &call{key: k, user: h.user, fresh: fresh}, nil
+}
+
+// keyUsable: a key neither revoked nor expired. A call checks it, and so
+// does every fetch of a download link the key asked for.
+func keyUsable(k store.APIKey, now time.Time) bool {
+	return k.RevokedAt == nil && now.Before(k.ExpiresAt)
 }
 
 // allow spends a call; when the budget is spent it answers 429 with

@@ -42,7 +42,8 @@ type bufferedBody struct {
 func (bufferedBody) Close() error { return nil }
 
 // readRaw reads at most api.MaxRequestBody bytes: a larger declared or
-// actual length answers 413 without more being read.
+// actual length answers 413 without more being read. While it reads, the
+// body holds a place among those being read (bodyGate).
 func readRaw(r *http.Request) ([]byte, error) {
 	if b, ok := r.Body.(bufferedBody); ok {
 		return b.data, nil
@@ -50,13 +51,13 @@ func readRaw(r *http.Request) ([]byte, error) {
 	if r.ContentLength > api.MaxRequestBody {
 		return nil, errTooLarge
 	}
+	release, err := enterBody(r)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if r.ContentLength >= 0 {
-		// The length is known: one allocation of exactly the body.
-		data := make([]byte, r.ContentLength)
-		if _, err := io.ReadFull(r.Body, data); err != nil {
-			return nil, api.NewError(api.CodeBadRequest, "unreadable_body")
-		}
-		return data, nil
+		return readDeclared(r.Body, r.ContentLength)
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, api.MaxRequestBody+1))
 	if err != nil {
@@ -67,6 +68,33 @@ func readRaw(r *http.Request) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// readDeclared reads a body of a known length n in one allocation of
+// exactly n bytes, but a large one only once its first upfrontBody bytes
+// have arrived: a sender that declares 1 MiB and sends nothing holds
+// upfrontBody, not 1 MiB, for as long as it waits.
+func readDeclared(body io.Reader, n int64) ([]byte, error) {
+	head := n
+	if n > upfrontBody {
+		head = upfrontBody
+	}
+	first := make([]byte, head)
+	if _, err := io.ReadFull(body, first); err != nil {
+		return nil, api.NewError(api.CodeBadRequest, "unreadable_body")
+	}
+	if head == n {
+		return first, nil
+	}
+	data := make([]byte, n)
+	copy(data, first)
+	if _, err := io.ReadFull(body, data[head:]); err != nil {
+		return nil, api.NewError(api.CodeBadRequest, "unreadable_body")
+	}
+	return data, nil
+}
+
+// upfrontBody is the largest declared body allocated before it arrives.
+const upfrontBody = 64 << 10
 
 var errTooLarge = &api.ErrorResponse{Code: api.CodePayloadTooLarge, Params: map[string]any{"max_bytes": api.MaxRequestBody}}
 

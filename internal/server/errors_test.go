@@ -29,9 +29,10 @@ func TestSpecErrorCases(t *testing.T) {
 		{"owner viewer creates", "owen-write", "POST", requestsPath(falcon), map[string]any{"title": "x", "kind": "section"}, 403, api.CodeForbidden, api.ReasonCannotCreateRequest},
 		{"counterparty edits", "ben-write", "PATCH", requestPath(falcon, open), map[string]any{"title": "x"}, 403, api.CodeForbidden, api.ReasonCannotEditRequest},
 		{"counterparty renumbers", "bella-write", "PATCH", requestPath(falcon, open), map[string]any{"number": "2.2"}, 403, api.CodeForbidden, api.ReasonCannotEditRequest},
-		{"owner viewer edits", "owen-write", "PATCH", requestPath(falcon, open), map[string]any{"requester": nil}, 403, api.CodeForbidden, api.ReasonCannotEditRequest},
-		{"owner viewer moves the status", "owen-write", "PATCH", requestPath(falcon, open), map[string]any{"status": "complete"}, 403, api.CodeForbidden, api.ReasonCannotTransition},
-		{"counterparty viewer moves the status", "bianca-write", "PATCH", requestPath(falcon, open), map[string]any{"status": "partial"}, 403, api.CodeForbidden, api.ReasonCannotTransition},
+		// A viewer may change nothing: refused before the body is read.
+		{"owner viewer edits", "owen-write", "PATCH", requestPath(falcon, open), map[string]any{"requester": nil}, 403, api.CodeForbidden, api.ReasonCannotChangeRequest},
+		{"owner viewer moves the status", "owen-write", "PATCH", requestPath(falcon, open), map[string]any{"status": "complete"}, 403, api.CodeForbidden, api.ReasonCannotChangeRequest},
+		{"counterparty viewer moves the status", "bianca-write", "PATCH", requestPath(falcon, open), map[string]any{"status": "partial"}, 403, api.CodeForbidden, api.ReasonCannotChangeRequest},
 		{"viewer posts", "bianca-write", "POST", messagesPath(falcon, open), map[string]any{"text": "x"}, 403, api.CodeForbidden, api.ReasonCannotPost},
 		{"post on a section", "olivia-write", "POST", messagesPath(falcon, section), map[string]any{"text": "x"}, 403, api.CodeForbidden, api.ReasonCannotPost},
 		{"empty message", "ben-write", "POST", messagesPath(falcon, open), map[string]any{"text": ""}, 400, api.CodeBadRequest, api.ReasonEmptyMessage},

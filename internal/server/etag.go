@@ -87,8 +87,12 @@ func (c *bodyCache) get(key string) ([]byte, bool) {
 }
 
 // put keeps body under key as slot's latest, dropping the slot's last.
+// A body may take up to half the budget: a list over it is built again
+// for every full read (a 304 never builds), so the bound is set where a
+// deal's list gets only by its owning side's own rows, the links each row
+// carries being bounded (rowFiles).
 func (c *bodyCache) put(slot, key string, body []byte) {
-	if len(body) > c.budget/4 {
+	if len(body) > c.budget/2 {
 		return
 	}
 	c.mu.Lock()

@@ -22,27 +22,9 @@ func (s *Server) downloadLink(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
-	versionID := r.PathValue("version_id")
-	if !api.IsID(versionID) {
-		return errNotFound
-	}
-	versionID = canonicalID(versionID)
-	f, err := s.store.File(ctx, dc.deal.ID, versionID)
-	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound
-	}
+	f, m, err := s.downloadableFile(ctx, dc, r.PathValue("version_id"))
 	if err != nil {
 		return err
-	}
-	m, err := s.store.Message(ctx, dc.deal.ID, f.MessageID)
-	if err != nil {
-		return err
-	}
-	if !dc.caller.MaySeeMessage(m.PartyID, m.Internal) {
-		return errNotFound
-	}
-	if !f.Downloadable() || f.Name == nil {
-		return api.NewError(api.CodeConflict, api.ReasonNotDownloadable)
 	}
 	// The audit trail is written before the link is given: a link whose
 	// issue could not be recorded is not issued.
@@ -55,13 +37,42 @@ func (s *Server) downloadLink(w http.ResponseWriter, r *http.Request, c *call) e
 		return err
 	}
 	if url == "" {
-		token := s.signer.Sign(linkClaims{DealID: dc.deal.ID, VersionID: f.VersionID, PersonID: dc.seat.ID, Expires: expires})
+		token := s.signer.Sign(linkClaims{DealID: dc.deal.ID, VersionID: f.VersionID, PersonID: dc.seat.ID, KeyPrefix: c.key.Prefix, Expires: expires})
 		url = s.baseURL + "/dl/" + token
 	}
 	writeJSON(w, http.StatusOK, api.DownloadLink{
 		URL: url, ExpiresAt: expires, Filename: *f.Name, Size: *f.Size, ContentType: contentType(f),
 	})
 	return nil
+}
+
+// downloadableFile finds the file versionID on the deal dc reaches, as
+// its caller may download it: a file on a message the caller cannot see
+// (for the side they are on now) is 404, one not downloadable 409. Both a
+// link's issue and every fetch of it run these checks, so that a fetch
+// never passes what an issue would refuse.
+func (s *Server) downloadableFile(ctx context.Context, dc *dealCall, versionID string) (store.File, store.Message, error) {
+	if !api.IsID(versionID) {
+		return store.File{}, store.Message{}, errNotFound
+	}
+	f, err := s.store.File(ctx, dc.deal.ID, canonicalID(versionID))
+	if errors.Is(err, store.ErrNotFound) {
+		return f, store.Message{}, errNotFound
+	}
+	if err != nil {
+		return f, store.Message{}, err
+	}
+	m, err := s.store.Message(ctx, dc.deal.ID, f.MessageID)
+	if err != nil {
+		return f, m, err
+	}
+	if !dc.caller.MaySeeMessage(m.PartyID, m.Internal) {
+		return f, m, errNotFound
+	}
+	if !f.Downloadable() || f.Name == nil {
+		return f, m, api.NewError(api.CodeConflict, api.ReasonNotDownloadable)
+	}
+	return f, m, nil
 }
 
 // presignedURL is a URL to the object store for a file whose bytes are
@@ -96,7 +107,9 @@ func contentType(f store.File) string {
 }
 
 // download streams a file for a valid, unexpired token, without a key.
-// It checks again that the person is still on the deal.
+// The fetch is checked as the link's issue was, against things as they
+// are now (fetchingCall, downloadableFile), and is charged to the
+// issuing key's rate budget: a link is no way around the limit.
 func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	claims, err := s.signer.Verify(r.PathValue("token"), s.now())
@@ -108,13 +121,18 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, api.NewError(api.CodeForbidden, "link_invalid"))
 		return
 	}
-	f, err := s.store.File(ctx, claims.DealID, claims.VersionID)
-	if err != nil || !f.Downloadable() || f.Name == nil {
-		s.writeError(w, r, errNotFound)
+	c, err := s.fetchingCall(ctx, claims)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
-	if !s.personStillOnDeal(r, claims) {
-		s.writeError(w, r, errNotFound)
+	noteKeyPrefix(ctx, c.key.Prefix)
+	if !s.allow(w, r, c.key.ID) {
+		return
+	}
+	f, m, err := s.fetchableFile(ctx, c, claims)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	bytes, size, err := s.openFile(r, f)
@@ -130,13 +148,11 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A fetch is recorded before a byte is sent (a HEAD sends none),
-	// once the bytes are known to be there.
+	// once the bytes are known to be there: the first fetch of a link
+	// only, so that a burst of fetches neither queues a write each
+	// behind the database's writer nor buries the download trail.
 	if r.Method == http.MethodGet {
-		m, err := s.store.Message(ctx, claims.DealID, f.MessageID)
-		if err == nil {
-			err = s.recordDownload(ctx, api.EventFileFetched, f, m, claims.PersonID)
-		}
-		if err != nil {
+		if err := s.recordFirstFetch(ctx, r.PathValue("token"), claims, f, m); err != nil {
 			_ = bytes.Close()
 			s.writeError(w, r, fmt.Errorf("file %s: recording the download: %w", f.VersionID, err))
 			return
@@ -180,17 +196,4 @@ func (s *Server) recordDownload(ctx context.Context, t api.EventType, f store.Fi
 		return err
 	}
 	return s.store.RecordEvents(ctx, f.DealID, store.FileEvent(t, req, m, f, s.now().UTC(), &personID))
-}
-
-func (s *Server) personStillOnDeal(r *http.Request, c linkClaims) bool {
-	people, err := s.store.People(r.Context(), c.DealID)
-	if err != nil {
-		return false
-	}
-	for _, p := range people {
-		if p.ID == c.PersonID {
-			return p.Joined
-		}
-	}
-	return false
 }

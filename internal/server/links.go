@@ -42,11 +42,15 @@ func loadLinkSigner(ctx context.Context, st store.Store) (*linkSigner, error) {
 	return &linkSigner{secret: secret}, nil
 }
 
-// linkClaims is what a download token carries.
+// linkClaims is what a download token carries: the file, the person
+// and the key that asked for it (by its public prefix, as logs name a
+// key), so that a fetch is checked as the issue was and charged to that
+// key's rate budget.
 type linkClaims struct {
 	DealID    string
 	VersionID string
 	PersonID  string
+	KeyPrefix string
 	Expires   time.Time
 }
 
@@ -58,7 +62,7 @@ var (
 // Sign makes a token: the claims in the clear, then an HMAC-SHA256 over
 // them, both base64url.
 func (l *linkSigner) Sign(c linkClaims) string {
-	payload := strings.Join([]string{c.DealID, c.VersionID, c.PersonID, strconv.FormatInt(c.Expires.Unix(), 10)}, "|")
+	payload := strings.Join([]string{c.DealID, c.VersionID, c.PersonID, c.KeyPrefix, strconv.FormatInt(c.Expires.Unix(), 10)}, "|")
 	enc := base64.RawURLEncoding.EncodeToString([]byte(payload))
 	return enc + "." + base64.RawURLEncoding.EncodeToString(l.mac(enc))
 }
@@ -84,15 +88,18 @@ func (l *linkSigner) Verify(token string, now time.Time) (linkClaims, error) {
 	if err != nil {
 		return linkClaims{}, errLinkTampered
 	}
+	// A token of the earlier four-part shape (it named no key) is refused
+	// like a tampered one: it lived 60 s, and cannot be checked as the
+	// fetch needs.
 	parts := strings.Split(string(raw), "|")
-	if len(parts) != 4 {
+	if len(parts) != 5 {
 		return linkClaims{}, errLinkTampered
 	}
-	exp, err := strconv.ParseInt(parts[3], 10, 64)
+	exp, err := strconv.ParseInt(parts[4], 10, 64)
 	if err != nil {
 		return linkClaims{}, errLinkTampered
 	}
-	c := linkClaims{DealID: parts[0], VersionID: parts[1], PersonID: parts[2], Expires: time.Unix(exp, 0)}
+	c := linkClaims{DealID: parts[0], VersionID: parts[1], PersonID: parts[2], KeyPrefix: parts[3], Expires: time.Unix(exp, 0)}
 	if !now.Before(c.Expires) {
 		return c, errLinkExpired
 	}

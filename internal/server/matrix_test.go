@@ -15,19 +15,18 @@ import (
 type outcome string
 
 const (
-	ok200        outcome = "200"
-	ok201        outcome = "201"
-	unauth       outcome = "401"
-	notFound     outcome = "404"
-	readOnly     outcome = "403 read_only_key"
-	archived     outcome = "403 deal_archived"
-	noCreate     outcome = "403 cannot_create_request"
-	noEdit       outcome = "403 cannot_edit_request"
-	noAssign     outcome = "403 cannot_assign"
-	noTransition outcome = "403 cannot_transition"
-	noPost       outcome = "403 cannot_post"
-	noInternal   outcome = "403 internal_not_allowed"
-	notAllowed   outcome = "409 status_not_allowed"
+	ok200      outcome = "200"
+	ok201      outcome = "201"
+	unauth     outcome = "401"
+	notFound   outcome = "404"
+	readOnly   outcome = "403 read_only_key"
+	archived   outcome = "403 deal_archived"
+	noCreate   outcome = "403 cannot_create_request"
+	noEdit     outcome = "403 cannot_edit_request"
+	noChange   outcome = "403 cannot_change_request"
+	noPost     outcome = "403 cannot_post"
+	noInternal outcome = "403 internal_not_allowed"
+	notAllowed outcome = "409 status_not_allowed"
 )
 
 // expect is what one caller gets on one deal. The list fields are checked
@@ -70,14 +69,15 @@ var (
 		sectionCan:  api.RequestCan{},
 		create:      noCreate, edit: noEdit, assign: ok200, status: ok200, reopen: notAllowed, post: ok201, internal: noInternal,
 	}
-	// Viewers of either side, write key, live deal: they only look.
+	// Viewers of either side, write key, live deal: they only look, and
+	// their PATCHes are refused before the body is read.
 	viewer = expect{
 		list:        ok200,
 		can:         api.RequestCan{},
 		allowedOpen: []api.RequestStatus{},
 		allowedDone: []api.RequestStatus{},
 		sectionCan:  api.RequestCan{},
-		create:      noCreate, edit: noEdit, assign: noAssign, status: noTransition, reopen: noTransition, post: noPost, internal: noPost,
+		create:      noCreate, edit: noChange, assign: noChange, status: noChange, reopen: noChange, post: noPost, internal: noPost,
 	}
 	// A read key on a deal it reaches: reads, and every write refused.
 	readKey = expect{

@@ -57,7 +57,7 @@ func (s *Server) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
-		if id == "" || len(id) > 64 {
+		if !safeRequestID(id) {
 			var b [8]byte
 			_, _ = rand.Read(b[:])
 			id = hex.EncodeToString(b[:])
@@ -80,6 +80,26 @@ func (s *Server) logged(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// safeRequestID reports whether a caller's X-Request-Id is kept: 1 to 64
+// letters, digits and "-_.:" (UUIDs, ULIDs, hex and most tracing ids).
+// Anything else is replaced, so that what the log and the echoed header
+// carry is never the caller's raw bytes (control characters, escape
+// sequences, another log line).
+func safeRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == ':':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // noteKeyPrefix tells the access log which key made the call.

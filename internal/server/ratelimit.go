@@ -57,11 +57,7 @@ func (m *memoryLimiter) forgetFull(now time.Time, limit int) {
 // spend one token if there is one. (The database's limiter does the same
 // in one SQL statement, sqlstore.rateLimiter.)
 func (b *bucket) take(limit int, now time.Time) store.RateDecision {
-	rate := float64(limit) / 60 // tokens a second
-	if elapsed := now.Sub(b.at).Seconds(); elapsed > 0 {
-		b.tokens = min(float64(limit), b.tokens+elapsed*rate)
-		b.at = now
-	}
+	rate := b.refill(limit, now)
 	d := store.RateDecision{}
 	if b.tokens >= 1 {
 		b.tokens--
@@ -72,4 +68,15 @@ func (b *bucket) take(limit int, now time.Time) store.RateDecision {
 	d.Remaining = int(b.tokens)
 	d.Reset = time.Duration((float64(limit) - b.tokens) / rate * float64(time.Second))
 	return d
+}
+
+// refill adds the tokens earned since b.at, up to limit, and returns the
+// rate in tokens a second.
+func (b *bucket) refill(limit int, now time.Time) float64 {
+	rate := float64(limit) / 60
+	if elapsed := now.Sub(b.at).Seconds(); elapsed > 0 {
+		b.tokens = min(float64(limit), b.tokens+elapsed*rate)
+		b.at = now
+	}
+	return rate
 }

@@ -210,7 +210,8 @@ func TestAssigneeMustBeAPersonOnTheDeal(t *testing.T) {
 	if r := e.as(t, "ben-write").patch(requestPath(falcon, got.ID), map[string]any{"assignee_id": bella, "due_date": "2027-06-30"}).want(http.StatusOK).request(); r.AssigneeID == nil || *r.AssigneeID != bella || r.DueDate == nil || *r.DueDate != "2027-06-30" {
 		t.Errorf("after ben assigned: assignee %v, due %v", r.AssigneeID, r.DueDate)
 	}
-	e.as(t, "bianca-write").patch(requestPath(falcon, got.ID), map[string]any{"assignee_id": ben}).wantErr(http.StatusForbidden, api.CodeForbidden, api.ReasonCannotAssign)
+	// A viewer may change nothing, and is told so before its body is read.
+	e.as(t, "bianca-write").patch(requestPath(falcon, got.ID), map[string]any{"assignee_id": ben}).wantErr(http.StatusForbidden, api.CodeForbidden, api.ReasonCannotChangeRequest)
 }
 
 func TestPatchChangesOnlyWhatIsSent(t *testing.T) {

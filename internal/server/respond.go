@@ -36,6 +36,16 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if s.schemaRefusal(w, err) {
 		return
 	}
+	var refused *bodyRefused
+	if errors.As(err, &refused) {
+		writeBodyRefused(w, refused)
+		return
+	}
+	var badKeys *badKeysRefused
+	if errors.As(err, &badKeys) {
+		s.writeBadKeysRefused(w, badKeys)
+		return
+	}
 	var e *api.ErrorResponse
 	if !errors.As(err, &e) {
 		s.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err, "request_id", requestID(r.Context()))

@@ -73,6 +73,10 @@ type Server struct {
 	linkTTL   time.Duration
 	posted    func()
 	signer    *linkSigner
+	fetches   *fetchLog   // links fetched, for one file.fetched event each
+	bodies    *bodyGate   // request bodies being read
+	storeOK   storeCheck  // the object store's last answer to /readyz
+	failures  *failedKeys // keys that did not authenticate, by address
 	eventIDs  *eventIDs
 	lists     *bodyCache
 	// listBuilds shares one build of a list among the calls that want it
@@ -100,6 +104,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		objects:   cfg.Objects,
 		presign:   cfg.Objects != nil && !cfg.FilesProxy,
 		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),
+		fetches:   newFetchLog(),
+		bodies:    newBodyGate(maxBodiesPerKey, maxBodies),
+		failures:  newFailedKeys(maxFailureAddresses),
 		access:    newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL)),
 	}
 	if s.rateLimit <= 0 {
@@ -246,7 +253,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.objects != nil {
-		if err := s.objects.Check(ctx); err != nil {
+		if err := s.storeOK.check(ctx, s.objects, s.now); err != nil {
 			s.log.Warn("object store unreachable", "err", err)
 			writeJSON(w, http.StatusServiceUnavailable, api.NewError(api.CodeInternal, "files_unreachable"))
 			return

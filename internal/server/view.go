@@ -57,14 +57,16 @@ func apiFile(f store.File) api.File {
 }
 
 func (v *dealView) request(r store.Request, latest *store.Message, files []store.File) api.DealRequest {
+	files, omitted := rowFiles(files)
 	out := api.DealRequest{
 		ID: r.ID, ParentID: r.ParentID, Kind: r.Kind, Number: r.Number, Title: r.Title, Body: r.Body,
 		Status:          r.Status,
 		AllowedStatuses: v.caller.AllowedStatuses(r.Kind, r.Status),
 		Priority:        r.Priority, Category: r.Category, Requester: r.Requester, DueDate: r.DueDate, AssigneeID: r.AssigneeID,
 		StatusChangedAt: r.StatusChangedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		Files: make([]api.File, 0, len(files)),
-		Can:   v.caller.Can(r.Kind, r.Status),
+		Files:        make([]api.File, 0, len(files)),
+		LinksOmitted: omitted,
+		Can:          v.caller.Can(r.Kind, r.Status),
 	}
 	if latest != nil {
 		posted := latest.PostedAt
