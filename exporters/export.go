@@ -141,3 +141,16 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// today is the calendar day of Now in the deal's time zone, in which its
+// due dates fall due; "" without a time.
+func (e *Export) today() string {
+	if e.Now.IsZero() {
+		return ""
+	}
+	loc, err := time.LoadLocation(e.Deal.Timezone)
+	if err != nil {
+		loc = time.UTC
+	}
+	return e.Now.In(loc).Format(time.DateOnly)
+}

@@ -13,7 +13,9 @@ import (
 
 // WriteMarkdown writes a checklist a person can read or paste into an
 // email: one heading per section, a box per request (ticked when
-// complete), its details on the same line and its body indented below.
+// complete), its details on the same line (an overdue one marked) and
+// its body as a paragraph of its own below, after a blank line: without
+// it CommonMark reads the body as a lazy continuation of the details.
 func WriteMarkdown(w io.Writer, e *Export) error {
 	e = e.forWriting()
 	bw := bufio.NewWriter(w)
@@ -35,6 +37,7 @@ func WriteMarkdown(w io.Writer, e *Export) error {
 	}
 	bw.WriteString(".\n")
 
+	today := e.today()
 	depth := map[string]int{} // section id -> heading depth
 	for _, r := range e.Rows {
 		if r.Kind == api.KindSection {
@@ -50,9 +53,15 @@ func WriteMarkdown(w io.Writer, e *Export) error {
 		if r.Status == api.StatusComplete {
 			box = "x"
 		}
-		details := []string{mdPlain(string(r.Status)), mdPlain(string(r.Priority)), mdPlain(string(r.Category))}
+		// A reader reads words: human_resources as "human resources".
+		category := strings.ReplaceAll(string(r.Category), "_", " ")
+		details := []string{mdPlain(string(r.Status)), mdPlain(string(r.Priority)), mdPlain(category)}
 		if r.DueDate != nil {
-			details = append(details, "due "+mdPlain(*r.DueDate))
+			due := "due " + mdPlain(*r.DueDate)
+			if today != "" && domain.Overdue(&r, today) {
+				due = "**overdue**, " + due
+			}
+			details = append(details, due)
 		}
 		if r.AssigneeID != nil {
 			details = append(details, mdPlain(emails[*r.AssigneeID]))
@@ -62,7 +71,7 @@ func WriteMarkdown(w io.Writer, e *Export) error {
 		}
 		fmt.Fprintf(bw, "- [%s] **%s** %s — %s\n", box, mdPlain(r.Number), mdPlain(r.Title), strings.Join(details, " · "))
 		if body := strings.TrimSpace(r.Body); body != "" {
-			bw.WriteString(indent(mdText(body), "  "))
+			bw.WriteString("\n" + indent(mdText(body), "  ") + "\n")
 		}
 		for _, m := range e.Messages[r.ID] {
 			writeMessageMD(bw, m)
