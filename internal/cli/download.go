@@ -42,7 +42,9 @@ a minute, and one that expired first is asked for again), streamed to a
 temporary file, checked against the announced size and renamed into place.
 Files not yet downloadable are skipped with a warning (a file named by
 its version id fails, exit 5); links are listed by 'dealctl files ls',
-not downloaded. The folder is made when the first file is saved.
+not downloaded. A request with nothing to save fails: only links, exit 3;
+only files still being scanned, exit 5. The folder is made when the
+first file is saved.
 
 A file of the same name already in the folder is left as it is when its
 content is the same, and never overwritten when it differs: that file
@@ -97,6 +99,11 @@ func downloadRun(ctx context.Context, o *DownloadOptions) error {
 	namedOne := api.IsID(o.Ref) && len(files) == 1 && files[0].VersionID == o.Ref
 	if namedOne && files[0].Kind != api.FileKindLink && !files[0].Downloadable {
 		return notDownloadableError(files[0])
+	}
+	if !o.All && !namedOne {
+		if err := nothingToFetch(o.Ref, files); err != nil {
+			return err
+		}
 	}
 	tally, err := o.saveFiles(ctx, s, files, namedOne)
 	if err != nil {
@@ -224,6 +231,27 @@ func checkDownloadFolder(dir string) error {
 		return fmt.Errorf("cannot use the folder %s: %w", dir, err)
 	}
 	return nil
+}
+
+// nothingToFetch fails a download of a request that has nothing to save:
+// only links (exit 3), or files all still being scanned (exit 5), rather
+// than exit 0 with nothing saved, which a script would take for success.
+func nothingToFetch(ref string, files []requestFile) error {
+	pending := 0
+	for _, f := range files {
+		switch {
+		case f.Kind == api.FileKindLink:
+		case f.Downloadable:
+			return nil
+		default:
+			pending++
+		}
+	}
+	if pending > 0 {
+		return withExit(ExitConflict, fmt.Errorf("nothing was saved: %s's %s still being scanned by the server: try again in a minute ('dealctl files ls %s' shows when %s ready)",
+			ref, english.Plural(pending, "file is", "files are"), ref, english.Plural(pending, "it is", "they are")))
+	}
+	return notFoundErrorf("%s has no files to download, only links: 'dealctl files ls %s' lists them", ref, ref)
 }
 
 // notDownloadableError is a file the user named that the server does not

@@ -125,3 +125,25 @@ func renumberingProxy(t *testing.T, api, from, to string) string {
 	t.Cleanup(front.Close)
 	return front.URL
 }
+
+// TestDownloadOfNothingFails: a request whose files are all still being
+// scanned (exit 5) or that has only links (exit 3) is not a success with
+// nothing saved, which a script would take for one.
+func TestDownloadOfNothingFails(t *testing.T) {
+	t.Parallel()
+	db, ids := seededDB(t, filepath.Join("testdata", "hostile-names.yaml"), falconAppliedAt)
+	ts := startServerOn(t, db, ids, "falcon", fixedTime, server.Config{})
+	dir := filepath.Join(t.TempDir(), "dl")
+	env := map[string]string{"DEALCTL_API_KEY": bobFalconKey}
+	r := run(t, ts, runOpts{env: env}, "download", "1.4", "-o", dir)
+	if r.code != ExitConflict || !strings.Contains(r.err, "nothing was saved: 1.4's file is still being scanned") {
+		t.Errorf("pending only: exit %d, stderr %q", r.code, r.err)
+	}
+	r = run(t, ts, runOpts{env: env}, "download", "1.5", "-o", dir)
+	if r.code != ExitNotFound || !strings.Contains(r.err, "1.5 has no files to download, only links") {
+		t.Errorf("links only: exit %d, stderr %q", r.code, r.err)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("a folder was made for nothing")
+	}
+}
