@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
 	"strings"
 
@@ -124,11 +123,9 @@ func (o *ImportOptions) confirmByNumber(plan *importplan.Plan) error {
 		return usageErrorf("--match number would overwrite %d %s of the deal by number, and there is no terminal to ask: nothing was written; pass --yes to write them, or --dry-run to see each change", n, rows)
 	}
 	reportChanges(o.cmdEnv, plan)
-	fmt.Fprintf(o.IO.ErrOut, "Overwrite %d %s of the deal matched by number, as shown above? [y/N] ", n, rows)
-	answer, _ := bufio.NewReader(o.IO.In).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(answer)) {
-	case "y", "yes":
-		return nil
+	ok, err := askYes(o.IO, fmt.Sprintf("Overwrite %d %s of the deal matched by number, as shown above?", n, rows))
+	if err != nil || ok {
+		return err
 	}
 	return withExit(ExitFailure, fmt.Errorf("nothing was written"))
 }
