@@ -24,6 +24,9 @@ type Export struct {
 	// otherwise (forWriting), and every format that has room for words
 	// says so when it holds some (InternalBanner).
 	Internal bool
+	// Paper is the paper an xlsx prints on: "a4", "letter", or "" for
+	// the deal's part of the world (paperSize).
+	Paper string
 }
 
 // WithMessages reports whether messages were fetched for the export.
@@ -102,7 +105,7 @@ func (e *Export) record(r api.DealRequest, emails map[string]string) []string {
 	for _, f := range r.Files {
 		switch {
 		case f.Kind == api.FileKindLink && f.URL != nil:
-			links = append(links, *f.URL)
+			links = append(links, linkLine(f))
 		case f.Name != nil:
 			files = append(files, *f.Name)
 		default:
@@ -112,6 +115,27 @@ func (e *Export) record(r api.DealRequest, emails map[string]string) []string {
 	rec[colFiles] = strings.Join(files, "\n")
 	rec[colLinks] = strings.Join(links, "\n")
 	return rec
+}
+
+// linkLine is a link as a line of text: its label, then its address.
+func linkLine(f api.File) string {
+	if f.Name != nil && *f.Name != "" && *f.Name != *f.URL {
+		return *f.Name + " — " + *f.URL
+	}
+	return *f.URL
+}
+
+// names maps person ids to what a reader calls them: the name, else the
+// e-mail.
+func (e *Export) names() map[string]string {
+	m := make(map[string]string, len(e.People))
+	for _, p := range e.People {
+		m[p.ID] = p.Email
+		if p.Name != nil && *p.Name != "" {
+			m[p.ID] = *p.Name
+		}
+	}
+	return m
 }
 
 // emails maps person ids to emails.

@@ -82,7 +82,7 @@ var weakHeaders = map[string]bool{"document": true, "documents": true, "document
 var exportOnly = map[string]bool{}
 
 func init() {
-	for _, h := range ExportOnlyHeaders {
+	for _, h := range append(ExportOnlyHeaders, AssigneeNameHeader) {
 		exportOnly[normalizeHeader(h)] = true
 	}
 }

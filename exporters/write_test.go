@@ -61,17 +61,17 @@ func TestWriteXLSXWorkbook(t *testing.T) {
 		t.Errorf("A4 = %q, want 1.10", v)
 	}
 	// The due date is a date cell, shown in ISO form.
-	if typ, _ := f.GetCellType(RequestsSheet, "I3"); typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
+	if typ, _ := f.GetCellType(RequestsSheet, sheetLetter(colDue)+"3"); typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
 		t.Errorf("due date cell type = %v, want a number (date) cell", typ)
 	}
-	if v, _ := f.GetCellValue(RequestsSheet, "I3"); v != "2026-12-01" {
+	if v, _ := f.GetCellValue(RequestsSheet, sheetLetter(colDue)+"3"); v != "2026-12-01" {
 		t.Errorf("I3 = %q, want 2026-12-01", v)
 	}
 	dvs, err := f.GetDataValidations(RequestsSheet)
 	if err != nil || len(dvs) != 4 {
 		t.Errorf("data validations = %d (%v), want 4 dropdowns", len(dvs), err)
 	}
-	if ok, link, _ := f.GetCellHyperLink(RequestsSheet, "N3"); !ok || link != "https://example.com/doc" {
+	if ok, link, _ := f.GetCellHyperLink(RequestsSheet, sheetLetter(colLinks)+"3"); !ok || link != "https://example.com/doc" {
 		t.Errorf("N3 hyperlink = %v %q", ok, link)
 	}
 	panes, err := f.GetPanes(RequestsSheet)

@@ -18,20 +18,6 @@ const (
 	MessagesSheet = "Messages"
 )
 
-// columnWidths are in Excel's character units, one per Headers column,
-// chosen so that the printed columns fit a landscape page at a readable
-// scale; long text wraps.
-var columnWidths = [numCols]float64{8, 9, 32, 46, 9.5, 8.5, 15, 14, 11.5, 22, 34, 20, 18, 24, 17.5, 38}
-
-// wrapped marks the columns whose text wraps (and so sets the row's
-// height); the others hold short values that fit their width.
-var wrapped = [numCols]bool{colNumber: true, colTitle: true, colBody: true, colRequester: true, colAssignee: true,
-	colLatest: true, colAnsweredBy: true, colFiles: true, colLinks: true}
-
-// printedCols is how many columns print: all but ID, which only import
-// needs.
-const printedCols = colID
-
 // dropdownRows is how far down the dropdowns reach: to the end of the
 // sheet, so rows a person adds by hand get them too.
 const dropdownRows = excelize.TotalRows
@@ -110,8 +96,8 @@ func writeRequestsSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 	if err != nil {
 		return err
 	}
-	for i, wd := range columnWidths {
-		if err := sw.SetColWidth(i+1, i+1, wd); err != nil {
+	for i, c := range xlsxOrder {
+		if err := sw.SetColWidth(i+1, i+1, columnWidths[c]); err != nil {
 			return err
 		}
 	}
@@ -120,27 +106,32 @@ func writeRequestsSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
 		return err
 	}
-	header := make([]any, numCols)
-	for i, h := range Headers() {
+	header := make([]any, xlsxCols)
+	for i, h := range xlsxHeaders() {
 		header[i] = excelize.Cell{StyleID: st.header, Value: h}
 	}
-	if err := sw.SetRow("A1", header, excelize.RowOpts{Height: 20}); err != nil {
+	if err := sw.SetRow("A1", inSheetOrder(header), excelize.RowOpts{Height: 20}); err != nil {
 		return err
 	}
-	emails := e.emails()
+	emails, names := e.emails(), e.names()
 	type link struct{ cell, url string }
 	var links []link
 	row := 1
 	for _, r := range e.Rows {
 		row++
 		cell, _ := excelize.CoordinatesToCellName(1, row)
-		rec := e.record(r, emails)
-		if err := sw.SetRow(cell, xlsxRow(st, r, rec), excelize.RowOpts{Height: requestRowHeight(rec)}); err != nil {
+		rec := append(e.record(r, emails), "")
+		if r.AssigneeID != nil {
+			rec[colAssigneeName] = names[*r.AssigneeID]
+		}
+		if err := sw.SetRow(cell, inSheetOrder(xlsxRow(st, r, rec)), excelize.RowOpts{Height: requestRowHeight(rec)}); err != nil {
 			return err
 		}
-		if u := firstLink(r); u != "" {
-			c, _ := excelize.CoordinatesToCellName(colLinks+1, row)
-			links = append(links, link{c, u})
+		// A cell with a hyperlink prints as one field in LibreOffice: its
+		// lines run together and the second link is lost off the edge.
+		// So only a cell of one link links; several print whole.
+		if u := firstLink(r); u != "" && !strings.Contains(rec[colLinks], "\n") {
+			links = append(links, link{fmt.Sprintf("%s%d", sheetLetter(colLinks), row), u})
 		}
 	}
 	// Dropdowns, the filter, hyperlinks, conditional formats and the page
@@ -152,7 +143,7 @@ func writeRequestsSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 	if err := addOverdueFormat(f, st); err != nil {
 		return err
 	}
-	lastCol, _ := excelize.ColumnNumberToName(numCols)
+	lastCol, _ := excelize.ColumnNumberToName(xlsxCols)
 	if err := f.AutoFilter(RequestsSheet, fmt.Sprintf("A1:%s%d", lastCol, row), nil); err != nil {
 		return err
 	}
@@ -163,19 +154,22 @@ func writeRequestsSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 	}
 	lastPrinted, _ := excelize.ColumnNumberToName(printedCols)
 	if err := (printSetup{sheet: RequestsSheet, lastCol: lastPrinted, lastRow: row, fitToWidth: true,
-		banner: e.banner(), footer: e.footer(RequestsSheet)}).apply(f); err != nil {
+		paper: e.paperSize(), banner: e.banner(), footer: e.footer(RequestsSheet)}).apply(f); err != nil {
 		return err
 	}
 	return sw.Flush()
 }
 
-// requestRowHeight fits the row to its tallest wrapped cell.
+// requestRowHeight fits the row to its tallest wrapped cell of those that
+// print: a body, off the paper, would make every printed row tall and
+// empty; in the sheet it shows its first lines, and all of it in the
+// cell.
 func requestRowHeight(rec []string) float64 {
-	texts := make([]string, numCols)
-	widths := make([]float64, numCols)
-	for i := range rec {
-		if wrapped[i] {
-			texts[i], widths[i] = rec[i], columnWidths[i]
+	texts := make([]string, len(rec))
+	widths := make([]float64, len(rec))
+	for _, c := range xlsxOrder[:printedCols] {
+		if wrapped[c] {
+			texts[c], widths[c] = rec[c], columnWidths[c]
 		}
 	}
 	return rowHeight(texts, widths)
@@ -184,7 +178,7 @@ func requestRowHeight(rec []string) float64 {
 // xlsxRow is one list row as typed, styled cells: numbers stay text (so
 // "2.10" is not read back as 2.1), due dates are date cells.
 func xlsxRow(st *xlsxStyles, r api.DealRequest, rec []string) []any {
-	cells := make([]any, numCols)
+	cells := make([]any, len(rec))
 	for i, v := range rec {
 		style := st.text
 		switch {
@@ -228,7 +222,7 @@ func addDropdowns(f *excelize.File) error {
 	}
 	for _, l := range lists {
 		dv := excelize.NewDataValidation(true)
-		col, _ := excelize.ColumnNumberToName(l.col + 1)
+		col := sheetLetter(l.col)
 		dv.SetSqref(fmt.Sprintf("%s2:%s%d", col, col, dropdownRows))
 		if err := dv.SetDropList(l.values); err != nil {
 			return err
@@ -245,9 +239,7 @@ func addDropdowns(f *excelize.File) error {
 // addOverdueFormat shows a due date in the past of a request not complete
 // in bold red, as the TUI does, judged on the day the file is opened.
 func addOverdueFormat(f *excelize.File, st *xlsxStyles) error {
-	due, _ := excelize.ColumnNumberToName(colDue + 1)
-	status, _ := excelize.ColumnNumberToName(colStatus + 1)
-	kind, _ := excelize.ColumnNumberToName(colKind + 1)
+	due, status, kind := sheetLetter(colDue), sheetLetter(colStatus), sheetLetter(colKind)
 	rule := fmt.Sprintf(`AND(ISNUMBER($%s2),$%s2<TODAY(),$%s2<>"complete",$%s2<>"section")`, due, due, status, kind)
 	return f.SetConditionalFormat(RequestsSheet, fmt.Sprintf("%s2:%s%d", due, due, dropdownRows),
 		[]excelize.ConditionalFormatOptions{{Type: "formula", Criteria: rule, Format: &st.overdue}})

@@ -96,7 +96,7 @@ func writeMessagesSheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 			return err
 		}
 	}
-	if err := (printSetup{sheet: MessagesSheet, lastCol: "J", lastRow: row, fitToWidth: true,
+	if err := (printSetup{sheet: MessagesSheet, lastCol: "J", lastRow: row, fitToWidth: true, paper: e.paperSize(),
 		banner: e.banner(), footer: e.footer(MessagesSheet)}).apply(f); err != nil {
 		return err
 	}

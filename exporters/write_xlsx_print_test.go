@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func TestWriteXLSXPrintSetup(t *testing.T) {
 	}
 	want := map[string]string{
 		RequestsSheet + " _xlnm.Print_Titles": "'Requests'!$1:$1",
-		RequestsSheet + " _xlnm.Print_Area":   "'Requests'!$A$1:$O$4", // up to Updated: ID is for import only
+		RequestsSheet + " _xlnm.Print_Area":   "'Requests'!$A$1:$H$4", // what a reader needs: number … links
 		SummarySheet + " _xlnm.Print_Titles":  "'Summary'!$1:$1",
 		MessagesSheet + " _xlnm.Print_Titles": "'Messages'!$1:$1",
 		MessagesSheet + " _xlnm.Print_Area":   "'Messages'!$A$1:$J$2",
@@ -124,27 +125,29 @@ func TestWriteXLSXDropdownsReachTheLastRow(t *testing.T) {
 		}
 	}
 	cf, err := f.GetConditionalFormats(RequestsSheet)
-	if err != nil || len(cf["I2:I1048576"]) != 1 || !strings.Contains(cf["I2:I1048576"][0].Criteria, "$I2<TODAY()") {
+	due := sheetLetter(colDue)
+	if err != nil || len(cf[due+"2:"+due+"1048576"]) != 1 || !strings.Contains(cf[due+"2:"+due+"1048576"][0].Criteria, "$"+due+"2<TODAY()") {
 		t.Errorf("overdue rule on the due dates: %+v (%v)", cf, err)
 	}
 }
 
 // TestWriteXLSXRowHeightsFollowText: a row is as tall as its longest
-// wrapped cell, and a one-line row stays one line.
+// wrapped cell of those that print (a long latest answer), a one-line row
+// stays one line, and a long body, off the paper, leaves the printed row
+// as tall as its printed cells need.
 func TestWriteXLSXRowHeightsFollowText(t *testing.T) {
 	e := sampleExport()
-	e.Rows[2].Body = strings.Repeat("Provide every lease, licence and side letter in force. ", 12)
+	e.Rows[1].Body = strings.Repeat("Provide every lease, licence and side letter in force. ", 12)
+	e.Rows[2].LatestAnswer = &api.AnswerPreview{Preview: strings.Repeat("Every lease is attached, with the side letters. ", 6)}
 	f, _ := writeAndOpen(t, e)
 	one, _ := f.GetRowHeight(RequestsSheet, 2)  // the section: one line
-	two, _ := f.GetRowHeight(RequestsSheet, 3)  // a two-line body
-	long, _ := f.GetRowHeight(RequestsSheet, 4) // 12 sentences in a 46-wide column
-	if one != lineHeight+rowPadding || two != 2*lineHeight+rowPadding {
-		t.Errorf("heights %v and %v, want one line (%v) and two (%v)", one, two, lineHeight+rowPadding, 2*lineHeight+rowPadding)
+	body, _ := f.GetRowHeight(RequestsSheet, 3) // a long body, a short title and answer
+	long, _ := f.GetRowHeight(RequestsSheet, 4) // 288 characters of answer in a 26-wide column
+	if one != lineHeight+rowPadding || body > 2*lineHeight+rowPadding {
+		t.Errorf("heights %v and %v, want one line (%v) and at most two (%v)", one, body, lineHeight+rowPadding, 2*lineHeight+rowPadding)
 	}
-	// 672 characters at the most LibreOffice was seen to fit on a line
-	// of this column (61) take 11 lines.
-	if long < 11*lineHeight+rowPadding {
-		t.Errorf("a 672-character body gets %v pt, want room for at least 11 lines", long)
+	if want := float64(wrappedLines(e.Rows[2].LatestAnswer.Preview, columnWidths[colLatest]-cellMargin))*lineHeight + rowPadding; long < want || long < 8*lineHeight {
+		t.Errorf("a 288-character answer gets %v pt, want %v", long, want)
 	}
 }
 
@@ -265,4 +268,43 @@ func zipPart(t *testing.T, raw []byte, name string) string {
 	}
 	t.Fatalf("no %s in the workbook", name)
 	return ""
+}
+
+// TestWriteXLSXPrintsForAReader: the Requests sheet starts with, and
+// prints, what a reader needs (number, title, status, priority, due, the
+// assignee by name, the latest answer, the links with their labels); the
+// columns import needs follow off the paper; the paper is Letter for a
+// deal in the Americas, A4 elsewhere, or as asked.
+func TestWriteXLSXPrintsForAReader(t *testing.T) {
+	e := sampleExport()
+	e.People[0].Name = ptr2("Bob Reyes")
+	e.Rows[1].Files = []api.File{{Kind: api.FileKindLink, Name: ptr2("Registry"), URL: ptr2("https://example.com/doc")},
+		{Kind: api.FileKindLink, Name: ptr2("Minutes"), URL: ptr2("https://example.com/minutes")}}
+	f, _ := writeAndOpen(t, e)
+	rows, err := f.GetRows(RequestsSheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rows[0][:printedCols], "|"); got != "Number|Title|Status|Priority|Due date|Assignee name|Latest answer|Links" {
+		t.Errorf("printed headers: %s", got)
+	}
+	if got := strings.Join(rows[2][:printedCols], "|"); !strings.Contains(got, "|Bob Reyes|") ||
+		!strings.HasSuffix(got, "Registry — https://example.com/doc\nMinutes — https://example.com/minutes") {
+		t.Errorf("1.1 as printed: %q", got)
+	}
+	if !slices.Contains(rows[0][printedCols:], "Assignee") || !slices.Contains(rows[0][printedCols:], "Body") {
+		t.Errorf("the columns off the paper: %v", rows[0][printedCols:])
+	}
+	for _, c := range []struct {
+		tz, paper string
+		want      int
+	}{{"Europe/London", "", paperA4}, {"America/New_York", "", paperLetter}, {"America/New_York", "a4", paperA4}, {"Asia/Tokyo", "letter", paperLetter}} {
+		e.Deal.Timezone, e.Paper = c.tz, c.paper
+		f, _ := writeAndOpen(t, e)
+		for _, sh := range []string{RequestsSheet, SummarySheet, MessagesSheet} {
+			if pl, err := f.GetPageLayout(sh); err != nil || pl.Size == nil || *pl.Size != c.want {
+				t.Errorf("%s, paper %q, %s: size %v, want %d", c.tz, c.paper, sh, pl.Size, c.want)
+			}
+		}
+	}
 }

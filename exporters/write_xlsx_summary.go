@@ -143,7 +143,7 @@ func writeSummarySheet(f *excelize.File, st *xlsxStyles, e *Export) error {
 	// At 100 %, not fitted: Excel ignores manual page breaks on a sheet
 	// fitted to pages, and the table and chart each fit a page as they
 	// are.
-	return printSetup{sheet: sh, lastCol: summaryLastCol, lastRow: summaryLastRow, banner: e.banner(),
+	return printSetup{sheet: sh, lastCol: summaryLastCol, lastRow: summaryLastRow, paper: e.paperSize(), banner: e.banner(),
 		footer: e.footer(sh)}.apply(f)
 }
 

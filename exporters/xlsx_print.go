@@ -21,6 +21,7 @@ type printSetup struct {
 	lastCol    string // the rightmost column printed
 	lastRow    int
 	fitToWidth bool   // one page wide (else 100 %, where manual page breaks hold)
+	paper      int    // paperA4 or paperLetter
 	banner     string // printed at the top of every page when set
 	footer     string // printed at the bottom left of every page
 }
@@ -28,7 +29,7 @@ type printSetup struct {
 // apply sets the sheet's page layout, margins, print titles and print
 // area. On a stream-written sheet it must run before Flush.
 func (p printSetup) apply(f *excelize.File) error {
-	layout := &excelize.PageLayoutOptions{Orientation: ptr("landscape")}
+	layout := &excelize.PageLayoutOptions{Orientation: ptr("landscape"), Size: ptr(p.paper)}
 	if p.fitToWidth {
 		// 0 pages tall: as many as the rows need.
 		layout.FitToWidth, layout.FitToHeight = ptr(1), ptr(0)

@@ -35,7 +35,8 @@ type ExportOptions struct {
 	// the answers, files and links it gave rows (left out otherwise).
 	IncludeInternal bool
 	Excel           bool // csv with a byte-order mark, for Excel
-	Force           bool // replace a file that exists
+	Force           bool   // replace a file that exists
+	Paper           string // xlsx: a4, letter or auto
 }
 
 // NewCmdExport is `dealctl export`.
@@ -61,7 +62,10 @@ xlsx: a Requests sheet (styled, frozen header, filter, sections set apart,
 status colours, dropdowns, date cells, links), a Summary sheet (counts by
 category and status, with a chart), and with --with-messages a Messages
 sheet; every sheet prints landscape, one page wide, with its header row
-on every page. csv: RFC 4180 in UTF-8 (--excel adds the byte-order mark
+on every page, on A4 or Letter (--paper). The Requests sheet starts with
+what a reader needs, and prints only that: number, title, status,
+priority, due date, the assignee by name, the latest answer and the
+links with their labels; the rest follows in the sheet, off the paper. csv: RFC 4180 in UTF-8 (--excel adds the byte-order mark
 Excel needs to read accents); a cell starting with = + - @, tab or CR is
 written behind an apostrophe so no spreadsheet runs it as a formula, and
 import reads it back without. json: the API's DealRequest array. md: a
@@ -103,6 +107,8 @@ An exported xlsx or csv imported back changes nothing.`,
 	fl.BoolVar(&opts.IncludeInternal, "include-internal", false, "keep what your side posted internal: notes, answers, their files and links (the file says it holds them)")
 	fl.BoolVar(&opts.Excel, "excel", false, "csv: start with a UTF-8 byte-order mark so Excel reads accents right")
 	fl.BoolVar(&opts.Force, "force", false, "replace -o FILE when it exists")
+	fl.StringVar(&opts.Paper, "paper", "auto", "xlsx: the paper it prints on, a4 or letter (auto: Letter for a deal in the Americas, else A4)")
+	_ = cmd.RegisterFlagCompletionFunc("paper", cobra.FixedCompletions([]string{"auto", "a4", "letter"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(exportFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -126,11 +132,23 @@ func (o *ExportOptions) exportFormat() (string, error) {
 	return formatFromName(o.File)
 }
 
+// paper is --paper as the exporter takes it ("" for auto).
+func (o *ExportOptions) paper() string {
+	if o.Paper == "auto" {
+		return ""
+	}
+	return o.Paper
+}
+
 // toStdout reports whether the export goes to stdout (no -o, or -o -).
 func (o *ExportOptions) toStdout() bool { return o.File == "" || o.File == "-" }
 
 func exportRun(ctx context.Context, o *ExportOptions) error {
 	gctune.ForLongRuns()
+	if _, err := parseEnum("--paper", o.Paper, []string{"auto", "a4", "letter"}); err != nil {
+		return err
+	}
+	o.Paper = strings.ToLower(strings.TrimSpace(o.Paper))
 	var target *exportTarget
 	if !o.toStdout() {
 		t, err := resolveExportTarget(o.File, o.Force)
@@ -165,7 +183,7 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	e := &exporters.Export{Deal: s.Deal, Rows: rows, People: people, Now: o.Now(), Internal: o.IncludeInternal}
+	e := &exporters.Export{Deal: s.Deal, Rows: rows, People: people, Now: o.Now(), Internal: o.IncludeInternal, Paper: o.paper()}
 	if o.WithMessages {
 		if e.Messages, err = fetchMessages(ctx, s, rows); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,8 +92,9 @@ func TestExportLeavesInternalNotesOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	latest, _ := f.GetCellValue(exporters.RequestsSheet, "K6") // 2.1's Latest answer
+	sheet, _ := f.GetRows(exporters.RequestsSheet)
 	f.Close()
+	latest := sheet[5][slices.Index(sheet[0], "Latest answer")] // 2.1's
 	if latest != "Here are the **accounts**." {
 		t.Errorf("2.1's latest answer = %q, want the newest shared one", latest)
 	}
