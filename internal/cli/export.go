@@ -34,7 +34,7 @@ type ExportOptions struct {
 	// IncludeInternal keeps what the owning side posted internal, and
 	// the answers, files and links it gave rows (left out otherwise).
 	IncludeInternal bool
-	Excel           bool // csv with a byte-order mark, for Excel
+	Excel           bool   // csv with a byte-order mark, for Excel
 	Force           bool   // replace a file that exists
 	Paper           string // xlsx: a4, letter or auto
 }
