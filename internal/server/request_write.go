@@ -56,6 +56,10 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, t *target
 	if errs.uuidField("assignee_id", &in.AssigneeID) {
 		checkAssignee(&errs, people, in.AssigneeID.Value)
 	}
+	if orDefault(in.Kind, api.KindRequest) == api.KindSection {
+		errs.notOnSection("assignee_id", in.AssigneeID)
+		errs.notOnSection("due_date", in.DueDate)
+	}
 	if err := errs.err(); err != nil {
 		return err
 	}
@@ -65,10 +69,6 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, t *target
 		Status: api.StatusOpen, Priority: orDefault(in.Priority, api.PriorityMedium), Category: orDefault(in.Category, api.CategoryBusiness),
 		Requester: ptrOf(in.Requester), DueDate: ptrOf(in.DueDate), AssigneeID: ptrOf(in.AssigneeID), ParentID: ptrOf(in.ParentID),
 		Number: in.Number.Value, CreatedAt: now, UpdatedAt: now,
-	}
-	if row.Kind == api.KindSection {
-		// A section is a heading: it has no assignee or due date.
-		row.AssigneeID, row.DueDate = nil, nil
 	}
 	created, err := s.store.CreateRequest(store.WithActor(ctx, dc.seat.ID), row)
 	if errors.Is(err, store.ErrDuplicate) {
@@ -81,6 +81,15 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, t *target
 	}
 	respondCreated(w, dc, newDealView(dc), created)
 	return nil
+}
+
+// notOnSection refuses an assignee or a due date for a section, a heading
+// that has neither, rather than dropping it: the caller would otherwise
+// believe it set. Null, which is what a section has, is taken.
+func (f *fieldErrors) notOnSection(path string, o api.Optional[string]) {
+	if o.Set && !o.Null {
+		f.add(path, api.FieldInvalid, map[string]any{"reason": "not_on_a_section"})
+	}
 }
 
 // nullableText checks a nullable string by its rule.
