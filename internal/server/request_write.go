@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
@@ -13,7 +15,23 @@ import (
 
 // createRequestCall creates a request or a section.
 func (s *Server) createRequestCall() create {
-	return create{authorize: s.authorizeCreateRequest, perform: s.createRequest, replay: s.replayRequest}
+	return create{authorize: s.authorizeCreateRequest, perform: s.createRequest, replay: s.replayRequest, keptHeaders: keptRequestETag}
+}
+
+// keptRequestETag gives a replayed creation the ETag its first answer
+// had, which the document declares on every 201: that of the row as the
+// kept body shows it, just created (no internal note yet), for the same
+// caller on a deal still open to writes. A row changed since has another
+// ETag, so an If-Match with this one fails as it should.
+func keptRequestETag(w http.ResponseWriter, t *target, body []byte) {
+	var first struct {
+		ID        string    `json:"id"`
+		UpdatedAt time.Time `json:"updated_at"`
+	}
+	if err := json.Unmarshal(body, &first); err != nil || first.ID == "" {
+		return // not a row: nothing to validate
+	}
+	w.Header().Set("ETag", requestETag(t.dc, store.Request{ID: first.ID, UpdatedAt: first.UpdatedAt}))
 }
 
 // authorizeCreateRequest: only the owning side's admins and editors may
