@@ -8,7 +8,9 @@
 # bytes. The programs are in .ci/clients/.
 #   - TypeScript: openapi-typescript + openapi-fetch (sends an array as
 #     status=open&status=partial), compiled with `tsc --strict`, run on Node;
-#   - Go: oapi-codegen (models and client; sends status=open,partial).
+#   - Go: oapi-codegen (models and client; sends status=open,partial);
+#   - Go: ogen (strict; validates every answer it decodes), installed into
+#     the same cache.
 # The npm tools are installed into a cache directory keyed by their
 # versions, so a repeated CI run does not install them again.
 # Exits non-zero when a client does not generate, compile or run.
@@ -18,6 +20,7 @@ OPENAPI_TYPESCRIPT_VERSION="7"
 OPENAPI_FETCH_VERSION="0.17"
 TYPESCRIPT_VERSION="5" # openapi-typescript 7 rejects TypeScript 7
 OAPI_CODEGEN_VERSION="v2.8.2"
+OGEN_VERSION="v1.24.0"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mktemp -d)"
@@ -104,3 +107,24 @@ cp "$root/.ci/clients/oapi-codegen/main.go" "$gen/main.go"
 	-config oapi-codegen.yaml "$work/openapi.yaml")
 (cd "$gen" && GOFLAGS=-mod=mod go mod tidy && go vet ./... && go build -o oapiclient .)
 "$gen/oapiclient" "$base" "$owner_key" "$other_key"
+
+# 4. Go: ogen.
+ogen_bin="${XDG_CACHE_HOME:-$HOME/.cache}/dealctl-ci/ogen-${OGEN_VERSION}/ogen"
+if [[ ! -x "$ogen_bin" ]]; then
+	GOBIN="$(dirname "$ogen_bin")" go install "github.com/ogen-go/ogen/cmd/ogen@${OGEN_VERSION}"
+fi
+og="$work/ogen"
+mkdir -p "$og"
+cat >"$og/go.mod" <<'MOD'
+module example.com/ogenclient
+
+go 1.24
+MOD
+cp "$root/.ci/clients/ogen/main.go" "$og/main.go"
+# Its notes on header names and unused validators are not failures.
+"$ogen_bin" --target "$og/dealclient" --package dealclient --clean "$work/openapi.yaml" 2>"$og/ogen.log" || {
+	cat "$og/ogen.log" >&2
+	exit 1
+}
+(cd "$og" && GOFLAGS=-mod=mod go mod tidy && go vet ./... && go build -o ogenclient .)
+"$og/ogenclient" "$base" "$owner_key" "$other_key"
