@@ -10,7 +10,8 @@
 #     status=open&status=partial), compiled with `tsc --strict`, run on Node;
 #   - Go: oapi-codegen (models and client; sends status=open,partial);
 #   - Go: ogen (strict; validates every answer it decodes), installed into
-#     the same cache.
+#     the same cache;
+#   - TypeScript: @hey-api/openapi-ts (its SDK on its bundled fetch client).
 # The npm tools are installed into a cache directory keyed by their
 # versions, so a repeated CI run does not install them again.
 # Exits non-zero when a client does not generate, compile or run.
@@ -21,6 +22,7 @@ OPENAPI_FETCH_VERSION="0.17"
 TYPESCRIPT_VERSION="5" # openapi-typescript 7 rejects TypeScript 7
 OAPI_CODEGEN_VERSION="v2.8.2"
 OGEN_VERSION="v1.24.0"
+HEY_API_VERSION="0.95" # the newest that installs on Node 20
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mktemp -d)"
@@ -128,3 +130,33 @@ cp "$root/.ci/clients/ogen/main.go" "$og/main.go"
 }
 (cd "$og" && GOFLAGS=-mod=mod go mod tidy && go vet ./... && go build -o ogenclient .)
 "$og/ogenclient" "$base" "$owner_key" "$other_key"
+
+# 5. TypeScript: @hey-api/openapi-ts.
+hcache="${XDG_CACHE_HOME:-$HOME/.cache}/dealctl-ci/hey-api-${HEY_API_VERSION}-${TYPESCRIPT_VERSION}"
+if [[ ! -x "$hcache/node_modules/.bin/openapi-ts" || ! -x "$hcache/node_modules/.bin/tsc" ]]; then
+	mkdir -p "$hcache"
+	echo '{"private":true}' >"$hcache/package.json"
+	npm install --prefix "$hcache" --no-audit --no-fund --loglevel=error \
+		"@hey-api/openapi-ts@${HEY_API_VERSION}" "typescript@${TYPESCRIPT_VERSION}" >&2
+fi
+hey="$work/hey-api"
+mkdir -p "$hey"
+echo '{"private":true}' >"$hey/package.json"
+(cd "$hey" && "$hcache/node_modules/.bin/openapi-ts" -i "$work/openapi.yaml" -o gen >"$hey/openapi-ts.log") || {
+	cat "$hey/openapi-ts.log" >&2
+	exit 1
+}
+cp "$root/.ci/clients/hey-api.ts" "$hey/main.ts"
+# CommonJS: the generated SDK imports without file extensions, which Node's
+# ES module loader does not resolve.
+cat >"$hey/tsconfig.json" <<'JSON'
+{
+  "compilerOptions": {
+    "strict": true, "target": "ES2022", "module": "CommonJS", "moduleResolution": "Node10",
+    "types": [], "lib": ["ES2022", "DOM", "DOM.Iterable"], "outDir": "out"
+  },
+  "files": ["main.ts"]
+}
+JSON
+"$hcache/node_modules/.bin/tsc" -p "$hey/tsconfig.json"
+node "$hey/out/main.js" "$base" "$owner_key" "$other_key"
