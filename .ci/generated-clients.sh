@@ -11,7 +11,8 @@
 #   - Go: oapi-codegen (models and client; sends status=open,partial);
 #   - Go: ogen (strict; validates every answer it decodes), installed into
 #     the same cache;
-#   - TypeScript: @hey-api/openapi-ts (its SDK on its bundled fetch client).
+#   - TypeScript: @hey-api/openapi-ts (its SDK on its bundled fetch client);
+#   - TypeScript: orval (axios functions; sends status[]=open&status[]=partial).
 # The npm tools are installed into a cache directory keyed by their
 # versions, so a repeated CI run does not install them again.
 # Exits non-zero when a client does not generate, compile or run.
@@ -23,6 +24,8 @@ TYPESCRIPT_VERSION="5" # openapi-typescript 7 rejects TypeScript 7
 OAPI_CODEGEN_VERSION="v2.8.2"
 OGEN_VERSION="v1.24.0"
 HEY_API_VERSION="0.95" # the newest that installs on Node 20
+ORVAL_VERSION="8.38"
+AXIOS_VERSION="1"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mktemp -d)"
@@ -160,3 +163,33 @@ cat >"$hey/tsconfig.json" <<'JSON'
 JSON
 "$hcache/node_modules/.bin/tsc" -p "$hey/tsconfig.json"
 node "$hey/out/main.js" "$base" "$owner_key" "$other_key"
+
+# 6. TypeScript: orval.
+ocache="${XDG_CACHE_HOME:-$HOME/.cache}/dealctl-ci/orval-${ORVAL_VERSION}-${AXIOS_VERSION}-${TYPESCRIPT_VERSION}"
+if [[ ! -x "$ocache/node_modules/.bin/orval" || ! -d "$ocache/node_modules/axios" ]]; then
+	mkdir -p "$ocache"
+	echo '{"private":true}' >"$ocache/package.json"
+	npm install --prefix "$ocache" --no-audit --no-fund --loglevel=error \
+		"orval@${ORVAL_VERSION}" "axios@${AXIOS_VERSION}" "typescript@${TYPESCRIPT_VERSION}" >&2
+fi
+orv="$work/orval"
+mkdir -p "$orv"
+echo '{"private":true}' >"$orv/package.json"
+ln -s "$ocache/node_modules" "$orv/node_modules"
+(cd "$orv" && node_modules/.bin/orval --input "$work/openapi.yaml" --output gen/api.ts >"$orv/orval.log" 2>&1) || {
+	cat "$orv/orval.log" >&2
+	exit 1
+}
+cp "$root/.ci/clients/orval.ts" "$orv/main.ts"
+cat >"$orv/tsconfig.json" <<'JSON'
+{
+  "compilerOptions": {
+    "strict": true, "target": "ES2022", "module": "CommonJS", "moduleResolution": "Node10",
+    "types": [], "lib": ["ES2022", "DOM", "DOM.Iterable"], "outDir": "out", "esModuleInterop": true,
+    "skipLibCheck": true
+  },
+  "files": ["main.ts"]
+}
+JSON
+"$orv/node_modules/.bin/tsc" -p "$orv/tsconfig.json"
+node "$orv/out/main.js" "$base" "$owner_key" "$other_key"

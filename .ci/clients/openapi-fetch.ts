@@ -91,4 +91,9 @@ const bytes = await fetch(link.data.url);
 const body = new Uint8Array(await bytes.arrayBuffer());
 must(bytes.ok && body.length === link.data.size, `fetching the link: ${bytes.status}, ${body.length} bytes of ${link.data.size}`);
 
+// A request of a title alone: no other field of DealRequestCreate is
+// required, in the document or in the generated type.
+const created = await owner.POST("/api/v1/deals/{deal_id}/requests", { params: { path }, body: { title: "Certificate of good standing" } });
+must(created.response.status === 201 && created.data?.status === "open" && created.response.headers.get("ETag"), `POST a request: ${created.response.status}`);
+
 console.log(`openapi-fetch: ${want.length} open or partial requests, message ${posted.data.id}, ${row.number} open → partial → complete (409 back), ${body.length} bytes of ${link.data.filename}`);
