@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
 # Generates clients from the OpenAPI document as an API consumer would, from
-# the document a running server serves at /openapi.yaml, and builds them:
-#   - TypeScript: openapi-typescript (default options) + openapi-fetch,
-#     compiled with `tsc --strict`, sending a MessageCreate of {text, partial}
-#     and a DealRequestCreate of {title} (no other field is required);
-#   - Go: oapi-codegen (models and client), built with `go build`.
-# Exits non-zero when either does not generate or does not compile.
+# the document a running server serves at /openapi.yaml, with each
+# generator's default options, and runs a small program through each against
+# that real server (`dealctl serve --demo`), as both sides: list deals and
+# requests with a two-value status filter, post a message with a link, PATCH
+# a status with If-Match (and its 409s), get a download link and fetch the
+# bytes. The programs are in .ci/clients/.
+#   - TypeScript: openapi-typescript + openapi-fetch (sends an array as
+#     status=open&status=partial), compiled with `tsc --strict`, run on Node;
+#   - Go: oapi-codegen (models and client; sends status=open,partial);
+#   - Go: ogen (strict; validates every answer it decodes), installed into
+#     the same cache;
+#   - TypeScript: @hey-api/openapi-ts (its SDK on its bundled fetch client);
+#   - TypeScript: orval (axios functions; sends status[]=open&status[]=partial).
+# The npm tools are installed into a cache directory keyed by their
+# versions, so a repeated CI run does not install them again.
+# Exits non-zero when a client does not generate, compile or run.
 set -euo pipefail
 
 OPENAPI_TYPESCRIPT_VERSION="7"
 OPENAPI_FETCH_VERSION="0.17"
 TYPESCRIPT_VERSION="5" # openapi-typescript 7 rejects TypeScript 7
 OAPI_CODEGEN_VERSION="v2.8.2"
+OGEN_VERSION="v1.24.0"
+HEY_API_VERSION="0.95" # the newest that installs on Node 20
+ORVAL_VERSION="8.38"
+AXIOS_VERSION="1"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mktemp -d)"
@@ -37,62 +51,50 @@ if [[ ! -s "$work/openapi.yaml" ]]; then
 	exit 1
 fi
 
-# 2. TypeScript.
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 50); do
+	grep -q 'demo-buy-editor' "$work/serve.log" && break
+	sleep 0.2
+done
+owner_key=$(awk '$1 == "demo-sell-admin" {print $4}' "$work/serve.log")
+other_key=$(awk '$1 == "demo-buy-editor" {print $4}' "$work/serve.log")
+if [[ -z "$owner_key" || -z "$other_key" ]]; then
+	echo "the demo printed no keys:" >&2
+	cat "$work/serve.log" >&2
+	exit 1
+fi
+
+# 2. TypeScript: openapi-typescript + openapi-fetch.
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/dealctl-ci/ts-clients-${OPENAPI_TYPESCRIPT_VERSION}-${OPENAPI_FETCH_VERSION}-${TYPESCRIPT_VERSION}"
+if [[ ! -x "$cache/node_modules/.bin/tsc" || ! -d "$cache/node_modules/openapi-fetch" ]]; then
+	mkdir -p "$cache"
+	# A private package.json keeps npm from walking up into another project.
+	echo '{"private":true}' >"$cache/package.json"
+	npm install --prefix "$cache" --no-audit --no-fund --loglevel=error \
+		"openapi-typescript@${OPENAPI_TYPESCRIPT_VERSION}" "openapi-fetch@${OPENAPI_FETCH_VERSION}" \
+		"typescript@${TYPESCRIPT_VERSION}" >&2
+fi
 ts="$work/ts"
 mkdir -p "$ts"
-echo '{"private":true}' >"$ts/package.json"
-npm install --prefix "$ts" --no-audit --no-fund --loglevel=error \
-	"openapi-typescript@${OPENAPI_TYPESCRIPT_VERSION}" "openapi-fetch@${OPENAPI_FETCH_VERSION}" \
-	"typescript@${TYPESCRIPT_VERSION}" >&2
+echo '{"private":true,"type":"module"}' >"$ts/package.json"
+ln -s "$cache/node_modules" "$ts/node_modules"
 "$ts/node_modules/.bin/openapi-typescript" "$work/openapi.yaml" -o "$ts/schema.d.ts"
-cat >"$ts/client.ts" <<'TS'
-import createClient from "openapi-fetch";
-import type { paths, components } from "./schema";
-
-const client = createClient<paths>({ baseUrl: "http://127.0.0.1:8080" });
-
-// The API's "no field is required": text and partial alone.
-const answer: components["schemas"]["MessageCreate"] = { text: "Attached.", partial: true };
-
-export async function postAnswer(dealId: string, requestId: string): Promise<string> {
-  const { data, error } = await client.POST("/api/v1/deals/{deal_id}/requests/{request_id}/messages", {
-    params: { path: { deal_id: dealId, request_id: requestId }, header: { "Idempotency-Key": "ci-1" } },
-    body: answer,
-  });
-  if (error) throw new Error(error.code);
-  return data.id;
-}
-
-export async function createRequest(dealId: string): Promise<string | undefined> {
-  const { data } = await client.POST("/api/v1/deals/{deal_id}/requests", {
-    params: { path: { deal_id: dealId } },
-    body: { title: "Certificate of incorporation" },
-  });
-  return data?.number;
-}
-
-export async function unassigned(dealId: string): Promise<number> {
-  const { data } = await client.GET("/api/v1/deals/{deal_id}/requests", {
-    params: { path: { deal_id: dealId }, query: { assignee_id: ["none"] } },
-  });
-  return data?.length ?? 0;
-}
-TS
+cp "$root/.ci/clients/openapi-fetch.ts" "$ts/main.ts"
 cat >"$ts/tsconfig.json" <<'JSON'
 {
   "compilerOptions": {
-    "strict": true, "noEmit": true, "target": "ES2022", "module": "ESNext",
-    "moduleResolution": "Bundler", "types": []
+    "strict": true, "target": "ES2022", "module": "ESNext",
+    "moduleResolution": "Bundler", "types": [], "lib": ["ES2022", "DOM"], "outDir": "out"
   },
-  "files": ["client.ts"]
+  "files": ["main.ts"]
 }
 JSON
 "$ts/node_modules/.bin/tsc" -p "$ts/tsconfig.json"
-echo "TypeScript client: generated and compiled with tsc --strict"
+node "$ts/out/main.js" "$base" "$owner_key" "$other_key"
 
-# 3. Go.
+# 3. Go: oapi-codegen.
 gen="$work/go"
-mkdir -p "$gen"
+mkdir -p "$gen/dealclient"
 cat >"$gen/go.mod" <<'MOD'
 module example.com/dealclient
 
@@ -103,9 +105,91 @@ package: dealclient
 generate:
   models: true
   client: true
-output: client.gen.go
+output: dealclient/client.gen.go
 CFG
+cp "$root/.ci/clients/oapi-codegen/main.go" "$gen/main.go"
 (cd "$gen" && go run "github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@${OAPI_CODEGEN_VERSION}" \
 	-config oapi-codegen.yaml "$work/openapi.yaml")
-(cd "$gen" && GOFLAGS=-mod=mod go mod tidy && go vet ./... && go build ./...)
-echo "Go client: generated by oapi-codegen ${OAPI_CODEGEN_VERSION} and built"
+(cd "$gen" && GOFLAGS=-mod=mod go mod tidy && go vet ./... && go build -o oapiclient .)
+"$gen/oapiclient" "$base" "$owner_key" "$other_key"
+
+# 4. Go: ogen.
+ogen_bin="${XDG_CACHE_HOME:-$HOME/.cache}/dealctl-ci/ogen-${OGEN_VERSION}/ogen"
+if [[ ! -x "$ogen_bin" ]]; then
+	GOBIN="$(dirname "$ogen_bin")" go install "github.com/ogen-go/ogen/cmd/ogen@${OGEN_VERSION}"
+fi
+og="$work/ogen"
+mkdir -p "$og"
+cat >"$og/go.mod" <<'MOD'
+module example.com/ogenclient
+
+go 1.24
+MOD
+cp "$root/.ci/clients/ogen/main.go" "$og/main.go"
+# Its notes on header names and unused validators are not failures.
+"$ogen_bin" --target "$og/dealclient" --package dealclient --clean "$work/openapi.yaml" 2>"$og/ogen.log" || {
+	cat "$og/ogen.log" >&2
+	exit 1
+}
+(cd "$og" && GOFLAGS=-mod=mod go mod tidy && go vet ./... && go build -o ogenclient .)
+"$og/ogenclient" "$base" "$owner_key" "$other_key"
+
+# 5. TypeScript: @hey-api/openapi-ts.
+hcache="${XDG_CACHE_HOME:-$HOME/.cache}/dealctl-ci/hey-api-${HEY_API_VERSION}-${TYPESCRIPT_VERSION}"
+if [[ ! -x "$hcache/node_modules/.bin/openapi-ts" || ! -x "$hcache/node_modules/.bin/tsc" ]]; then
+	mkdir -p "$hcache"
+	echo '{"private":true}' >"$hcache/package.json"
+	npm install --prefix "$hcache" --no-audit --no-fund --loglevel=error \
+		"@hey-api/openapi-ts@${HEY_API_VERSION}" "typescript@${TYPESCRIPT_VERSION}" >&2
+fi
+hey="$work/hey-api"
+mkdir -p "$hey"
+echo '{"private":true}' >"$hey/package.json"
+(cd "$hey" && "$hcache/node_modules/.bin/openapi-ts" -i "$work/openapi.yaml" -o gen >"$hey/openapi-ts.log") || {
+	cat "$hey/openapi-ts.log" >&2
+	exit 1
+}
+cp "$root/.ci/clients/hey-api.ts" "$hey/main.ts"
+# CommonJS: the generated SDK imports without file extensions, which Node's
+# ES module loader does not resolve.
+cat >"$hey/tsconfig.json" <<'JSON'
+{
+  "compilerOptions": {
+    "strict": true, "target": "ES2022", "module": "CommonJS", "moduleResolution": "Node10",
+    "types": [], "lib": ["ES2022", "DOM", "DOM.Iterable"], "outDir": "out"
+  },
+  "files": ["main.ts"]
+}
+JSON
+"$hcache/node_modules/.bin/tsc" -p "$hey/tsconfig.json"
+node "$hey/out/main.js" "$base" "$owner_key" "$other_key"
+
+# 6. TypeScript: orval.
+ocache="${XDG_CACHE_HOME:-$HOME/.cache}/dealctl-ci/orval-${ORVAL_VERSION}-${AXIOS_VERSION}-${TYPESCRIPT_VERSION}"
+if [[ ! -x "$ocache/node_modules/.bin/orval" || ! -d "$ocache/node_modules/axios" ]]; then
+	mkdir -p "$ocache"
+	echo '{"private":true}' >"$ocache/package.json"
+	npm install --prefix "$ocache" --no-audit --no-fund --loglevel=error \
+		"orval@${ORVAL_VERSION}" "axios@${AXIOS_VERSION}" "typescript@${TYPESCRIPT_VERSION}" >&2
+fi
+orv="$work/orval"
+mkdir -p "$orv"
+echo '{"private":true}' >"$orv/package.json"
+ln -s "$ocache/node_modules" "$orv/node_modules"
+(cd "$orv" && node_modules/.bin/orval --input "$work/openapi.yaml" --output gen/api.ts >"$orv/orval.log" 2>&1) || {
+	cat "$orv/orval.log" >&2
+	exit 1
+}
+cp "$root/.ci/clients/orval.ts" "$orv/main.ts"
+cat >"$orv/tsconfig.json" <<'JSON'
+{
+  "compilerOptions": {
+    "strict": true, "target": "ES2022", "module": "CommonJS", "moduleResolution": "Node10",
+    "types": [], "lib": ["ES2022", "DOM", "DOM.Iterable"], "outDir": "out", "esModuleInterop": true,
+    "skipLibCheck": true
+  },
+  "files": ["main.ts"]
+}
+JSON
+"$orv/node_modules/.bin/tsc" -p "$orv/tsconfig.json"
+node "$orv/out/main.js" "$base" "$owner_key" "$other_key"

@@ -44,7 +44,7 @@ func conforming() []exchange {
 			answer: func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 304, nil, "ETag", `"v1"`) }},
 		{name: "create", method: "POST", path: reqs, header: bearer,
 			body:   `{"title":"Cap table","number":null,"parent_id":null,"due_date":"2026-12-01","unknown":1}`,
-			answer: func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 201, sampleRequest()) }},
+			answer: func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 201, sampleRequest(), "ETag", `"v1"`) }},
 		{name: "patch clears", method: "PATCH", path: one, header: bearer,
 			body:   `{"requester":null,"assignee_id":null,"status":"complete"}`,
 			answer: func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, sampleRequest(), "ETag", `"v2"`) }},

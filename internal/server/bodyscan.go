@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
@@ -30,8 +31,10 @@ func (e *scanError) Error() string { return e.reason + ": " + e.detail }
 
 // scanObject checks, in one pass and without decoding, that data is one
 // strict JSON object, and returns the raw values of its top-level members
-// named by want (the last one wins, as in encoding/json). Its cost is
-// linear in the body and it allocates only for what it returns, so a
+// named by want. A name twice in one object, at any depth, is malformed:
+// readers differ on which one counts. Its cost is linear in the body and
+// it allocates only for what it returns and, for objects of more than
+// smallObject members, a map of their names, so a
 // hostile body costs no more than reading it: this is what runs before a
 // caller's fields are decoded, and it is what lets limits (links per
 // message) be checked on counts rather than on decoded items.
@@ -68,7 +71,30 @@ type bodyScanner struct {
 	data  []byte
 	pos   int
 	depth int
+	// names holds the member names of the objects open now, innermost
+	// last, for the duplicate check: slices of data, not copies.
+	names []memberName
 }
+
+// memberName is a member's name as a decoder reads it: escapes
+// resolved. An unescaped name is a slice of the body, not a copy.
+type memberName []byte
+
+func nameOf(raw []byte, escaped bool) memberName {
+	if !escaped {
+		return raw
+	}
+	var s string
+	if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s); err != nil {
+		return raw // the scanner checked the escapes: not reached
+	}
+	return memberName(s)
+}
+
+// smallObject is the number of members an object's names are compared
+// one by one; past it they go into a map, so that a hostile object of
+// many members costs a map of them, not the square of their number.
+const smallObject = 32
 
 func (s *bodyScanner) fail(what string) error {
 	return &scanError{"malformed_json", fmt.Sprintf("%s at byte %d", what, s.pos)}
@@ -132,14 +158,22 @@ func (s *bodyScanner) object(visit func(name []byte, escaped bool, raw []byte, i
 		s.depth--
 		return nil
 	}
+	base := len(s.names)
+	defer func() { s.names = s.names[:base] }()
+	var many map[string]bool // the names, once past smallObject
 	for {
 		s.space()
 		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
 			return s.fail("expected a field name")
 		}
+		at := s.pos
 		name, escaped, err := s.str()
 		if err != nil {
 			return err
+		}
+		if n := nameOf(name, escaped); s.twice(base, n, &many) {
+			s.pos = at
+			return s.fail(fmt.Sprintf("the field %q a second time", n))
 		}
 		s.space()
 		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
@@ -169,6 +203,34 @@ func (s *bodyScanner) object(visit func(name []byte, escaped bool, raw []byte, i
 		}
 		return s.fail("expected ',' or '}'")
 	}
+}
+
+// twice reports whether the object whose names start at base already has
+// a member named n, and records n. A body with a name twice is refused
+// (RFC 8259 leaves it to the reader which to take: encoding/json takes the
+// last, other readers, a proxy or a validator in front of this server, the
+// first, and would see another request than the one stored).
+func (s *bodyScanner) twice(base int, n memberName, many *map[string]bool) bool {
+	if *many != nil {
+		if (*many)[string(n)] {
+			return true
+		}
+		(*many)[string(n)] = true
+		return false
+	}
+	for _, seen := range s.names[base:] {
+		if bytes.Equal(seen, n) {
+			return true
+		}
+	}
+	s.names = append(s.names, n)
+	if len(s.names)-base > smallObject {
+		*many = make(map[string]bool, 2*smallObject)
+		for _, seen := range s.names[base:] {
+			(*many)[string(seen)] = true
+		}
+	}
+	return false
 }
 
 func (s *bodyScanner) array() (int, error) {

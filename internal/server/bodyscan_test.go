@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -32,12 +33,36 @@ func TestScanObject(t *testing.T) {
 			t.Errorf("%q was accepted", in)
 		}
 	}
-	got, err := scanObject([]byte(`{"links":[{},{},{}],"text":"a","t\u0065xt":"b","other":[1]}`), func(n string) bool { return n != "other" })
+	// A name twice in one object, at any depth and however it is
+	// spelt, is refused: readers differ on which one counts.
+	many := func(extra string) string {
+		var b strings.Builder
+		b.WriteString(`{"links":[{`)
+		for i := range 3 * smallObject {
+			fmt.Fprintf(&b, `"n%d":1,`, i)
+		}
+		return b.String() + extra + `"url":"x"}]}`
+	}
+	for _, in := range []string{
+		`{"internal":false,"internal":true}`, `{"a":1,"\u0061":2}`, `{"t\u0065xt":1,"text":2}`,
+		`{"links":[{"url":"a","url":"b"}]}`, `{"x":{"y":{"z":1,"z":1}}}`, many(`"n7":2,`),
+	} {
+		_, err := scanObject([]byte(in), wantAll)
+		if se, ok := err.(*scanError); !ok || se.reason != "malformed_json" || !strings.Contains(se.detail, "a second time") {
+			t.Errorf("%.80s: %v, want malformed_json naming a field twice", in, err)
+		}
+	}
+	for _, in := range []string{`{"a":{"a":1},"b":{"a":1}}`, `{"a":[{"a":1},{"a":1}],"c":{"a":{"a":1}}}`, many("")} {
+		if _, err := scanObject([]byte(in), wantAll); err != nil {
+			t.Errorf("%.80s: %v", in, err)
+		}
+	}
+	got, err := scanObject([]byte(`{"links":[{},{},{}],"t\u0065xt":"b","other":[1]}`), func(n string) bool { return n != "other" })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got["links"].items != 3 || string(got["text"].raw) != `"b"` {
-		t.Errorf("members %+v: want 3 links and the last text", got)
+		t.Errorf("members %+v: want 3 links and the text", got)
 	}
 	if _, ok := got["other"]; ok {
 		t.Error("an unwanted member was returned")
@@ -58,10 +83,58 @@ func FuzzScanObject(f *testing.F) {
 		if err == nil && (!json.Valid(data) || !isObject || !utf8.Valid(data)) {
 			t.Fatalf("accepted %q, which encoding/json or UTF-8 refuses", data)
 		}
-		if err != nil && json.Valid(data) && isObject && utf8.Valid(data) && !bytes.Contains(data, []byte(`\u`)) && depth(data) <= maxBodyDepth {
+		if err != nil && json.Valid(data) && isObject && utf8.Valid(data) && !bytes.Contains(data, []byte(`\u`)) && depth(data) <= maxBodyDepth && !namedTwice(data) {
 			t.Fatalf("refused %q: %v", data, err)
 		}
 	})
+}
+
+// namedTwice reports whether an object of valid JSON data has a member
+// name twice, as encoding/json's tokens show it.
+func namedTwice(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type level struct {
+		object bool
+		names  map[string]bool
+		key    bool // the next string token is a member name
+	}
+	var stack []*level
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{':
+				stack = append(stack, &level{object: true, names: map[string]bool{}, key: true})
+				continue
+			case '[':
+				stack = append(stack, &level{})
+				continue
+			default:
+				stack = stack[:len(stack)-1]
+			}
+		case string:
+			if top != nil && top.object && top.key {
+				if top.names[v] {
+					return true
+				}
+				top.names[v] = true
+				top.key = false
+				continue
+			}
+		}
+		// A value ended: in an object, a name comes next.
+		if len(stack) > 0 && stack[len(stack)-1].object {
+			stack[len(stack)-1].key = true
+		}
+	}
 }
 
 // depth is the deepest nesting of brackets outside strings.

@@ -11,9 +11,9 @@ import (
 )
 
 // listFilter is the *extension* of GET .../requests: status, assignee_id,
-// category and priority (each comma-separated) and updated_since. Rows of
-// kind request are filtered; a section stays when a row under it does, so
-// the list still reads as a tree.
+// category and priority (each any-of) and updated_since. Rows of kind
+// request are filtered; a section stays when a row under it does, so the
+// list still reads as a tree.
 type listFilter struct {
 	match domain.RequestFilter
 	// canonical is the parsed filter written out again, and the only thing
@@ -26,12 +26,8 @@ func parseListFilter(q url.Values) (listFilter, error) {
 	var f listFilter
 	var errs fieldErrors
 	split := func(name string, valid func(string) (string, bool), allowed []string) []string {
-		v := q.Get(name)
-		if v == "" {
-			return nil
-		}
 		var out []string
-		for _, p := range strings.Split(v, ",") {
+		for _, p := range filterValues(q, name) {
 			canon, ok := valid(p)
 			if !ok {
 				params := map[string]any{"value": p}
@@ -45,6 +41,9 @@ func parseListFilter(q url.Values) (listFilter, error) {
 			}
 			out = append(out, canon)
 		}
+		if out == nil {
+			return nil
+		}
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
@@ -55,8 +54,12 @@ func parseListFilter(q url.Values) (listFilter, error) {
 	categories := split("category", oneOf(api.Names(api.RequestCategories)), api.Names(api.RequestCategories))
 	priorities := split("priority", oneOf(api.Names(api.Priorities)), api.Names(api.Priorities))
 	assignees := split("assignee_id", assigneeFilterValue, nil)
-	if v := q.Get("updated_since"); v != "" {
-		t, err := time.Parse(time.RFC3339Nano, v)
+	switch since := nonEmpty(sent(q, "updated_since")); {
+	case len(since) > 1:
+		// An instant is one value: two could only be read by picking one.
+		errs.add("updated_since", api.FieldTooMany, map[string]any{"max": 1})
+	case len(since) == 1:
+		t, err := time.Parse(time.RFC3339Nano, since[0])
 		if err != nil {
 			errs.add("updated_since", api.FieldInvalid, map[string]any{"format": "date-time"})
 		}
@@ -81,6 +84,31 @@ func parseListFilter(q url.Values) (listFilter, error) {
 	}
 	f.canonical = canon.Encode() // sorted by name, every value escaped
 	return f, nil
+}
+
+// filterValues is every value a list filter was sent with, however the
+// client spelt the list: comma-separated (`status=open,partial`, the
+// document's style), repeated (`status=open&status=partial`, the OpenAPI
+// default that openapi-fetch sends) or in brackets (`status[]=open&
+// status[]=partial`, as axios and orval send it). Every occurrence counts,
+// so none is silently dropped and each is checked. An empty occurrence
+// (`status=`) filters nothing, as an absent one.
+func filterValues(q url.Values, name string) []string {
+	var out []string
+	for _, v := range nonEmpty(sent(q, name)) {
+		out = append(out, strings.Split(v, ",")...)
+	}
+	return out
+}
+
+// sent is every occurrence of a parameter, in its plain and its bracket
+// form, in a slice of its own (q is the request's and stays as it was).
+func sent(q url.Values, name string) []string {
+	return slices.Concat(q[name], q[name+"[]"])
+}
+
+func nonEmpty(vals []string) []string {
+	return slices.DeleteFunc(vals, func(v string) bool { return v == "" })
 }
 
 // assigneeFilterValue accepts a person id (a UUID, in either case) or

@@ -56,6 +56,9 @@ type create struct {
 	// whose answer was never saved (its server died in between), from the
 	// id of what it created.
 	replay func(w http.ResponseWriter, r *http.Request, t *target, resourceID string) error
+	// keptHeaders, when set, sets the headers of a kept answer replayed
+	// as it was, which only its status and body are kept of.
+	keptHeaders func(w http.ResponseWriter, t *target, body []byte)
 }
 
 // target is what an authorized create acts on.
@@ -119,6 +122,9 @@ func (s *Server) idempotent(cr create) handlerFunc {
 			return replay(w, r, c, kept.ResourceID)
 		default:
 			w.Header().Set("Idempotent-Replayed", "true")
+			if cr.keptHeaders != nil {
+				cr.keptHeaders(w, t, kept.Body)
+			}
 			writeBody(w, kept.Status, kept.Body)
 			return nil
 		}

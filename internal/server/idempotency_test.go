@@ -24,6 +24,12 @@ func TestIdempotencyKeyReplaysTheFirstAnswer(t *testing.T) {
 	if string(again.body) != string(first.body) {
 		t.Errorf("replay differs:\n%s\n%s", first.body, again.body)
 	}
+	// The ETag too, which the document declares on every 201 of a row,
+	// and which still validates the row, unchanged since.
+	if tag := again.header.Get("ETag"); tag == "" || tag != first.header.Get("ETag") {
+		t.Errorf("replay's ETag %q, want the first answer's %q", tag, first.header.Get("ETag"))
+	}
+	olivia.get(requestPath(falcon, first.request().ID), header("If-None-Match: "+again.header.Get("ETag"))).want(http.StatusNotModified)
 	if rows := olivia.get(requestsPath(falcon)).want(http.StatusOK).requests(); len(rows) != 11 {
 		t.Errorf("%d rows after a replayed create, want 11", len(rows))
 	}

@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
@@ -13,7 +15,23 @@ import (
 
 // createRequestCall creates a request or a section.
 func (s *Server) createRequestCall() create {
-	return create{authorize: s.authorizeCreateRequest, perform: s.createRequest, replay: s.replayRequest}
+	return create{authorize: s.authorizeCreateRequest, perform: s.createRequest, replay: s.replayRequest, keptHeaders: keptRequestETag}
+}
+
+// keptRequestETag gives a replayed creation the ETag its first answer
+// had, which the document declares on every 201: that of the row as the
+// kept body shows it, just created (no internal note yet), for the same
+// caller on a deal still open to writes. A row changed since has another
+// ETag, so an If-Match with this one fails as it should.
+func keptRequestETag(w http.ResponseWriter, t *target, body []byte) {
+	var first struct {
+		ID        string    `json:"id"`
+		UpdatedAt time.Time `json:"updated_at"`
+	}
+	if err := json.Unmarshal(body, &first); err != nil || first.ID == "" {
+		return // not a row: nothing to validate
+	}
+	w.Header().Set("ETag", requestETag(t.dc, store.Request{ID: first.ID, UpdatedAt: first.UpdatedAt}))
 }
 
 // authorizeCreateRequest: only the owning side's admins and editors may
@@ -56,6 +74,10 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, t *target
 	if errs.uuidField("assignee_id", &in.AssigneeID) {
 		checkAssignee(&errs, people, in.AssigneeID.Value)
 	}
+	if orDefault(in.Kind, api.KindRequest) == api.KindSection {
+		errs.notOnSection("assignee_id", in.AssigneeID)
+		errs.notOnSection("due_date", in.DueDate)
+	}
 	if err := errs.err(); err != nil {
 		return err
 	}
@@ -65,10 +87,6 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, t *target
 		Status: api.StatusOpen, Priority: orDefault(in.Priority, api.PriorityMedium), Category: orDefault(in.Category, api.CategoryBusiness),
 		Requester: ptrOf(in.Requester), DueDate: ptrOf(in.DueDate), AssigneeID: ptrOf(in.AssigneeID), ParentID: ptrOf(in.ParentID),
 		Number: in.Number.Value, CreatedAt: now, UpdatedAt: now,
-	}
-	if row.Kind == api.KindSection {
-		// A section is a heading: it has no assignee or due date.
-		row.AssigneeID, row.DueDate = nil, nil
 	}
 	created, err := s.store.CreateRequest(store.WithActor(ctx, dc.seat.ID), row)
 	if errors.Is(err, store.ErrDuplicate) {
@@ -81,6 +99,15 @@ func (s *Server) createRequest(w http.ResponseWriter, r *http.Request, t *target
 	}
 	respondCreated(w, dc, newDealView(dc), created)
 	return nil
+}
+
+// notOnSection refuses an assignee or a due date for a section, a heading
+// that has neither, rather than dropping it: the caller would otherwise
+// believe it set. Null, which is what a section has, is taken.
+func (f *fieldErrors) notOnSection(path string, o api.Optional[string]) {
+	if o.Set && !o.Null {
+		f.add(path, api.FieldInvalid, map[string]any{"reason": "not_on_a_section"})
+	}
 }
 
 // nullableText checks a nullable string by its rule.

@@ -121,7 +121,12 @@ func (f *fieldErrors) uuidField(path string, o *api.Optional[string]) bool {
 // links: at most 20, each an https URL of at most 2048 characters with a
 // label of at most 200.
 func (f *fieldErrors) links(o api.Optional[[]api.Link]) {
-	if !o.Set || o.Null {
+	if !o.Set {
+		return
+	}
+	if o.Null {
+		// Not nullable in the document: an empty list says "none".
+		f.add("links", api.FieldInvalid, map[string]any{"expected": "array"})
 		return
 	}
 	if len(o.Value) > api.MaxLinks {
