@@ -1,0 +1,72 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/server"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// outageStore is a real store whose writes fail while down is set, as
+// while the database restarts: the post fails before it commits and the
+// claim's release fails with it.
+type outageStore struct {
+	store.Store
+	down atomic.Bool
+}
+
+var errConnRefused = errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
+
+func (s *outageStore) PostMessage(ctx context.Context, p store.PostMessage) (store.Message, store.Request, error) {
+	if s.down.Load() {
+		return store.Message{}, store.Request{}, errConnRefused
+	}
+	return s.Store.PostMessage(ctx, p)
+}
+
+func (s *outageStore) ReleaseResponse(ctx context.Context, keyID, idemKey string) error {
+	if s.down.Load() {
+		return errConnRefused
+	}
+	return s.Store.ReleaseResponse(ctx, keyID, idemKey)
+}
+
+// TestIdempotentRetryAfterAnOutageProceeds: a keyed post that failed
+// before its write committed, while the database was away, does not hold
+// its key once the database is back: the claim's release is retried, and
+// a retry with the same key writes (once) within moments, not after the
+// claim goes stale.
+func TestIdempotentRetryAfterAnOutageProceeds(t *testing.T) {
+	t.Parallel()
+	os := &outageStore{}
+	e := newEnv(t, func(c *server.Config) { os.Store = c.Store; c.Store = os })
+	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
+	ben := e.as(t, "ben-write")
+	idem := header("Idempotency-Key: outage-1")
+
+	os.down.Store(true)
+	if st := ben.post(messagesPath(falcon, row), map[string]any{"text": "once"}, idem).status; st < 500 {
+		t.Fatalf("post during the outage answered %d, want a 5xx", st)
+	}
+	os.down.Store(false)
+	// The clock stands still: the claim never goes stale in this test.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		r := ben.post(messagesPath(falcon, row), map[string]any{"text": "once"}, idem)
+		if r.status == http.StatusCreated {
+			break
+		}
+		if r.status != http.StatusConflict || time.Now().After(deadline) {
+			t.Fatalf("retry once the database is back answered %d (%s); want 201 within 2 s", r.status, r.body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if msgs := ben.get(messagesPath(falcon, row)).want(http.StatusOK).messages(); len(msgs) != 1 {
+		t.Errorf("%d messages, want 1", len(msgs))
+	}
+}
