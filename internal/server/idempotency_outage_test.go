@@ -2,12 +2,15 @@ package server_test
 
 import (
 	"context"
-	"errors"
+	"net"
 	"net/http"
+	"os"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store"
 )
@@ -20,7 +23,8 @@ type outageStore struct {
 	down atomic.Bool
 }
 
-var errConnRefused = errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
+// errConnRefused is what a driver returns while PostgreSQL restarts.
+var errConnRefused error = &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
 
 func (s *outageStore) PostMessage(ctx context.Context, p store.PostMessage) (store.Message, store.Request, error) {
 	if s.down.Load() {
@@ -43,17 +47,17 @@ func (s *outageStore) ReleaseResponse(ctx context.Context, keyID, idemKey string
 // claim goes stale.
 func TestIdempotentRetryAfterAnOutageProceeds(t *testing.T) {
 	t.Parallel()
-	os := &outageStore{}
-	e := newEnv(t, func(c *server.Config) { os.Store = c.Store; c.Store = os })
+	st := &outageStore{}
+	e := newEnv(t, func(c *server.Config) { st.Store = c.Store; c.Store = st })
 	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
 	ben := e.as(t, "ben-write")
 	idem := header("Idempotency-Key: outage-1")
 
-	os.down.Store(true)
+	st.down.Store(true)
 	if st := ben.post(messagesPath(falcon, row), map[string]any{"text": "once"}, idem).status; st < 500 {
 		t.Fatalf("post during the outage answered %d, want a 5xx", st)
 	}
-	os.down.Store(false)
+	st.down.Store(false)
 	// The clock stands still: the claim never goes stale in this test.
 	deadline := time.Now().Add(2 * time.Second)
 	for {
@@ -68,5 +72,21 @@ func TestIdempotentRetryAfterAnOutageProceeds(t *testing.T) {
 	}
 	if msgs := ben.get(messagesPath(falcon, row)).want(http.StatusOK).messages(); len(msgs) != 1 {
 		t.Errorf("%d messages, want 1", len(msgs))
+	}
+}
+
+// TestDatabaseOutageIs503: a call that fails because the database is away
+// answers 503 internal, reason database_unavailable, with Retry-After, not
+// 500; the answer is one the OpenAPI document declares.
+func TestDatabaseOutageIs503(t *testing.T) {
+	t.Parallel()
+	st := &outageStore{}
+	e := newEnv(t, func(c *server.Config) { st.Store = c.Store; c.Store = st })
+	falcon, row := e.deal("falcon"), e.row("falcon/2.1")
+	st.down.Store(true)
+	r := e.as(t, "ben-write").post(messagesPath(falcon, row), map[string]any{"text": "during the outage"})
+	r.wantErr(http.StatusServiceUnavailable, api.CodeInternal, server.ReasonDatabaseUnavailable)
+	if r.header.Get("Retry-After") == "" {
+		t.Errorf("503 without Retry-After")
 	}
 }
