@@ -152,7 +152,9 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 	if err := w.recordPending(book); err != nil {
 		return 0, 0, err
 	}
-	rows, err := w.Store.ClaimNotifications(ctx, w.now(), w.batch(), w.lease())
+	claimCtx, cancelClaim := context.WithTimeout(ctx, 10*time.Second) // a frozen database does not hold the worker
+	rows, err := w.Store.ClaimNotifications(claimCtx, w.now(), w.batch(), w.lease())
+	cancelClaim()
 	if err != nil {
 		return 0, 0, fmt.Errorf("notify: claim: %w", err)
 	}

@@ -131,7 +131,9 @@ func (s *Server) idempotent(cr create) handlerFunc {
 		herr := h(cw, r, c)
 		if herr == nil && cw.status >= 200 && cw.status < 300 {
 			claim.Status, claim.Body = cw.status, cw.body.Bytes()
-			if err := s.store.SaveResponse(context.WithoutCancel(ctx), c.key.ID, idemKey, claim); err != nil {
+			save, cancel := s.detached(ctx)
+			defer cancel()
+			if err := s.store.SaveResponse(save, c.key.ID, idemKey, claim); err != nil {
 				// The write's own record of the claim still replays it.
 				s.log.Warn("cannot keep an idempotent answer", "err", err, "request_id", requestID(ctx))
 			}

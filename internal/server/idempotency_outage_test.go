@@ -90,3 +90,28 @@ func TestDatabaseOutageIs503(t *testing.T) {
 		t.Errorf("503 without Retry-After")
 	}
 }
+
+// frozenStore is a real store whose request list never answers, as with
+// PostgreSQL stopped (SIGSTOP) or a partition: only the call's context
+// ends the wait.
+type frozenStore struct{ store.Store }
+
+func (s frozenStore) Requests(ctx context.Context, dealID string) ([]store.Request, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestFrozenDatabaseAnswers503WithinTheDeadline: a call whose database
+// does not answer is 503 database_unavailable once DBTimeout has passed,
+// not held for as long as the database is frozen.
+func TestFrozenDatabaseAnswers503WithinTheDeadline(t *testing.T) {
+	t.Parallel()
+	const deadline = 300 * time.Millisecond
+	e := newEnv(t, func(c *server.Config) { c.Store = frozenStore{c.Store}; c.DBTimeout = deadline })
+	start := time.Now()
+	e.as(t, "olivia-write").get(requestsPath(e.deal("falcon"))).
+		wantErr(http.StatusServiceUnavailable, api.CodeInternal, server.ReasonDatabaseUnavailable)
+	if took := time.Since(start); took > deadline+2*time.Second {
+		t.Errorf("answered after %v, want about %v", took, deadline)
+	}
+}

@@ -230,7 +230,7 @@ func openSQLite(path string) (*DB, error) {
 }
 
 func openPostgres(dsn string) (*DB, error) {
-	pool, err := sql.Open("pgx", dsn)
+	pool, err := openPostgresPool(dsn)
 	if err != nil {
 		return nil, err
 	}
