@@ -242,7 +242,11 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
+	err := s.store.Ping(ctx)
+	if err == nil {
+		err = s.store.CheckWritable(ctx) // a read-only or full database fails calls too
+	}
+	if err != nil {
 		s.log.Warn("database unreachable", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, api.NewError(api.CodeInternal, "database_unreachable"))
 		return

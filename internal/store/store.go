@@ -40,6 +40,9 @@ type Store interface {
 	Events
 	// Ping checks the database is reachable.
 	Ping(ctx context.Context) error
+	// CheckWritable checks the database takes a write (one small row),
+	// for /readyz and serve's start.
+	CheckWritable(ctx context.Context) error
 	// Dialect is "sqlite" or "postgres".
 	Dialect() string
 	Close() error

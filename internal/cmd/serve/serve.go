@@ -134,7 +134,7 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	if o.rateLimit < 1 {
 		return cli.UsageErrorf("--rate-limit must be at least 1 call a minute")
 	}
-	if o.sqliteSync != sqlstore.SyncFull && o.sqliteSync != sqlstore.SyncNormal {
+	if o.sqliteSync != "" && o.sqliteSync != sqlstore.SyncFull && o.sqliteSync != sqlstore.SyncNormal {
 		return cli.UsageErrorf("--sqlite-sync must be %s or %s, not %q", sqlstore.SyncFull, sqlstore.SyncNormal, o.sqliteSync)
 	}
 	if o.schemaCheck <= 0 {
@@ -171,6 +171,9 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		return dbopen.Error(choice, err)
 	}
 	defer db.Close()
+	if err := checkWritable(ctx, db, where); err != nil {
+		return err
+	}
 	reportMigrations(stdout, logger, db, where, o.demo)
 
 	ln, err := listen(o.addr)
