@@ -158,6 +158,9 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 	if err != nil {
 		return 0, 0, fmt.Errorf("notify: claim: %w", err)
 	}
+	if len(rows) == 0 {
+		return 0, 0, nil
+	}
 	held := w.hold(ctx, rows)
 	defer held.release()
 	var errs []error
