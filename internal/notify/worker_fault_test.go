@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
 // flakyOutbox is a real outbox whose MarkDelivered fails while down is
@@ -178,5 +179,51 @@ func waitFor(t *testing.T, limit time.Duration, ok func() bool) {
 			t.Fatalf("not so within %v", limit)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// An instance killed mid-send (here: its database handle closed under it,
+// so its renewals stop, and its send never finishes) loses its rows to
+// another instance within a lease and a poll, in real time.
+func TestWorkerOfAKilledInstanceIsReplacedWithinALease(t *testing.T) {
+	f := newFixture(t)
+	ids := f.post(t, "Answer.", f.bob(), f.dave())
+	dying, err := sqlstore.Open(context.Background(), f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lease, poll = 300 * time.Millisecond, 50 * time.Millisecond
+	sending := make(chan struct{}, 1)
+	killed := make(chan struct{})
+	hung := senderFunc(func(ctx context.Context, n store.Notification) error {
+		sending <- struct{}{}
+		<-killed
+		return errors.New("killed")
+	})
+	a := &Worker{Store: dying, Sender: hung, Lease: lease, Log: quietLog()}
+	aDone := make(chan struct{})
+	go func() { defer close(aDone); _, _, _ = a.RunOnce(context.Background()) }()
+	<-sending
+	dying.Close() // the instance is gone: nothing of it reaches the database again
+	killedAt := time.Now()
+
+	snd := &countingSender{}
+	b := &Worker{Store: f.st, Sender: snd, Lease: lease, Interval: poll, Log: quietLog()}
+	ctx, cancel := context.WithCancel(context.Background())
+	bDone := make(chan error)
+	go func() { bDone <- b.Run(ctx) }()
+	waitFor(t, 5*time.Second, func() bool { return snd.total() == len(ids) })
+	took := time.Since(killedAt)
+	cancel()
+	<-bDone
+	close(killed)
+	<-aDone
+	if took > lease+poll+time.Second {
+		t.Errorf("the other instance delivered %v after the kill, want within about %v", took, lease+poll)
+	}
+	for _, id := range ids {
+		if snd.sent[id] != 1 || f.rows(t)[id].DeliveredAt == nil {
+			t.Errorf("row %s: sent %d times by the survivor, delivered %v", id, snd.sent[id], f.rows(t)[id].DeliveredAt)
+		}
 	}
 }
