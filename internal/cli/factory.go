@@ -155,6 +155,7 @@ func (f *Factory) clientFor(server, key string) (*client.Client, error) {
 		UserAgent:   "dealctl/" + version(),
 		MaxRateWait: cfg.RateWait(),
 		Sleep:       f.RetrySleep,
+		OutageWait:  f.noteOutageWait,
 		// Extensions are used where the server advertises them, unless
 		// DEALCTL_NO_EXTENSIONS (or no_extensions in the config file).
 		NoExtensions: cfg.NoExtensions(),

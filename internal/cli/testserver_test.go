@@ -94,6 +94,7 @@ type liveAPI struct {
 	// Faults, set before a command runs; each counter counts down.
 	hideExt  bool   // answer without X-Dealctl-Extensions, as a server without them
 	failPOS  int    // answer this many API POSTs with 503, unserved
+	outage   int    // answer this many API writes with 503 database_unavailable and Retry-After, unserved
 	dropPOS  int    // close the connection on this many API POSTs, unserved
 	expireDL int    // let this many download links expire before they are fetched
 	meddler  string // a row id someone else changes right after each GET of it
@@ -169,6 +170,10 @@ func (ts *liveAPI) serve(w http.ResponseWriter, r *http.Request) {
 	if fail {
 		ts.failPOS--
 	}
+	away := !drop && !fail && (r.Method == http.MethodPost || r.Method == http.MethodPatch) && isAPI && ts.outage > 0
+	if away {
+		ts.outage--
+	}
 	expire := r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/dl/") && ts.expireDL > 0
 	if expire {
 		ts.expireDL--
@@ -187,6 +192,15 @@ func (ts *liveAPI) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_ = json.NewEncoder(w).Encode(api.NewError(api.CodeInternal, ""))
+		return
+	case away:
+		ts.mu.Lock()
+		call.status = http.StatusServiceUnavailable
+		ts.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_ = json.NewEncoder(w).Encode(&api.ErrorResponse{Code: api.CodeInternal, Params: map[string]any{"reason": "database_unavailable"}})
 		return
 	case expire:
 		// Two lifetimes of a link pass between handing it out and its use.

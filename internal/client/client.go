@@ -37,6 +37,11 @@ type Options struct {
 	MaxRateWait time.Duration
 	// Sleep waits between attempts; tests replace it to run instantly.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// OutageWait, when set, is told of each wait on a 503 with
+	// Retry-After (a database restarting, an instance being replaced)
+	// before the call is sent again: up to 30 s in all per call. reason
+	// is the answer's params.reason ("database_unavailable", …) or "".
+	OutageWait func(wait time.Duration, reason string)
 
 	// NoExtensions makes the client use none of the server's extensions
 	// (list filters, If-Match, Idempotency-Key) even where advertised.
@@ -58,6 +63,7 @@ type Client struct {
 	maxRetries  int
 	maxRateWait time.Duration
 	sleep       func(ctx context.Context, d time.Duration) error
+	outageWait  func(wait time.Duration, reason string)
 	ext         *extensions
 	debug       io.Writer
 	batch       string // WithBatch: the run every write belongs to
@@ -78,6 +84,7 @@ func New(o Options) (*Client, error) {
 		maxRetries:  o.MaxRetries,
 		maxRateWait: o.MaxRateWait,
 		sleep:       o.Sleep,
+		outageWait:  o.OutageWait,
 		ext:         &extensions{off: o.NoExtensions},
 		debug:       o.Debug,
 	}

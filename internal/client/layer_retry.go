@@ -24,6 +24,12 @@ type retryLayer struct {
 	// replays reports whether the server replays POSTs that carry an
 	// Idempotency-Key, which makes them safe to send again.
 	replays func() bool
+	// maxOutageWait bounds the total wait on 503s with Retry-After in
+	// one call (0: maxOutageWait).
+	maxOutageWait time.Duration
+	// waiting, when set, is told of each such wait, for a line on
+	// stderr: a command silent for half a minute looks hung.
+	waiting func(wait time.Duration, reason string)
 }
 
 // maxUnavailableWait bounds one wait on a 503's Retry-After, so that a
@@ -31,17 +37,17 @@ type retryLayer struct {
 const maxUnavailableWait = 10 * time.Second
 
 // retryable reports whether req may be sent again after a failure that
-// may have reached the server: reads, and keyed POSTs to a server that
-// replays them. Other writes are not: the first may have been applied.
+// may have reached the server: reads, and writes safeToRepeat names.
+// Other writes are not: the first may have been applied.
 func (t *retryLayer) retryable(req *http.Request) bool {
-	return req.Method == http.MethodGet ||
-		(req.Method == http.MethodPost && req.Header.Get("Idempotency-Key") != "" && t.replays != nil && t.replays())
+	return req.Method == http.MethodGet || safeToRepeat(req, t.replays)
 }
 
 func (t *retryLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	receive := exchangeOf(ctx).receive
-	var rateWaited time.Duration
+	var rateWaited, outageWaited time.Duration
+	outageTries := 0
 	for attempt := 0; ; attempt++ {
 		r, err := rewound(req, attempt)
 		if err != nil {
@@ -94,16 +100,42 @@ func (t *retryLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, err
 			}
 			attempt-- // rate waits do not use up the transient-error retries
-		case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "" && attempt < t.maxRetries:
-			// A 503 that says when to come back did not act: an instance
-			// left behind by a database upgrade refuses writes before it
-			// reads them (docs/deploy.md#upgrading), and a proxy with no
-			// ready instance sends the same. Any method may be sent again,
-			// which carries a rolling upgrade past a command in flight.
-			body.Close()
-			if err := t.sleep(ctx, min(retryAfter(resp.Header), maxUnavailableWait)); err != nil {
+		case resp.StatusCode == http.StatusConflict && resp.Header.Get("Retry-After") != "" && retryable &&
+			errorReason(mustRead(body)) == reasonIdempotencyInProgress && outageWaited < t.outageBudget():
+			// The key's first call still runs, or its claim is being
+			// released after an outage: the server will answer for the
+			// key in a moment.
+			wait := min(retryAfter(resp.Header), t.outageBudget()-outageWaited)
+			outageWaited += wait
+			if err := t.sleep(ctx, wait); err != nil {
 				return nil, err
 			}
+			attempt--
+		case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "":
+			// A 503 that says when to come back: an instance left behind
+			// by a database upgrade refuses writes before it reads them
+			// (docs/deploy.md#upgrading), and a proxy with no ready
+			// instance sends the same, so any method may be sent again,
+			// which carries a rolling upgrade past a command in flight. A
+			// database outage (database_unavailable) may have come after
+			// the write committed: only a call safe to repeat goes again.
+			// The waits grow and stop at maxOutageWait in all, long enough
+			// to ride out a database restart.
+			data, _ := readBody(body)
+			reason := errorReason(data)
+			wait := min(max(retryAfter(resp.Header), backoff(outageTries)), maxUnavailableWait)
+			if (reason == reasonDatabaseUnavailable && !retryable) || outageWaited+wait > t.outageBudget() {
+				return resp, nil
+			}
+			outageTries++
+			outageWaited += wait
+			if t.waiting != nil {
+				t.waiting(wait, reason)
+			}
+			if err := t.sleep(ctx, wait); err != nil {
+				return nil, err
+			}
+			attempt-- // outage waits have their own budget
 		case resp.StatusCode >= 500 && retryable && attempt < t.maxRetries:
 			body.Close()
 			if err := t.sleep(ctx, backoff(attempt)); err != nil {
@@ -141,4 +173,11 @@ func rewound(req *http.Request, attempt int) (*http.Request, error) {
 	}
 	r.Body = body
 	return r, nil
+}
+
+func (t *retryLayer) outageBudget() time.Duration {
+	if t.maxOutageWait > 0 {
+		return t.maxOutageWait
+	}
+	return maxOutageWait
 }

@@ -40,6 +40,7 @@ func (c *Client) layers(transport http.RoundTripper) http.RoundTripper {
 		maxRateWait: c.maxRateWait,
 		sleep:       c.sleep,
 		replays:     func() bool { return c.ext.has(ExtIdempotencyKey) },
+		waiting:     c.outageWait,
 	}
 	return &cacheLayer{next: rt, cache: c.cache, keyOf: c.cacheKey}
 }

@@ -28,6 +28,9 @@ type liveServer struct {
 	URL   string
 	mu    sync.Mutex
 	calls []*http.Request
+	// lostPATCH serves this many PATCHes for real and then answers 503
+	// database_unavailable, as a commit whose answer was lost.
+	lostPATCH int
 }
 
 func startLive(t *testing.T) *liveServer {
@@ -49,7 +52,18 @@ func startLive(t *testing.T) *liveServer {
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ls.mu.Lock()
 		ls.calls = append(ls.calls, r.Clone(context.Background()))
+		lose := r.Method == http.MethodPatch && ls.lostPATCH > 0
+		if lose {
+			ls.lostPATCH--
+		}
 		ls.mu.Unlock()
+		if lose {
+			srv.ServeHTTP(httptest.NewRecorder(), r)
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `{"code":"internal","params":{"reason":"database_unavailable"}}`)
+			return
+		}
 		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(hs.Close)

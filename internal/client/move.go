@@ -53,7 +53,8 @@ func (e *MoveRefusedError) Unwrap() error {
 // first and the checks run on that fresh copy.
 //
 // A request already at to is success without a write (changed is false,
-// after is r as checked). A move outside r's allowed_statuses is a
+// after is r as checked); so is a row found at to after the move failed
+// on its precondition (a repeat of a move that had applied). A move outside r's allowed_statuses is a
 // *MoveRefusedError without a call; an empty allowed list is the server's
 // to explain (read-only key, viewer, archived deal), so the call is made
 // and its answer returned.
@@ -70,6 +71,15 @@ func (c *Client) MoveStatus(ctx context.Context, dealID string, r *api.DealReque
 		return nil, false, &MoveRefusedError{Number: r.Number, From: r.Status, To: to, Allowed: r.AllowedStatuses}
 	}
 	after, err = c.UpdateRequestIfMatch(ctx, dealID, r.ID, api.DealRequestUpdate{Status: api.Some(to)}, etag)
+	if IsConflictStale(err) {
+		// The retry layer sends a PATCH with a precondition again after
+		// an answer that does not say whether it applied (a database
+		// outage's 503): when it had, the repeat no longer matches. A
+		// row now at to is what was asked, as when it was there before.
+		if fresh, rerr := c.Request(ctx, dealID, r.ID); rerr == nil && fresh.Status == to {
+			return fresh, false, nil
+		}
+	}
 	if err != nil {
 		return nil, false, refusedByServer(r, to, err)
 	}

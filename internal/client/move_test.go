@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 )
@@ -121,4 +122,32 @@ func methods(calls []*http.Request) []string {
 		out[i] = c.Method + " " + c.URL.Path
 	}
 	return out
+}
+
+// TestMoveStatusAfterALostAnswer: a move whose answer was lost to a
+// database outage (it applied, then 503) is sent again by the retry
+// layer, fails its If-Match, and is found done: success, not a conflict.
+func TestMoveStatusAfterALostAnswer(t *testing.T) {
+	ls := startLive(t)
+	c, err := New(Options{BaseURL: ls.URL, Key: aliceKey, MaxRateWait: -1, Sleep: func(context.Context, time.Duration) error { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dealID, row := ls.falconRow(t, c, "1.1")
+	ls.mu.Lock()
+	ls.lostPATCH = 1
+	ls.mu.Unlock()
+	after, _, err := c.MoveStatus(context.Background(), dealID, row, "", api.StatusPartial)
+	if err != nil || after.Status != api.StatusPartial {
+		t.Fatalf("MoveStatus after a lost answer: %+v, %v; want success at partial", after, err)
+	}
+	patches := 0
+	for _, r := range ls.recorded() {
+		if r.Method == http.MethodPatch {
+			patches++
+		}
+	}
+	if patches != 2 {
+		t.Errorf("%d PATCHes, want the lost one and its repeat", patches)
+	}
 }

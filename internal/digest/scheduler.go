@@ -69,7 +69,11 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	defer tick.Stop()
 	paused := false
 	for {
-		_, err := s.RunOnce(ctx)
+		// A pass ends by the next one's time: a frozen database holds
+		// the scheduler no longer than that, and the next pass retries.
+		pass, cancel := context.WithTimeout(ctx, interval)
+		_, err := s.RunOnce(pass)
+		cancel()
 		switch {
 		case errors.Is(err, store.ErrSchemaNewer):
 			if !paused {

@@ -20,9 +20,14 @@ var Abandoned = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
 
 // Defaults for a zero Worker field.
 const (
-	DefaultInterval    = 5 * time.Second
-	DefaultBatch       = 20
-	DefaultLease       = 5 * time.Minute
+	DefaultInterval = 5 * time.Second
+	DefaultBatch    = 20
+	// DefaultLease is how long a claim lasts unless renewed; a Worker
+	// renews its claims every third of it while it works, so a dead
+	// instance's rows are claimed again within DefaultLease+DefaultInterval
+	// (20 s, docs/server.md "Notifications").
+	DefaultLease       = 15 * time.Second
+	DefaultSendTimeout = time.Minute
 	DefaultMaxAttempts = 10
 )
 
@@ -38,21 +43,25 @@ const maxErrorLen = 1000
 
 // Worker drains an outbox through a Sender. Several Workers, in one process
 // or in several on one database, may run at once: a claimed row is hidden
-// from other claimers for Lease, and a Worker stops starting sends once half
-// of the lease is gone, so a row is not sent twice unless a send outlives
-// its lease or a delivery cannot be recorded.
+// from other claimers for Lease, renewed while the Worker works, so a row
+// is sent twice only when an instance dies between a send and its record,
+// or the database stays away longer than a lease while a delivery waits to
+// be recorded. Receivers drop such repeats by the notification's id
+// (webhook X-Dealctl-Delivery, e-mail Message-ID).
 type Worker struct {
 	Store       store.Outbox
 	Sender      Sender
 	Log         *slog.Logger     // nil: slog.Default()
 	Interval    time.Duration    // how often to look for due rows without a Poke
 	Batch       int              // rows claimed at a time
-	Lease       time.Duration    // how long a claim hides rows; must outlast a send
+	Lease       time.Duration    // how long a claim hides rows unless renewed
+	SendTimeout time.Duration    // the longest one send may take
 	MaxAttempts int              // attempts before a row is abandoned
 	Now         func() time.Time // the outbox's clock; nil: time.Now
 
-	pokeOnce sync.Once
-	poke     chan struct{}
+	pokeOnce   sync.Once
+	poke       chan struct{}
+	unrecorded unrecorded
 }
 
 // Poke asks a running Worker to look for due rows now, as after a post,
@@ -84,7 +93,8 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
-	paused := false // the database's schema is newer: said once, not every tick
+	paused := false    // the database's schema is newer: said once, not every tick
+	recording := false // a delivery waits to be recorded, and that was said
 	for {
 		// A full batch suggests more rows are due: keep going.
 		for ctx.Err() == nil {
@@ -98,47 +108,70 @@ func (w *Worker) Run(ctx context.Context) error {
 			}
 			paused = false
 			if err != nil {
-				if ctx.Err() == nil {
+				// Retries of a record come every recordRetry: said once
+				// until the record is written, not four times a second.
+				if ctx.Err() == nil && !(recording && errors.Is(err, errUnrecorded)) {
 					w.log().Error("notify: delivering notifications", slog.Any("error", err))
 				}
+				recording = errors.Is(err, errUnrecorded)
 				break
 			}
+			recording = false
 			if delivered+failed < w.batch() {
 				break
 			}
+		}
+		// A delivery waiting to be recorded is retried soon, so that it
+		// is recorded within moments of the database coming back.
+		var soon <-chan time.Time
+		if w.unrecorded.pending() {
+			soon = time.After(recordRetry)
 		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
 		case <-w.wake():
+		case <-soon:
 		}
 	}
 }
 
 // RunOnce claims one batch of due rows and tries each once. It counts the
 // rows delivered and the rows that failed (retried later or abandoned);
-// err reports storage trouble.
+// err reports storage trouble. Deliveries an earlier run could not record
+// are recorded first, and nothing is claimed until they are.
 func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error) {
 	if w.Store == nil || w.Sender == nil {
 		return 0, 0, errors.New("notify: Worker needs a Store and a Sender")
 	}
-	lease := w.lease()
-	// The lease guard runs on the real clock: Now may be a test's frozen
-	// one, while sends take real time.
-	claimed := time.Now()
-	rows, err := w.Store.ClaimNotifications(ctx, w.now(), w.batch(), lease)
+	// What was sent is recorded even when ctx ends mid-batch: forgetting a
+	// delivery would repeat it once the claim lapses.
+	book, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := w.recordPending(book); err != nil {
+		return 0, 0, err
+	}
+	claimCtx, cancelClaim := context.WithTimeout(ctx, 10*time.Second) // a frozen database does not hold the worker
+	rows, err := w.Store.ClaimNotifications(claimCtx, w.now(), w.batch(), w.lease())
+	cancelClaim()
 	if err != nil {
 		return 0, 0, fmt.Errorf("notify: claim: %w", err)
 	}
-	// What was sent is recorded even when ctx ends mid-batch: forgetting a
-	// delivery would repeat it once the lease runs out.
-	book, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
+	if len(rows) == 0 {
+		return 0, 0, nil
+	}
+	held := w.hold(ctx, rows)
+	defer held.release()
 	var errs []error
 	for i, n := range rows {
-		if ctx.Err() != nil || time.Since(claimed) > lease/2 {
+		if ctx.Err() != nil {
 			errs = append(errs, w.release(book, rows[i:]))
+			break
+		}
+		if !held.mayStart(n) {
+			// A renewal failed or another Worker holds the row now: the
+			// rest are left to lapse, not sent on a claim that may be gone.
 			break
 		}
 		if n.Attempts > w.maxAttempts() {
@@ -146,16 +179,25 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 			// lowered: it has had its tries.
 			failed++
 			errs = append(errs, w.abandon(book, n, n.LastError))
+			held.settle(n)
 			continue
 		}
-		sendCtx, stop := context.WithDeadline(ctx, claimed.Add(lease*9/10))
+		sendCtx, stop := context.WithTimeout(ctx, w.sendTimeout())
 		sendErr := w.Sender.Send(sendCtx, n)
 		stop()
 		if sendErr == nil {
 			delivered++
-			if err := w.Store.MarkDelivered(book, n.ID, w.now()); err != nil {
-				errs = append(errs, fmt.Errorf("notify: recording delivery of %s: %w", n.ID, err))
+			at := w.now()
+			if err := w.Store.MarkDelivered(book, n.ID, at); err != nil {
+				// The database is away: keep the delivery to record before
+				// anything else, and start no further send meanwhile (each
+				// would be one more to lose). The rest lapse unsent.
+				w.unrecorded.add(n.ID, at)
+				errs = append(errs, errUnrecorded, fmt.Errorf("notify: recording delivery of %s: %w", n.ID, err))
+				held.settle(n)
+				break
 			}
+			held.settle(n)
 			// One line per delivery, ids only: the subject and body are
 			// deal content. The log sender's own line is its delivery.
 			if _, logged := w.Sender.(*LogSender); !logged {
@@ -165,6 +207,7 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 		}
 		failed++
 		errs = append(errs, w.fail(book, n, sendErr))
+		held.settle(n)
 	}
 	return delivered, failed, errors.Join(errs...)
 }
@@ -261,6 +304,13 @@ func (w *Worker) lease() time.Duration {
 		return w.Lease
 	}
 	return DefaultLease
+}
+
+func (w *Worker) sendTimeout() time.Duration {
+	if w.SendTimeout > 0 {
+		return w.SendTimeout
+	}
+	return DefaultSendTimeout
 }
 
 func (w *Worker) maxAttempts() int {

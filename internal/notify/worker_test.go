@@ -240,43 +240,6 @@ func TestWorkersRacingDeliverEachRowOnce(t *testing.T) {
 	}
 }
 
-// A Worker that has used half its lease hands the rest of its batch back
-// rather than risk sending them while another Worker may claim them.
-func TestWorkerReleasesRestWhenLeaseRunsShort(t *testing.T) {
-	f := newFixture(t)
-	ids := f.post(t, "Answer.", f.bob(), f.dave(), recipient{f.pAlice, "alice@target.example"})
-	var sent []string
-	slow := senderFunc(func(ctx context.Context, n store.Notification) error {
-		sent = append(sent, n.ID)
-		time.Sleep(150 * time.Millisecond)
-		return nil
-	})
-	w := &Worker{Store: f.st, Sender: slow, Lease: 200 * time.Millisecond, Log: quietLog(), Now: func() time.Time { return t0 }}
-	if d, fl, err := w.RunOnce(context.Background()); d != 1 || fl != 0 || err != nil {
-		t.Fatalf("RunOnce = %d, %d, %v; want 1 delivered", d, fl, err)
-	}
-	pending := 0
-	for _, id := range ids {
-		n := f.rows(t)[id]
-		if n.DeliveredAt == nil {
-			pending++
-			if !n.NextAttemptAt.Equal(t0) || n.LastError != "" {
-				t.Errorf("released row = %+v; want due at once with no error", n)
-			}
-		}
-	}
-	if pending != 2 {
-		t.Fatalf("%d rows pending, want 2 released", pending)
-	}
-	w.Lease = time.Minute
-	if d, _, err := w.RunOnce(context.Background()); d != 2 || err != nil {
-		t.Errorf("RunOnce after release = %d, %v; want the 2 released rows", d, err)
-	}
-	if len(sent) != 3 {
-		t.Errorf("sent %d times, want 3", len(sent))
-	}
-}
-
 func TestWorkerRunWakesOnPokeAndStops(t *testing.T) {
 	f := newFixture(t)
 	srv := newSMTPServer(t)

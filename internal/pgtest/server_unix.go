@@ -51,7 +51,11 @@ func isExec(path string) bool {
 
 // start initialises and starts a cluster on a free loopback port. The
 // cluster is tuned for tests (no fsync): it is thrown away afterwards.
-func start(bin string) (*server, error) {
+func start(bin string) (*server, error) { return startWith(bin, "-c synchronous_commit=off") }
+
+// startWith is start with settings of its own: a fault test's cluster
+// keeps synchronous_commit on, so that a commit survives -m immediate.
+func startWith(bin, settings string) (*server, error) {
 	s := &server{bin: bin}
 	// PostgreSQL refuses to run as root: run it as an unprivileged user.
 	if os.Geteuid() == 0 {
@@ -84,7 +88,7 @@ func start(bin string) (*server, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300", port, dir)
+		opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off %s -c full_page_writes=off -c max_connections=300", port, dir, settings)
 		out, err := s.run("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "-o", opts, "start")
 		if err != nil {
 			log, _ := os.ReadFile(filepath.Join(dir, "log"))

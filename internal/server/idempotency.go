@@ -39,8 +39,12 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 }
 
 // staleClaim is how long a claim of a call that never finished (its
-// server died) holds its key.
-const staleClaim = time.Minute
+// server died, or the database went away before the claim could be
+// released) holds its key. It outlasts a create's write, which the
+// database deadline bounds (docs/server.md "Database outages"); a call
+// still running past it loses its claim and writes nothing
+// (store.ErrClaimLost), so a retry never writes twice.
+const staleClaim = 15 * time.Second
 
 // create is a POST that makes something (a request, a message), split so
 // that who may make the call is settled before anything else: the
@@ -133,7 +137,9 @@ func (s *Server) idempotent(cr create) handlerFunc {
 		herr := h(cw, r, c)
 		if herr == nil && cw.status >= 200 && cw.status < 300 {
 			claim.Status, claim.Body = cw.status, cw.body.Bytes()
-			if err := s.store.SaveResponse(context.WithoutCancel(ctx), c.key.ID, idemKey, claim); err != nil {
+			save, cancel := s.detached(ctx)
+			defer cancel()
+			if err := s.store.SaveResponse(save, c.key.ID, idemKey, claim); err != nil {
 				// The write's own record of the claim still replays it.
 				s.log.Warn("cannot keep an idempotent answer", "err", err, "request_id", requestID(ctx))
 			}
@@ -147,9 +153,7 @@ func (s *Server) idempotent(cr create) handlerFunc {
 		}
 		// A claim whose call committed a write is not released (the store
 		// keeps it): a retry replays that write.
-		if err := s.store.ReleaseResponse(context.WithoutCancel(ctx), c.key.ID, idemKey); err != nil {
-			s.log.Warn("cannot release an idempotency key", "err", err, "request_id", requestID(ctx))
-		}
+		s.releaseClaim(ctx, c.key.ID, idemKey)
 		return herr
 	}
 }

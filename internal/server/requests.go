@@ -37,7 +37,9 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 		if body, ok := s.lists.get(etag); ok {
 			return body, nil // built by a call that finished just before
 		}
-		body, err := s.buildList(context.WithoutCancel(ctx), dc, filter) // others may be waiting for it
+		build, cancel := s.detached(ctx) // others may be waiting for it
+		defer cancel()
+		body, err := s.buildList(build, dc, filter)
 		if err == nil {
 			s.lists.put(dc.deal.ID+"|"+viewClass(dc)+"|"+filter.key(), etag, body)
 		}

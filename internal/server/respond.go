@@ -47,7 +47,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	var e *api.ErrorResponse
-	if !errors.As(err, &e) {
+	if !errors.As(err, &e) && s.outageRefusal(w, r, err) {
+		return
+	}
+	if e == nil {
 		s.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err, "request_id", requestID(r.Context()))
 		e = api.NewError(api.CodeInternal, "")
 	}

@@ -86,9 +86,13 @@ func (s *Server) WatchSchema(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		if err := checker.CheckSchema(ctx); err == nil || errors.Is(err, store.ErrSchemaNewer) {
+		// A look ends by the next one's time: a frozen database does not
+		// hold the watch.
+		look, cancel := context.WithTimeout(ctx, every)
+		if err := checker.CheckSchema(look); err == nil || errors.Is(err, store.ErrSchemaNewer) {
 			s.schema.note(err)
 		}
+		cancel()
 		select {
 		case <-ctx.Done():
 			return

@@ -4,6 +4,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -39,6 +40,10 @@ type Config struct {
 	// keys, users, seats and parties (0: DefaultAccessCacheTTL; negative:
 	// no cache; at most 5 s).
 	AccessCacheTTL time.Duration
+	// DBTimeout bounds the database work of one API call (0:
+	// DefaultDBTimeout): a frozen or unreachable database answers 503
+	// database_unavailable by then instead of holding the call.
+	DBTimeout time.Duration
 	// Posted, when set, is called after a message queued notifications,
 	// to wake the notification worker.
 	Posted func()
@@ -88,6 +93,7 @@ type Server struct {
 	schema     *schemaWatch
 	objects    ObjectStore
 	presign    bool // links to object-stored files are presigned URLs
+	dbTimeout  time.Duration
 }
 
 // New builds a server; it reads (or creates) the link-signing secret.
@@ -108,6 +114,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		bodies:    newBodyGate(maxBodiesPerKey, maxBodies),
 		failures:  newFailedKeys(maxFailureAddresses),
 		access:    newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL)),
+		dbTimeout: cmp.Or(cfg.DBTimeout, DefaultDBTimeout),
 	}
 	if s.rateLimit <= 0 {
 		s.rateLimit = api.DefaultRateLimit
@@ -149,7 +156,7 @@ func cacheBudget(n int) int {
 
 // ServeHTTP logs, recovers and routes every call.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.logged(s.schemaGate(s.mux)).ServeHTTP(w, r)
+	s.logged(s.schemaGate(s.bounded(s.mux))).ServeHTTP(w, r)
 }
 
 // Routes lists "METHOD /pattern" of every route, so that a test can hold
@@ -243,7 +250,11 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
+	err := s.store.Ping(ctx)
+	if err == nil {
+		err = s.store.CheckWritable(ctx) // a read-only or full database fails calls too
+	}
+	if err != nil {
 		s.log.Warn("database unreachable", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, api.NewError(api.CodeInternal, "database_unreachable"))
 		return

@@ -40,6 +40,9 @@ type Store interface {
 	Events
 	// Ping checks the database is reachable.
 	Ping(ctx context.Context) error
+	// CheckWritable checks the database takes a write (one small row),
+	// for /readyz and serve's start.
+	CheckWritable(ctx context.Context) error
 	// Dialect is "sqlite" or "postgres".
 	Dialect() string
 	Close() error
@@ -181,6 +184,11 @@ type Outbox interface {
 	// ClaimNotifications takes up to limit rows due by now, hiding them
 	// from other claimers until lease has passed.
 	ClaimNotifications(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Notification, error)
+	// RenewClaim pushes the next attempt of a row claimed with attempts
+	// out to until, and reports whether the claim is still held: false
+	// when the row was delivered, or claimed again (attempts moved on)
+	// after the claim lapsed.
+	RenewClaim(ctx context.Context, id string, attempts int, until time.Time) (bool, error)
 	MarkDelivered(ctx context.Context, id string, at time.Time) error
 	MarkFailed(ctx context.Context, id string, errText string, retryAt time.Time) error
 	Notifications(ctx context.Context, dealID string) ([]Notification, error)

@@ -44,6 +44,7 @@ type serveOptions struct {
 	digestAt        string // HH:MM, or off; "" is 07:00
 	files           string
 	filesProxy      bool
+	sqliteSync      string // full (default) or normal
 }
 
 func NewCmd() *cobra.Command {
@@ -56,8 +57,15 @@ default) or on PostgreSQL (--db postgres://…; several instances may share it).
 
 Every flag also reads an environment variable: DEALCTL_ADDR, DEALCTL_DB,
 DEALCTL_BASE_URL, DEALCTL_RATE_LIMIT, DEALCTL_NOTIFY_URL, DEALCTL_WEBHOOK_SECRET,
-DEALCTL_LOG_FORMAT, DEALCTL_DIGEST_AT, DEALCTL_FILES. Secrets in them are never
-printed, not even as defaults here.
+DEALCTL_LOG_FORMAT, DEALCTL_DIGEST_AT, DEALCTL_FILES, DEALCTL_SQLITE_SYNC. Secrets
+in them are never printed, not even as defaults here.
+
+On SQLite every answered write is on disk before the answer goes out
+(--sqlite-sync full, the default): it survives a power cut or a filesystem
+failure. --sqlite-sync normal makes posts about twice as fast but may lose the
+last writes of a second or two on such a crash (docs/server.md, "Durability on
+SQLite"). serve refuses to start on a database it cannot write, and /readyz
+answers 503 while the database cannot be written.
 
 Each joined person gets a daily digest per deal at --digest-at in the deal's
 time zone (their overdue and due-this-week requests, and new answers and
@@ -102,6 +110,7 @@ through the server (docs/server.md, "Files in object storage").`,
 	f.StringVar(&o.files, "files", os.Getenv("DEALCTL_FILES"), "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	f.BoolVar(&o.filesProxy, "files-proxy", false, "with --files: download links go through this server (/dl/{token}) instead of presigned URLs to the store")
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
+	f.StringVar(&o.sqliteSync, "sqlite-sync", envOr("DEALCTL_SQLITE_SYNC", sqlstore.SyncFull), "SQLite only: full (every answered write survives a power cut) or normal (faster; may lose the last second's writes)")
 	f.StringVar(&o.digestAt, "digest-at", envOr("DEALCTL_DIGEST_AT", "07:00"), "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
 	return cmd
 }
@@ -124,6 +133,9 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	gctune.ForLongRuns()
 	if o.rateLimit < 1 {
 		return cli.UsageErrorf("--rate-limit must be at least 1 call a minute")
+	}
+	if o.sqliteSync != "" && o.sqliteSync != sqlstore.SyncFull && o.sqliteSync != sqlstore.SyncNormal {
+		return cli.UsageErrorf("--sqlite-sync must be %s or %s, not %q", sqlstore.SyncFull, sqlstore.SyncNormal, o.sqliteSync)
 	}
 	if o.schemaCheck <= 0 {
 		return cli.UsageErrorf("--schema-check-interval must be positive, like 5s")
@@ -154,11 +166,14 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	}
 	defer cleanup()
 	where := dbpath.Redact(choice.DSN)
-	db, err := sqlstore.Open(ctx, choice.DSN)
+	db, err := sqlstore.OpenWith(ctx, choice.DSN, sqlstore.OpenOptions{SQLiteSync: o.sqliteSync})
 	if err != nil {
 		return dbopen.Error(choice, err)
 	}
 	defer db.Close()
+	if err := checkWritable(ctx, db, where); err != nil {
+		return err
+	}
 	reportMigrations(stdout, logger, db, where, o.demo)
 
 	ln, err := listen(o.addr)

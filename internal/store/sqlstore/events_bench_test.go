@@ -95,8 +95,13 @@ type benchIDs struct{ deal, request, party, person string }
 // benchWorld is one deal with one request, on a fresh SQLite file.
 func benchWorld(b *testing.B) (*DB, benchIDs) {
 	b.Helper()
+	return benchWorldWith(b, OpenOptions{})
+}
+
+func benchWorldWith(b *testing.B, opt OpenOptions) (*DB, benchIDs) {
+	b.Helper()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
+	db, err := OpenWith(ctx, filepath.Join(b.TempDir(), "bench.db"), opt)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -101,6 +101,14 @@ func (db *DB) ApplyMigrations(ctx context.Context) (MigrationReport, error) {
 	}
 	defer tx.Rollback()
 	if db.dialect == Postgres {
+		// A migration may rebuild an index for longer than the pool's
+		// statement_timeout, and wait on another instance's migration for
+		// longer than its lock_timeout (pgsettings.go): neither applies here.
+		for _, set := range []string{"SET LOCAL statement_timeout = 0", "SET LOCAL lock_timeout = 0"} {
+			if _, err := tx.ExecContext(ctx, set); err != nil {
+				return MigrationReport{}, err
+			}
+		}
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", advisoryLockID); err != nil {
 			return MigrationReport{}, fmt.Errorf("cannot take the migration lock: %w", err)
 		}

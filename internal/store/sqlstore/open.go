@@ -79,7 +79,16 @@ type OpenOptions struct {
 	// not exist or a database without dealctl's schema, instead of
 	// creating it. An existing schema is still brought up to date.
 	MustExist bool
+	// SQLiteSync is SQLite's synchronous setting: "full" (the default,
+	// also for "") or "normal" (docs/server.md "Durability on SQLite").
+	SQLiteSync string
 }
+
+// SQLite synchronous settings OpenOptions.SQLiteSync takes.
+const (
+	SyncFull   = "full"
+	SyncNormal = "normal"
+)
 
 // MissingError says the database named is not there: no file, or no
 // dealctl schema in it. Nothing was created.
@@ -119,7 +128,7 @@ func OpenWith(ctx context.Context, dsn string, opt OpenOptions) (*DB, error) {
 				return nil, err
 			}
 		}
-		db, err = openSQLite(path)
+		db, err = openSQLite(path, opt.SQLiteSync)
 	}
 	if err != nil {
 		return nil, err
@@ -195,9 +204,13 @@ func (db *DB) hasSchema(ctx context.Context) (bool, error) {
 	return n > 0, nil
 }
 
-func openSQLite(path string) (*DB, error) {
+func openSQLite(path, sync string) (*DB, error) {
 	if path == "" {
 		return nil, fmt.Errorf("no database path given")
+	}
+	syncPragma, err := sqliteSyncPragma(sync)
+	if err != nil {
+		return nil, err
 	}
 	if dir := filepath.Dir(path); dir != "." {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -211,7 +224,7 @@ func openSQLite(path string) (*DB, error) {
 	}
 	// Pragmas go in the DSN so that every pooled connection gets them;
 	// busy_timeout first so that the others wait rather than fail.
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(" + syncPragma + ")&_pragma=foreign_keys(1)"
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
 	write, err := sql.Open("sqlite", base+"&_txlock=immediate")
 	if err != nil {
@@ -230,7 +243,7 @@ func openSQLite(path string) (*DB, error) {
 }
 
 func openPostgres(dsn string) (*DB, error) {
-	pool, err := sql.Open("pgx", dsn)
+	pool, err := openPostgresPool(dsn)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,17 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, 
 	return out, err
 }
 
+// RenewClaim extends a claim the caller still holds: the row is
+// undelivered and its attempts are the ones the claim counted.
+func (db *DB) RenewClaim(ctx context.Context, id string, attempts int, until time.Time) (bool, error) {
+	res, err := db.write.ExecContext(ctx, db.q("UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND attempts = ? AND delivered_at IS NULL"), micros(until), id, attempts)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
 // MarkDelivered records a delivery.
 func (db *DB) MarkDelivered(ctx context.Context, id string, at time.Time) error {
 	_, err := db.write.ExecContext(ctx, db.q("UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id = ?"), micros(at), id)

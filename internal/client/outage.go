@@ -1,0 +1,59 @@
+package client
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+)
+
+// maxOutageWait bounds the waits on 503s with Retry-After within one call:
+// long enough to ride out a database restart or an instance's replacement
+// (a few seconds), short enough that a command on a server that stays down
+// ends with its error instead of hanging (docs/client.md).
+const maxOutageWait = 30 * time.Second
+
+// reasonDatabaseUnavailable is the 503 of a server whose database is away.
+// Unlike schema_newer, it may come after the call acted (a commit whose
+// answer was lost), so only a call that is safe to repeat is sent again.
+const reasonDatabaseUnavailable = "database_unavailable"
+
+// reasonIdempotencyInProgress is the 409 of a keyed POST whose first call
+// has not finished, or whose claim the server is still releasing.
+const reasonIdempotencyInProgress = "idempotency_in_progress"
+
+// mustRead is an in-memory body's bytes (nil when it cannot be read).
+func mustRead(body io.ReadCloser) []byte {
+	data, _ := readBody(body)
+	return data
+}
+
+// safeToRepeat reports whether a write may be sent again after an answer
+// that does not say whether it acted: a PATCH that names the version it
+// changes (If-Match with an ETag, or X-Dealctl-If-Updated-At) applies at
+// most once, since a repeat after it applied no longer matches; a POST
+// with an Idempotency-Key replays the first answer on a server that
+// advertises the extension.
+func safeToRepeat(req *http.Request, replays func() bool) bool {
+	switch req.Method {
+	case http.MethodPatch:
+		m := req.Header.Get("If-Match")
+		return (m != "" && m != "*") || req.Header.Get(ifUpdatedAtHeader) != ""
+	case http.MethodPost:
+		return req.Header.Get("Idempotency-Key") != "" && replays != nil && replays()
+	}
+	return false
+}
+
+// errorReason is params.reason of an ErrorResponse body, or "".
+func errorReason(body []byte) string {
+	var e struct {
+		Params struct {
+			Reason string `json:"reason"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &e) != nil {
+		return ""
+	}
+	return e.Params.Reason
+}

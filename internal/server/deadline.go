@@ -1,0 +1,38 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// DefaultDBTimeout bounds the database work of one API call. It sits above
+// PostgreSQL's statement_timeout (5 s, set by the store), so a slow
+// statement is cancelled by the server first and the call still answers;
+// a frozen or unreachable database answers 503 database_unavailable after
+// it (docs/server.md "Database outages").
+const DefaultDBTimeout = 8 * time.Second
+
+// bounded gives every /api/v1 call a deadline of s.dbTimeout, which every
+// database call it makes inherits. API calls read at most 1 MiB and answer
+// from memory, so the deadline never cuts a transfer; /dl streams files
+// and is left alone.
+func (s *Server) bounded(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), s.dbTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// detached is ctx without its cancellation, for database work that must
+// finish after the caller left (saving an idempotent answer, a list that
+// other callers wait for), still bounded by s.dbTimeout.
+func (s *Server) detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), s.dbTimeout)
+}
