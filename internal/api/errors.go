@@ -70,6 +70,9 @@ const (
 	ReasonCannotDeleteRequest = "cannot_delete_request"
 	ReasonHasMessages         = "has_messages"
 	ReasonHasChildren         = "has_children"
+	// A 401 for a key whose secret matched: it is expired, or revoked.
+	ReasonKeyExpired = "key_expired"
+	ReasonKeyRevoked = "key_revoked"
 	// X-Dealctl-Batch (extension "batch") that is not a batch id.
 	ReasonInvalidBatch = "invalid_batch"
 	// Idempotency-Key (extension): the key first sent on another path or

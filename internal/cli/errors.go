@@ -203,6 +203,12 @@ func describeAPIError(e *client.Error) string {
 	}
 	switch r.Code {
 	case api.CodeUnauthenticated:
+		switch reason {
+		case api.ReasonKeyExpired:
+			return "the API key has expired: ask an admin of the deal for a new one ('dealctl admin keys create'), then run 'dealctl auth login' with it, or fix DEALCTL_API_KEY"
+		case api.ReasonKeyRevoked:
+			return "the API key was revoked: ask an admin of the deal for a new one, then run 'dealctl auth login' with it, or fix DEALCTL_API_KEY"
+		}
 		return "the server rejected the API key (unknown, expired or revoked): run 'dealctl auth login' with a valid key, or fix DEALCTL_API_KEY"
 	case api.CodeForbidden:
 		if msg, ok := forbiddenReasons[reason]; ok {

@@ -53,3 +53,18 @@ func TestServerWithAnotherAPIPath(t *testing.T) {
 		t.Errorf("%d calls made", n)
 	}
 }
+
+// TestExpiredKeySaysSo: a key that has expired is told apart from an
+// unknown one, with what to do (exit 4 both).
+func TestExpiredKeySaysSo(t *testing.T) {
+	t.Parallel()
+	ls := startLiveServer(t, 1_000_000)
+	r := runAs(t, ls.URL, "dlk_old0000000000000000000000000000000000", runOpts{}, "whoami")
+	if r.code != ExitAuth || !strings.Contains(r.err, "the API key has expired: ask an admin of the deal for a new one") {
+		t.Errorf("expired: exit %d, stderr %q", r.code, r.err)
+	}
+	r = runAs(t, ls.URL, "dlk_unknown0000000000000000000000000000", runOpts{}, "whoami")
+	if r.code != ExitAuth || !strings.Contains(r.err, "unknown, expired or revoked") {
+		t.Errorf("unknown: exit %d, stderr %q", r.code, r.err)
+	}
+}

@@ -111,9 +111,21 @@ func (s *Server) authenticateKey(r *http.Request, secret, addr string, now time.
 		return nil, errUnauthenticated
 	}
 	if !keyUsable(k, now) {
-		return nil, errUnauthenticated
+		return nil, keyRefusedError(k)
 	}
 	return &call{key: k, user: h.user, fresh: fresh}, nil
+}
+
+// keyRefusedError is the 401 of a key whose secret matched but that is
+// revoked or expired: it says which, since the caller has shown it holds
+// the key (an unknown or wrong secret learns nothing), so a person knows
+// whether to ask for a new key or whether someone took theirs away.
+func keyRefusedError(k store.APIKey) error {
+	reason := api.ReasonKeyExpired
+	if k.RevokedAt != nil {
+		reason = api.ReasonKeyRevoked
+	}
+	return &api.ErrorResponse{Code: api.CodeUnauthenticated, Params: map[string]any{"reason": reason}}
 }
 
 // keyUsable: a key neither revoked nor expired. A call checks it, and so

@@ -35,18 +35,22 @@ func TestKeysThatDoNotAuthenticateAre401(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	falcon := e.deal("falcon")
+	// Only a caller who holds the key learns why it no longer works: a
+	// wrong secret, even of a revoked key's prefix, gets no reason.
 	cases := []struct {
 		name          string
 		authorization string
+		reason        string
 	}{
-		{"missing", ""},
-		{"not bearer", "Basic " + e.secret("olivia-write")},
-		{"bearer without secret", "Bearer "},
-		{"malformed secret", "Bearer not-a-key"},
-		{"unknown secret", "Bearer dlk_unknown0000000000000000000000000000"},
-		{"known prefix, wrong secret", "Bearer " + strings.Replace(e.secret("olivia-write"), "000", "111", 1)},
-		{"expired", "Bearer " + e.secret("olivia-expired")},
-		{"revoked", "Bearer " + e.secret("olivia-revoked")},
+		{"missing", "", "missing_key"},
+		{"not bearer", "Basic " + e.secret("olivia-write"), "missing_key"},
+		{"bearer without secret", "Bearer ", ""},
+		{"malformed secret", "Bearer not-a-key", ""},
+		{"unknown secret", "Bearer dlk_unknown0000000000000000000000000000", ""},
+		{"known prefix, wrong secret", "Bearer " + strings.Replace(e.secret("olivia-write"), "000", "111", 1), "-"},
+		{"revoked prefix, wrong secret", "Bearer " + strings.Replace(e.secret("olivia-revoked"), "000", "111", 1), "-"},
+		{"expired", "Bearer " + e.secret("olivia-expired"), api.ReasonKeyExpired},
+		{"revoked", "Bearer " + e.secret("olivia-revoked"), api.ReasonKeyRevoked},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -66,7 +70,10 @@ func TestKeysThatDoNotAuthenticateAre401(t *testing.T) {
 					h = append(h, header("Authorization: "+c.authorization))
 				}
 				r := anon.do(call.method, call.path, body, h...)
-				r.wantErr(http.StatusUnauthorized, api.CodeUnauthenticated, "")
+				got := r.wantErr(http.StatusUnauthorized, api.CodeUnauthenticated, "").reason()
+				if want := c.reason; (want == "-" && got != "") || (want != "-" && want != "" && got != want) {
+					t.Errorf("%s: reason %q, want %q", r, got, want)
+				}
 				if !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") {
 					t.Errorf("%s: WWW-Authenticate = %q, want a Bearer challenge", r, r.header.Get("WWW-Authenticate"))
 				}
