@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
@@ -122,7 +122,7 @@ func (m *Model) detailText(r *api.DealRequest) string {
 		b.WriteString("\n")
 		line(m.st.bold.Render("Files (d)"))
 		for _, f := range r.Files {
-			line("  " + termsafe.Line(output.FileLine(f)))
+			line("  " + termsafe.Line(display.FileLine(f)))
 		}
 	}
 	b.WriteString("\n")

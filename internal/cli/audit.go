@@ -11,6 +11,8 @@ import (
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // NewCmdAudit is `dealctl audit`.
@@ -47,7 +49,7 @@ Needs a server that advertises the events extension (dealctl serve does).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := activity.ParseSince(opts.Since, time.Now(), nil); err != nil {
-				return withExit(ExitUsage, err)
+				return cmdutil.WithExit(cmdutil.ExitUsage, err)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -73,7 +75,7 @@ func auditDownloadsRun(ctx context.Context, o *AuditDownloadsOptions) error {
 	}
 	since, err := activity.ParseSince(o.Since, o.Now(), dealLocation(s.Deal))
 	if err != nil {
-		return withExit(ExitUsage, err)
+		return cmdutil.WithExit(cmdutil.ExitUsage, err)
 	}
 	p := o.Printer()
 	t := downloadsTable()
@@ -123,7 +125,7 @@ func checkAuditSeat(ctx context.Context, s *dealScope) error {
 	} else {
 		who += " of the owning side, not a project admin"
 	}
-	return withExit(ExitAuth, fmt.Errorf(
+	return cmdutil.WithExit(cmdutil.ExitAuth, fmt.Errorf(
 		"the download audit trail of %s is for the owning side's project admins; this key acts as %s: ask one of them to run it",
 		s.Deal.Codename, who))
 }
@@ -140,7 +142,7 @@ func downloadsTable() *output.Table {
 		{Header: "AT"},
 		{Header: "PERSON"},
 		{Header: "EMAIL", PipeOnly: true},
-		{Header: "REQUEST", Color: output.CyanColumn},
+		{Header: "REQUEST", Color: display.CyanColumn},
 		{Header: "TITLE", Flex: true},
 		{Header: "WHAT"},
 		{Header: "TYPE", PipeOnly: true},

@@ -12,9 +12,10 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/config"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 // NewCmdAuth is `dealctl auth`.
@@ -100,7 +101,7 @@ func loginRun(ctx context.Context, o *LoginOptions) error {
 	}
 	key = strings.TrimSpace(key)
 	if key == "" {
-		return usageErrorf("no key given: paste it at the prompt, or pipe it: echo \"$KEY\" | dealctl auth login")
+		return cmdutil.UsageErrorf("no key given: paste it at the prompt, or pipe it: echo \"$KEY\" | dealctl auth login")
 	}
 	c, err := o.ClientOf(server, key)
 	if err != nil {
@@ -205,7 +206,7 @@ func authStatusRun(ctx context.Context, o *AuthStatusOptions) error {
 	}
 	key, source, err := keys.Get(server)
 	if err != nil {
-		return withExit(ExitAuth, fmt.Errorf("not logged in to %s: run 'dealctl auth login' or set DEALCTL_API_KEY", server))
+		return cmdutil.WithExit(cmdutil.ExitAuth, fmt.Errorf("not logged in to %s: run 'dealctl auth login' or set DEALCTL_API_KEY", server))
 	}
 	c, err := o.ClientOf(server, key)
 	if err != nil {

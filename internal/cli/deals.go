@@ -10,6 +10,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // NewCmdDeals is `dealctl deals`.
@@ -57,7 +58,7 @@ func dealsListRun(ctx context.Context, o *DealsListOptions) error {
 
 func dealsTable(deals []api.Deal) *output.Table {
 	t := &output.Table{Columns: []output.Column{
-		{Header: "CODENAME", Color: output.BoldColumn},
+		{Header: "CODENAME", Color: display.BoldColumn},
 		{Header: "NAME", Flex: true},
 		{Header: "OWNER", Drop: 1},
 		{Header: "TIMEZONE", Drop: 2},

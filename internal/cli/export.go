@@ -12,6 +12,7 @@ import (
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/gctune"
 )
 
@@ -116,7 +117,7 @@ func (o *ExportOptions) exportFormat() (string, error) {
 			f = exportMD
 		}
 		if !slices.Contains(exportFormats, f) {
-			return "", usageErrorf("--format %q: choose from %s", o.Format, strings.Join(exportFormats, ", "))
+			return "", cmdutil.UsageErrorf("--format %q: choose from %s", o.Format, strings.Join(exportFormats, ", "))
 		}
 		return f, nil
 	}
@@ -145,13 +146,13 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 	}
 	toStdout := target == nil
 	if toStdout && format == exportXLSX && o.IO.IsStdoutTTY() {
-		return usageErrorf("an xlsx workbook is not for a terminal: give -o FILE.xlsx, or redirect stdout")
+		return cmdutil.UsageErrorf("an xlsx workbook is not for a terminal: give -o FILE.xlsx, or redirect stdout")
 	}
 	if o.WithMessages && format == exportCSV {
-		return usageErrorf("--with-messages needs a format with room for conversations: xlsx, json or md")
+		return cmdutil.UsageErrorf("--with-messages needs a format with room for conversations: xlsx, json or md")
 	}
 	if o.Excel && format != exportCSV {
-		return usageErrorf("--excel applies to csv only")
+		return cmdutil.UsageErrorf("--excel applies to csv only")
 	}
 	s, err := o.openDeal(ctx)
 	if err != nil {

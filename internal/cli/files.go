@@ -8,6 +8,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // NewCmdFiles is `dealctl files`.
@@ -62,7 +63,7 @@ func filesListRun(ctx context.Context, o *FilesListOptions) error {
 		return err
 	}
 	t := &output.Table{Columns: []output.Column{
-		{Header: "REQUEST", Color: output.CyanColumn},
+		{Header: "REQUEST", Color: display.CyanColumn},
 		{Header: "NAME", Flex: true},
 		{Header: "KIND", Drop: 1},
 		{Header: "SIZE"},

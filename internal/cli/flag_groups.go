@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -32,13 +33,13 @@ func flagGroupError(cmd *cobra.Command, err error) error {
 	help := fmt.Sprintf("(see '%s --help')", cmd.CommandPath())
 	exclusive, together, oneOf := flagGroupREs()[0], flagGroupREs()[1], flagGroupREs()[2]
 	if m := exclusive.FindStringSubmatch(msg); m != nil {
-		return usageErrorf("%s cannot be used together: give only one %s", flagList(cmd, m[2], "and"), help)
+		return cmdutil.UsageErrorf("%s cannot be used together: give only one %s", flagList(cmd, m[2], "and"), help)
 	}
 	if m := together.FindStringSubmatch(msg); m != nil {
-		return usageErrorf("%s go together: also give %s %s", flagList(cmd, m[1], "and"), flagList(cmd, m[2], "and"), help)
+		return cmdutil.UsageErrorf("%s go together: also give %s %s", flagList(cmd, m[1], "and"), flagList(cmd, m[2], "and"), help)
 	}
 	if m := oneOf.FindStringSubmatch(msg); m != nil {
-		return usageErrorf("give %s %s", flagList(cmd, m[1], "or"), help)
+		return cmdutil.UsageErrorf("give %s %s", flagList(cmd, m[1], "or"), help)
 	}
 	return err
 }

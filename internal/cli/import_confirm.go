@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/importplan"
 	"github.com/dealctl/dealctl/internal/termsafe"
@@ -121,7 +122,7 @@ func (o *ImportOptions) confirmByNumber(plan *importplan.Plan) error {
 	}
 	rows := english.Plural(n, "row", "rows")
 	if !o.IO.CanPrompt() {
-		return usageErrorf("--match number would overwrite %d %s of the deal by number, and there is no terminal to ask: nothing was written; pass --yes to write them, or --dry-run to see each change", n, rows)
+		return cmdutil.UsageErrorf("--match number would overwrite %d %s of the deal by number, and there is no terminal to ask: nothing was written; pass --yes to write them, or --dry-run to see each change", n, rows)
 	}
 	reportChanges(o.cmdEnv, plan)
 	fmt.Fprintf(o.IO.ErrOut, "Overwrite %d %s of the deal matched by number, as shown above? [y/N] ", n, rows)
@@ -130,5 +131,5 @@ func (o *ImportOptions) confirmByNumber(plan *importplan.Plan) error {
 	case "y", "yes":
 		return nil
 	}
-	return withExit(ExitFailure, fmt.Errorf("nothing was written"))
+	return cmdutil.WithExit(cmdutil.ExitFailure, fmt.Errorf("nothing was written"))
 }

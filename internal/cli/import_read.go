@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -26,17 +27,17 @@ func (o *ImportOptions) readOptions() (exporters.ReadOptions, error) {
 	ro := exporters.ReadOptions{Sheet: o.Sheet, Encoding: o.Encoding, Map: exporters.ValueMap{}}
 	if o.Encoding != "" {
 		if err := exporters.CheckEncoding(o.Encoding); err != nil {
-			return ro, usageErrorf("--encoding: %v", err)
+			return ro, cmdutil.UsageErrorf("--encoding: %v", err)
 		}
 	}
 	order, err := exporters.ParseDateOrder(o.DateOrder)
 	if err != nil {
-		return ro, usageErrorf("--date-order: %v", err)
+		return ro, cmdutil.UsageErrorf("--date-order: %v", err)
 	}
 	ro.DateOrder = order
 	for _, spec := range o.Maps {
 		if err := ro.Map.Add(spec); err != nil {
-			return ro, usageErrorf("%v", err)
+			return ro, cmdutil.UsageErrorf("%v", err)
 		}
 	}
 	return ro, nil

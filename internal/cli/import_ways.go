@@ -7,6 +7,7 @@ import (
 
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/importplan"
 )
@@ -16,13 +17,13 @@ import (
 // the reading and matching flags carried over, the dry run and the
 // output format left out.
 func (o *ImportOptions) importCommand(deal, under string, extra ...string) string {
-	args := []string{"dealctl", "import", shellQuote(o.File)}
+	args := []string{"dealctl", "import", cmdutil.ShellQuote(o.File)}
 	if deal != "" {
-		args = append(args, "--deal", shellQuote(deal))
+		args = append(args, "--deal", cmdutil.ShellQuote(deal))
 	}
 	flag := func(name, value string) {
 		if value != "" {
-			args = append(args, name, shellQuote(value))
+			args = append(args, name, cmdutil.ShellQuote(value))
 		}
 	}
 	flag("--sheet", o.Sheet)
@@ -62,9 +63,9 @@ func (o *ImportOptions) waysThrough(sheet *exporters.Sheet, plan *importplan.Pla
 		if !wrote && !hasIDMatches(plan) && selfContained(sheet) {
 			n := nextTopNumber(current)
 			title := "From " + filepath.Base(o.File)
-			create := "dealctl requests create --kind section --number " + n + " --title " + shellQuote(title)
+			create := "dealctl requests create --kind section --number " + n + " --title " + cmdutil.ShellQuote(title)
 			if plan.Deal != "" {
-				create += " --deal " + shellQuote(plan.Deal)
+				create += " --deal " + cmdutil.ShellQuote(plan.Deal)
 			}
 			ways = append(ways, create+" && "+o.importCommand(plan.Deal, n)+"   # the whole sheet under a new section "+n)
 		}

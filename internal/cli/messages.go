@@ -11,6 +11,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termmd"
 )
 
@@ -98,8 +99,8 @@ func messagesTable(msgs []api.Message) *output.Table {
 // files. With md (a terminal) Markdown text is rendered; otherwise it is
 // printed as written. m is made safe for a terminal (output.SafeCopy) by
 // the caller.
-func writeMessage(ctx context.Context, w io.Writer, m *api.Message, th *output.Theme, md *termmd.Renderer) {
-	fmt.Fprintf(w, "%s %s %s\n", th.Bold(authorLabel(m.Author)), th.Dim(timeCell(m.PostedAt)), th.Dim("("+strings.Join(output.MessageTags(*m), ", ")+")"))
+func writeMessage(ctx context.Context, w io.Writer, m *api.Message, th *display.Theme, md *termmd.Renderer) {
+	fmt.Fprintf(w, "%s %s %s\n", th.Bold(authorLabel(m.Author)), th.Dim(timeCell(m.PostedAt)), th.Dim("("+strings.Join(display.MessageTags(*m), ", ")+")"))
 	text := strings.TrimRight(m.Text, "\n")
 	if md != nil && m.Format == api.FormatMarkdown && text != "" {
 		text = md.Render(ctx, text)
@@ -108,7 +109,7 @@ func writeMessage(ctx context.Context, w io.Writer, m *api.Message, th *output.T
 		fmt.Fprintln(w, text)
 	}
 	for _, f := range m.Files {
-		fmt.Fprintln(w, "  "+output.FileLine(f))
+		fmt.Fprintln(w, "  "+display.FileLine(f))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/domain"
 )
 
@@ -159,7 +160,7 @@ func bar(c domain.StatusCounts, on bool) string {
 
 // writeProgress writes the report for a terminal width wide, or for a
 // pipe when width is 0.
-func writeProgress(w io.Writer, rep *progressReport, th *output.Theme, width int) error {
+func writeProgress(w io.Writer, rep *progressReport, th *display.Theme, width int) error {
 	if width == 0 {
 		// Stable lines for scripts: a label, then the counts.
 		fmt.Fprintf(w, "total\t%d\t%d\t%d\t%d\n", rep.Total.Open, rep.Total.Partial, rep.Total.Complete, rep.Total.Total)

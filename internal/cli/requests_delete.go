@@ -11,6 +11,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // RequestsDeleteOptions are `requests delete`'s inputs.
@@ -69,7 +70,7 @@ func requestsDeleteRun(ctx context.Context, o *RequestsDeleteOptions) error {
 		return err
 	}
 	if !s.c.Supports(client.ExtDelete) {
-		return withExit(ExitFailure, fmt.Errorf("this server does not advertise the delete extension (or DEALCTL_NO_EXTENSIONS is set): requests cannot be deleted through it"))
+		return cmdutil.WithExit(cmdutil.ExitFailure, fmt.Errorf("this server does not advertise the delete extension (or DEALCTL_NO_EXTENSIONS is set): requests cannot be deleted through it"))
 	}
 	declined, err := confirmOrRefuse(o.IO, o.Yes, fmt.Sprintf("Delete %s %s? It stays in 'dealctl history %s' and can be made again with 'dealctl revert'.", r.Number, r.Title, r.Number),
 		"deleting "+r.Number)

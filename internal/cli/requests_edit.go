@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // RequestsEditOptions are `requests edit`'s inputs.
@@ -55,7 +56,7 @@ func requestsEditRun(ctx context.Context, o *RequestsEditOptions) error {
 	var in api.DealRequestUpdate
 	if o.Set["title"] {
 		if strings.TrimSpace(o.Title) == "" {
-			return usageErrorf("--title must not be blank")
+			return cmdutil.UsageErrorf("--title must not be blank")
 		}
 		in.Title = api.Some(o.Title)
 	}
@@ -94,7 +95,7 @@ func requestsEditRun(ctx context.Context, o *RequestsEditOptions) error {
 		}
 	}
 	if in == (api.DealRequestUpdate{}) {
-		return usageErrorf("nothing to change: give --title, --body, -F, --number, --priority, --category or --requester")
+		return cmdutil.UsageErrorf("nothing to change: give --title, --body, -F, --number, --priority, --category or --requester")
 	}
 	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
@@ -140,7 +141,7 @@ func NewCmdRequestsAssign(f *Factory, runF func(*RequestsAssignOptions) error) *
 
 func requestsAssignRun(ctx context.Context, o *RequestsAssignOptions) error {
 	if !o.Set["to"] && !o.Set["due"] {
-		return usageErrorf("nothing to change: give --to PERSON|none and/or --due DATE|none")
+		return cmdutil.UsageErrorf("nothing to change: give --to PERSON|none and/or --due DATE|none")
 	}
 	s, err := o.openDealToAct(ctx)
 	if err != nil {
@@ -174,7 +175,7 @@ func requestsAssignRun(ctx context.Context, o *RequestsAssignOptions) error {
 		return err
 	}
 	if r.Kind == api.KindSection {
-		return usageErrorf("%s is a section: sections have no assignee or due date", r.Number)
+		return cmdutil.UsageErrorf("%s is a section: sections have no assignee or due date", r.Number)
 	}
 	updated, err := s.update(ctx, r, s.forUpdate(r), in)
 	if err != nil {

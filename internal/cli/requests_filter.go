@@ -5,6 +5,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/domain"
 )
 
@@ -111,7 +112,7 @@ func parseEnumList[T ~string](flag string, values []string, allowed []T) ([]T, e
 				continue
 			}
 			if !api.OneOf(T(p), allowed) {
-				return nil, usageErrorf("--%s %q: choose from %s%s", flag, p, joinEnum(allowed), didYouMean(p, names(allowed)))
+				return nil, cmdutil.UsageErrorf("--%s %q: choose from %s%s", flag, p, joinEnum(allowed), didYouMean(p, names(allowed)))
 			}
 			out = append(out, T(p))
 		}
@@ -135,7 +136,7 @@ func names[T ~string](xs []T) []string {
 func parseEnum[T ~string](what, v string, allowed []T) (T, error) {
 	t := T(strings.ToLower(strings.TrimSpace(v)))
 	if !api.OneOf(t, allowed) {
-		return "", usageErrorf("%s %q: choose from %s%s", what, v, joinEnum(allowed), didYouMean(v, names(allowed)))
+		return "", cmdutil.UsageErrorf("%s %q: choose from %s%s", what, v, joinEnum(allowed), didYouMean(v, names(allowed)))
 	}
 	return t, nil
 }

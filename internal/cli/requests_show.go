@@ -12,6 +12,7 @@ import (
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
@@ -58,7 +59,7 @@ func requestsShowRun(ctx context.Context, o *RequestsShowOptions) error {
 	}})
 }
 
-func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *output.Theme, today string) error {
+func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *display.Theme, today string) error {
 	fields := []output.Field{
 		{Label: "Number", Value: r.Number},
 		{Label: "Title", Value: th.Bold(r.Title)},

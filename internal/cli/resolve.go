@@ -8,6 +8,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/domain"
 )
 
@@ -104,7 +105,7 @@ func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope,
 	if api.IsID(ref) {
 		d, err := c.Deal(ctx, ref)
 		if client.IsNotFound(err) {
-			return nil, notFoundErrorf("no deal %s reachable with this key: see 'dealctl deals ls'", ref)
+			return nil, cmdutil.NotFoundErrorf("no deal %s reachable with this key: see 'dealctl deals ls'", ref)
 		}
 		if err != nil {
 			return nil, err
@@ -150,7 +151,7 @@ func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
 	)
 	switch len(found) {
 	case 0:
-		return nil, notFoundErrorf("no deal %q among the %d deals this key reaches: see 'dealctl deals ls'", ref, len(deals))
+		return nil, cmdutil.NotFoundErrorf("no deal %q among the %d deals this key reaches: see 'dealctl deals ls'", ref, len(deals))
 	case 1:
 		return &found[0], nil
 	}
@@ -158,7 +159,7 @@ func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
 	for i, d := range found {
 		ids[i] = d.ID
 	}
-	return nil, usageErrorf("%q names %d deals: use an id (%s)", ref, len(found), strings.Join(ids, ", "))
+	return nil, cmdutil.UsageErrorf("%q names %d deals: use an id (%s)", ref, len(found), strings.Join(ids, ", "))
 }
 
 // Detail is the deal as GET /deals/{id} answers it, with the caller's
@@ -245,9 +246,9 @@ func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, 
 		return r, nil
 	}
 	if api.IsID(ref) {
-		return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
+		return nil, cmdutil.NotFoundErrorf("no request %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
 	}
-	return nil, notFoundErrorf("no request numbered %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
+	return nil, cmdutil.NotFoundErrorf("no request numbered %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
 }
 
 // readRequest reads one row by id and keeps its ETag for forUpdate.
@@ -259,7 +260,7 @@ func (s *dealScope) readRequest(ctx context.Context, id string) (*api.DealReques
 		return nil, rerr // the remembered deal is gone or now ambiguous: say that, not "no request"
 	}
 	if client.IsNotFound(err) {
-		return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", id, s.Deal.Codename)
+		return nil, cmdutil.NotFoundErrorf("no request %s on %s: see 'dealctl requests ls'", id, s.Deal.Codename)
 	}
 	if err != nil {
 		return nil, err
@@ -322,11 +323,11 @@ func (s *dealScope) Person(ctx context.Context, ref string) (*api.Person, error)
 	)
 	switch len(found) {
 	case 0:
-		return nil, notFoundErrorf("no person %q on %s: see 'dealctl people ls'", ref, s.Deal.Codename)
+		return nil, cmdutil.NotFoundErrorf("no person %q on %s: see 'dealctl people ls'", ref, s.Deal.Codename)
 	case 1:
 		return &found[0], nil
 	}
-	return nil, usageErrorf("%q names %d people on %s: use an email", ref, len(found), s.Deal.Codename)
+	return nil, cmdutil.UsageErrorf("%q names %d people on %s: use an email", ref, len(found), s.Deal.Codename)
 }
 
 // personLabel is how a person id is shown: their email, else the id.
@@ -379,7 +380,7 @@ func (s *dealScope) parseDay(v string, now time.Time) (string, error) {
 		return s.Today(now.AddDate(0, 0, 1)), nil
 	}
 	if _, err := time.Parse(time.DateOnly, v); err != nil {
-		return "", usageErrorf("%q is not a date: use YYYY-MM-DD, today or tomorrow", v)
+		return "", cmdutil.UsageErrorf("%q is not a date: use YYYY-MM-DD, today or tomorrow", v)
 	}
 	return v, nil
 }

@@ -14,8 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 // CommandBuilder builds a command from the Factory. The root command
@@ -45,9 +46,9 @@ func Main(args []string, more ...CommandBuilder) int {
 func printVersionTo(out, errOut io.Writer) int {
 	if _, err := io.WriteString(out, versionText()); err != nil {
 		fmt.Fprintf(errOut, "dealctl: cannot write the version: %v\n", err)
-		return ExitFailure
+		return cmdutil.ExitFailure
 	}
-	return ExitOK
+	return cmdutil.ExitOK
 }
 
 // Run executes args against f and returns the exit code, printing any
@@ -60,7 +61,7 @@ func Run(ctx context.Context, f *Factory, args []string, more ...CommandBuilder)
 	root.SetErr(f.IO.ErrOut)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
-		return ExitOK
+		return cmdutil.ExitOK
 	}
 	err = flagGroupError(cmd, err)
 	printError(f.IO.ErrOut, err, f.Global.JSON || f.Global.Output == output.FormatJSON || f.Global.JQ != "")
@@ -86,7 +87,7 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 	}
 	root.SetVersionTemplate(versionText())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
+		return cmdutil.UsageErrorf("%v (see '%s --help')", err, c.CommandPath())
 	})
 
 	pf := root.PersistentFlags()
@@ -157,7 +158,7 @@ func refuseUnknownSubcommands(cmd *cobra.Command) {
 		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
 			suggest = fmt.Sprintf(" (did you mean '%s %s'?)", c.CommandPath(), s[0])
 		}
-		return usageErrorf("unknown command %q for %q%s: run '%s --help' for its commands", args[0], c.CommandPath(), suggest, c.CommandPath())
+		return cmdutil.UsageErrorf("unknown command %q for %q%s: run '%s --help' for its commands", args[0], c.CommandPath(), suggest, c.CommandPath())
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // StatusOptions are `status`'s inputs.
@@ -74,7 +76,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 		return err
 	}
 	if r.Kind == api.KindSection {
-		return usageErrorf("%s is a section: sections have no status", r.Number)
+		return cmdutil.UsageErrorf("%s is a section: sections have no status", r.Number)
 	}
 	// r is current: from the list just read or confirmed, whose
 	// updated_at the move sends back as its precondition, or read on its
@@ -82,7 +84,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	after, changed, err := s.c.MoveStatus(ctx, s.Deal.ID, r, s.forUpdate(r), to)
 	var refused *client.MoveRefusedError
 	if errors.As(err, &refused) && refused.Err == nil {
-		return withExit(ExitConflict, err)
+		return cmdutil.WithExit(cmdutil.ExitConflict, err)
 	}
 	if err != nil {
 		return explainStale(r, err)
@@ -91,7 +93,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	if after == nil {
 		after = r
 	}
-	return printWrite(o.cmdEnv, res, after, func(w io.Writer, th *output.Theme) error {
+	return printWrite(o.cmdEnv, res, after, func(w io.Writer, th *display.Theme) error {
 		res := output.SafeCopy(res)
 		var line string
 		if res.Changed {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/tui"
 )
@@ -68,7 +69,7 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 	// keys that never come: fail at once and point at the script-friendly
 	// command.
 	if !o.IO.CanPrompt() {
-		return usageErrorf("dealctl tui needs a terminal on stdin and stdout: in scripts use 'dealctl requests ls' (with --json for programs)")
+		return cmdutil.UsageErrorf("dealctl tui needs a terminal on stdin and stdout: in scripts use 'dealctl requests ls' (with --json for programs)")
 	}
 	dir, err := downloadDir(o.DownloadDir)
 	if err != nil {
@@ -98,21 +99,21 @@ func downloadDir(flag string) (string, error) {
 		if dir == "" {
 			home, err := os.UserHomeDir()
 			if err != nil {
-				return "", usageErrorf("no home folder for the default --download-dir (%v): name a folder with --download-dir", err)
+				return "", cmdutil.UsageErrorf("no home folder for the default --download-dir (%v): name a folder with --download-dir", err)
 			}
 			dir = filepath.Join(home, "Downloads")
 		}
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", usageErrorf("--download-dir %s: %v", dir, err)
+		return "", cmdutil.UsageErrorf("--download-dir %s: %v", dir, err)
 	}
 	fi, err := os.Stat(abs)
 	switch {
 	case err == nil && !fi.IsDir():
-		return "", usageErrorf("--download-dir %s: not a directory", dir)
+		return "", cmdutil.UsageErrorf("--download-dir %s: not a directory", dir)
 	case err != nil && (flag != "" || !errors.Is(err, fs.ErrNotExist)):
-		return "", usageErrorf("--download-dir %s: not a directory", dir)
+		return "", cmdutil.UsageErrorf("--download-dir %s: not a directory", dir)
 	}
 	return abs, nil
 }

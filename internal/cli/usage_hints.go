@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -30,7 +31,7 @@ func explainArgErrors(cmd *cobra.Command) {
 	}
 	cmd.Args = func(c *cobra.Command, args []string) error {
 		if err := check(c, args); err != nil {
-			return usageErrorf("%s", argCountMessage(c, args))
+			return cmdutil.UsageErrorf("%s", argCountMessage(c, args))
 		}
 		return nil
 	}
@@ -83,7 +84,7 @@ func quotingFix(c *cobra.Command, args []string, want int) string {
 		}
 		joined := f.Value.String() + " " + strings.Join(extra, " ")
 		fix = fmt.Sprintf("%s took only %q; quote a value of several words: %s %s %s",
-			name, f.Value.String(), c.CommandPath(), strings.Join(args[:want], " "), name+" "+shellQuote(joined))
+			name, f.Value.String(), c.CommandPath(), strings.Join(args[:want], " "), name+" "+cmdutil.ShellQuote(joined))
 	})
 	return fix
 }
@@ -91,7 +92,7 @@ func quotingFix(c *cobra.Command, args []string, want int) string {
 func quoteArgs(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = shellQuote(a)
+		q[i] = cmdutil.ShellQuote(a)
 	}
 	return fmt.Sprintf("%d (%s)", len(args), strings.Join(q, " "))
 }

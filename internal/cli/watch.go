@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/gctune"
 )
 
@@ -42,7 +43,7 @@ JSON object on its own line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Interval < time.Second {
-				return usageErrorf("--interval %s: at least 1s, to stay within the rate limit", opts.Interval)
+				return cmdutil.UsageErrorf("--interval %s: at least 1s, to stay within the rate limit", opts.Interval)
 			}
 			if runF != nil {
 				return runF(opts)

@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/dbpath"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
@@ -25,8 +25,9 @@ type adminOptions struct {
 	IO     *iostreams.IOStreams // what is known of the terminal; output goes to cmd.OutOrStdout()
 }
 
-func NewCmd(f *cli.Factory) *cobra.Command {
-	o := &adminOptions{IO: f.IO}
+// NewCmd builds `dealctl admin`; io tells what is known of the terminal.
+func NewCmd(io *iostreams.IOStreams) *cobra.Command {
+	o := &adminOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "admin",
 		Short: "Administer a dealctl server's database: seed worlds, keys, archiving, files, digests, backups",
@@ -126,5 +127,5 @@ func (o *adminOptions) asJSON(cmd *cobra.Command) (bool, error) {
 	case "text", "table", "":
 		return false, nil
 	}
-	return false, cli.UsageErrorf("-o %q: admin commands print text or json", o.Output)
+	return false, cmdutil.UsageErrorf("-o %q: admin commands print text or json", o.Output)
 }

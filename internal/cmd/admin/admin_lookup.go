@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/world"
 )
@@ -27,7 +27,7 @@ type (
 
 // findUser resolves a user by email, id, or world-file key.
 func findUser(ctx context.Context, st store.Store, s string) (store.User, error) {
-	notFound := cli.WithExit(cli.ExitNotFound, fmt.Errorf("no user %q in the database: name a user by email, id or world-file key (users come from 'dealctl admin apply')", s))
+	notFound := cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("no user %q in the database: name a user by email, id or world-file key (users come from 'dealctl admin apply')", s))
 	if api.IsID(s) {
 		u, err := st.User(ctx, s)
 		if errors.Is(err, store.ErrNotFound) {
@@ -70,7 +70,7 @@ func userByRef(ctx context.Context, st store.Store, kind, name string) (store.Us
 
 // findDeal resolves a deal by id, world-file key, codename or name.
 func findDeal(ctx context.Context, st store.Store, s string) (store.Deal, error) {
-	notFound := cli.WithExit(cli.ExitNotFound, fmt.Errorf("no deal %q in the database: name it by id, codename, name or world-file key", s))
+	notFound := cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("no deal %q in the database: name it by id, codename, name or world-file key", s))
 	if api.IsID(s) {
 		d, err := st.Deal(ctx, s)
 		if errors.Is(err, store.ErrNotFound) {
@@ -134,7 +134,7 @@ func findRequest(ctx context.Context, st store.Store, d store.Deal, s string) (s
 			return r, nil
 		}
 	}
-	return store.Request{}, cli.WithExit(cli.ExitNotFound, fmt.Errorf("deal %s has no request %q: name it by number (like 2.3) or id", d.Codename, s))
+	return store.Request{}, cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("deal %s has no request %q: name it by number (like 2.3) or id", d.Codename, s))
 }
 
 // newestAnswer is the message a file attaches to by default: the newest

@@ -19,8 +19,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/server"
@@ -123,10 +123,10 @@ func envInt(name string, def int) int {
 func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
 	gctune.ForLongRuns()
 	if o.rateLimit < 1 {
-		return cli.UsageErrorf("--rate-limit must be at least 1 call a minute")
+		return cmdutil.UsageErrorf("--rate-limit must be at least 1 call a minute")
 	}
 	if o.schemaCheck <= 0 {
-		return cli.UsageErrorf("--schema-check-interval must be positive, like 5s")
+		return cmdutil.UsageErrorf("--schema-check-interval must be positive, like 5s")
 	}
 	digestAt, digestsOn, err := digestSchedule(o.digestAt)
 	if err != nil {
@@ -248,7 +248,7 @@ func reportMigrations(stdout io.Writer, logger *slog.Logger, db *sqlstore.DB, wh
 // mistake) from one that is taken.
 func listen(addr string) (net.Listener, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return nil, cli.UsageErrorf("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)", addr)
+		return nil, cmdutil.UsageErrorf("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	switch {
@@ -298,7 +298,7 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, nil)), nil
 	}
-	return nil, cli.UsageErrorf("--log-format must be text or json, not %q", format)
+	return nil, cmdutil.UsageErrorf("--log-format must be text or json, not %q", format)
 }
 
 // serveDatabase picks the database: --demo without --db (or DEALCTL_DB)
@@ -326,7 +326,7 @@ func loadDemo(ctx context.Context, db *sqlstore.DB) (*world.Result, error) {
 		return nil, err
 	}
 	if deals > 0 {
-		return nil, cli.UsageErrorf("--demo loads the demo deal into an empty database, and this one has %d deal(s): drop --demo, or give another --db", deals)
+		return nil, cmdutil.UsageErrorf("--demo loads the demo deal into an empty database, and this one has %d deal(s): drop --demo, or give another --db", deals)
 	}
 	return world.ApplyDemo(ctx, db, time.Now())
 }
@@ -364,7 +364,7 @@ func printDemo(w io.Writer, r *world.Result, baseURL string) {
 	// Without a deal chosen, the line below would fail with "no deal
 	// chosen".
 	if deal := demoDeal(); deal != "" {
-		fmt.Fprintf(w, "  export DEALCTL_DEAL=%s\n", cli.ShellQuote(deal))
+		fmt.Fprintf(w, "  export DEALCTL_DEAL=%s\n", cmdutil.ShellQuote(deal))
 	}
 	fmt.Fprintln(w, "  dealctl requests ls")
 	if k, ok := r.Keys["demo-buy-editor"]; ok {

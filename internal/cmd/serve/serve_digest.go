@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/digest"
 )
 
@@ -20,7 +20,7 @@ func digestSchedule(s string) (at digest.TimeOfDay, on bool, err error) {
 	}
 	at, err = digest.ParseTimeOfDay(s)
 	if err != nil {
-		return at, false, cli.UsageErrorf("--digest-at: %v, or off for no digests", err)
+		return at, false, cmdutil.UsageErrorf("--digest-at: %v, or off for no digests", err)
 	}
 	return at, true, nil
 }

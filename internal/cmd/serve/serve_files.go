@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/dealctl/dealctl/internal/blob"
-	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -40,7 +40,7 @@ func checkNoFilesMoved(ctx context.Context, db *sqlstore.DB) error {
 func checkFilesFlags(o *serveOptions) error {
 	if o.files == "" {
 		if o.filesProxy {
-			return cli.UsageErrorf("--files-proxy goes with --files s3://…: without it every download goes through this server already")
+			return cmdutil.UsageErrorf("--files-proxy goes with --files s3://…: without it every download goes through this server already")
 		}
 		return nil
 	}

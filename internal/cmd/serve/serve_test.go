@@ -14,12 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 func TestListenSaysWhatIsWrongWithAddr(t *testing.T) {
 	_, err := listen("nonsense")
-	if cli.ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "HOST:PORT") {
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "HOST:PORT") {
 		t.Fatalf("a malformed --addr: %v, want a usage error naming HOST:PORT", err)
 	}
 	ln, err := listen("127.0.0.1:0")
@@ -28,7 +28,7 @@ func TestListenSaysWhatIsWrongWithAddr(t *testing.T) {
 	}
 	defer ln.Close()
 	_, err = listen(ln.Addr().String())
-	if err == nil || !strings.Contains(err.Error(), "in use") || cli.ExitCode(err) != cli.ExitFailure {
+	if err == nil || !strings.Contains(err.Error(), "in use") || cmdutil.ExitCode(err) != cmdutil.ExitFailure {
 		t.Fatalf("a taken address: %v, want a failure saying it is in use", err)
 	}
 }

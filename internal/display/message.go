@@ -1,4 +1,4 @@
-package output
+package display
 
 import (
 	"github.com/dealctl/dealctl/internal/api"
