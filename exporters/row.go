@@ -221,12 +221,13 @@ func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, pr
 	}
 	tooLong(FieldBody, "text", row.Body, domain.BodyRule)
 	tooLong(FieldRequester, "requester", row.Requester, domain.RequesterRule)
-	switch {
-	case tooLong(FieldNumber, "number", row.Number, domain.NumberRule):
-	case strings.ContainsAny(row.Number, " \t\r\n"):
-		bad(FieldNumber, "the number %q has spaces in it: use dotted numbers such as 2.3", row.Number)
-	case strings.HasPrefix(row.Number, ".") || strings.HasSuffix(row.Number, ".") || strings.Contains(row.Number, ".."):
-		bad(FieldNumber, "the number %q has an empty part: use dotted numbers such as 2.3", row.Number)
+	if !tooLong(FieldNumber, "number", row.Number, domain.NumberRule) {
+		switch domain.CheckNumberShape(row.Number) {
+		case domain.NumberHasSpace:
+			bad(FieldNumber, "the number %q has spaces in it: use dotted numbers such as 2.3", row.Number)
+		case domain.NumberEmptyPart:
+			bad(FieldNumber, "the number %q has an empty part: use dotted numbers such as 2.3", row.Number)
+		}
 	}
 	return row, problems, false
 }
