@@ -144,11 +144,7 @@ func (s *dealScope) recheck(ctx context.Context, err error) (bool, error) {
 }
 
 func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
-	found := domain.FirstTierMatches(deals,
-		func(d api.Deal) bool { return d.ID == ref },
-		func(d api.Deal) bool { return strings.EqualFold(d.Codename, ref) },
-		func(d api.Deal) bool { return strings.EqualFold(d.Name, ref) },
-	)
+	found := domain.DealsNamed(deals, ref, func(d api.Deal) (string, string, string) { return d.ID, d.Codename, d.Name })
 	switch len(found) {
 	case 0:
 		return nil, cmdutil.NotFoundErrorf("no deal %q among the %d deals this key reaches: see 'dealctl deals ls'", ref, len(deals))

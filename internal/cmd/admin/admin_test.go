@@ -298,3 +298,28 @@ func TestAdminDefaultDB(t *testing.T) {
 		t.Errorf("migrate on the default database printed %q", out.String())
 	}
 }
+
+// TestAdminRefusesAnAmbiguousDealName: a name two deals share names
+// neither (as in the client commands); an id, a world-file key or the
+// codename that only one holds still names one.
+func TestAdminRefusesAnAmbiguousDealName(t *testing.T) {
+	t.Parallel()
+	db, res := seededDB(t)
+	second := filepath.Join(t.TempDir(), "second.yaml")
+	os.WriteFile(second, []byte("organizations:\n  - {key: target, name: Target Co}\ndeals:\n  - key: falcon-two\n    name: Project Falcon\n    codename: Falcon II\n    timezone: UTC\n    parties:\n      - {key: sell, side: sell, label: Target Co, owner: true, organization: target}\n"), 0o600)
+	if out, err := runAdmin(t, db, "", "apply", "-f", second); err != nil {
+		t.Fatalf("apply a second deal: %v\n%s", err, out)
+	}
+	_, err := runAdmin(t, db, "", "deals", "archive", "project falcon")
+	if exitOf(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "names 2 deals") || !strings.Contains(err.Error(), res.Deals["falcon"]) {
+		t.Errorf("archive a shared name: exit %d, %v; want %d naming both deals' ids", exitOf(err), err, cmdutil.ExitUsage)
+	}
+	for _, ref := range []string{"Falcon", "falcon", res.Deals["falcon"]} {
+		if _, err := runAdmin(t, db, "", "deals", "archive", ref); err != nil {
+			t.Errorf("archive %q: %v", ref, err)
+		}
+	}
+	if d, _ := openTestDB(t, db).Deal(context.Background(), res.Deals["falcon"]); !d.Archived {
+		t.Errorf("deal falcon not archived by its codename, key and id")
+	}
+}
