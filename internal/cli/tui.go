@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/config"
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/gctune"
@@ -21,6 +22,7 @@ import (
 type TUIOptions struct {
 	cmdEnv
 	DownloadDir string
+	Env         config.Env // the Factory's: XDG_DOWNLOAD_DIR is read through it
 }
 
 // NewCmdTUI is `dealctl tui`.
@@ -29,7 +31,7 @@ func NewCmdTUI(f *Factory) *cobra.Command {
 }
 
 func newCmdTUI(f *Factory, runF func(*TUIOptions) error) *cobra.Command {
-	opts := &TUIOptions{cmdEnv: f.env()}
+	opts := &TUIOptions{cmdEnv: f.env(), Env: f.Env}
 	cmd := &cobra.Command{
 		Use:   "tui",
 		Short: "Work the request list full-screen, from the keyboard",
@@ -71,7 +73,7 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 	if !o.IO.CanPrompt() {
 		return cmdutil.UsageErrorf("dealctl tui needs a terminal on stdin and stdout: in scripts use 'dealctl requests ls' (with --json for programs)")
 	}
-	dir, err := downloadDir(o.DownloadDir)
+	dir, err := downloadDir(o.DownloadDir, o.Env)
 	if err != nil {
 		return err
 	}
@@ -92,10 +94,10 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 // must exist; the default, the user's Downloads folder, is made when the
 // first file is saved (a fresh account or container has none), not when
 // the program opens: nothing is written to disk until asked.
-func downloadDir(flag string) (string, error) {
+func downloadDir(flag string, env config.Env) (string, error) {
 	dir := flag
 	if dir == "" {
-		dir = os.Getenv("XDG_DOWNLOAD_DIR")
+		dir, _ = env("XDG_DOWNLOAD_DIR")
 		if dir == "" {
 			home, err := os.UserHomeDir()
 			if err != nil {

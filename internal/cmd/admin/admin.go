@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmd/settings"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/iostreams"
@@ -23,7 +23,14 @@ type adminOptions struct {
 	Files  string // the object store file bytes go to; "" the database
 	Output string
 	IO     *iostreams.IOStreams // what is known of the terminal; output goes to cmd.OutOrStdout()
+
+	origins settings.Origins // which setting gave each flag, for messages
 }
+
+// adminSettings are the environment variables that stand in for the
+// admin commands' flags (DEALCTL_DB is dbpath's, which also says where the
+// database came from).
+var adminSettings = []settings.Var{{Flag: "files", Env: "DEALCTL_FILES"}}
 
 // NewCmd builds `dealctl admin`; io tells what is known of the terminal.
 func NewCmd(io *iostreams.IOStreams) *cobra.Command {
@@ -45,9 +52,22 @@ default one and says so.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	cmd.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		// Cobra runs only the nearest PersistentPreRunE: the root's
+		// (when admin is in the whole tree) runs first, as it would
+		// without this one.
+		if root := c.Root(); root != cmd && root.PersistentPreRunE != nil {
+			if err := root.PersistentPreRunE(c, args); err != nil {
+				return err
+			}
+		}
+		origins, err := settings.Apply(c.Flags(), settings.System, adminSettings)
+		o.origins = origins
+		return err
+	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&o.DB, "db", "", "database: file path, sqlite:PATH or postgres:// URL (env DEALCTL_DB)")
-	pf.StringVar(&o.Files, "files", os.Getenv("DEALCTL_FILES"), "where file bytes live, as serve --files: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
+	pf.StringVar(&o.Files, "files", "", "where file bytes live, as serve --files (env DEALCTL_FILES): the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	// Shadows the root's -o for admin commands, which print results of
 	// their own rather than API resources.
 	pf.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")

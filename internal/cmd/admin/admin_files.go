@@ -234,5 +234,5 @@ func (o *adminOptions) openFiles(ctx context.Context) (*blob.S3, error) {
 	if o.Files == "" {
 		return nil, nil
 	}
-	return dbopen.OpenFiles(ctx, "--files", o.Files)
+	return dbopen.OpenFiles(ctx, o.origins.Of("files"), o.Files)
 }

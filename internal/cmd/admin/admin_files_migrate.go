@@ -296,5 +296,5 @@ func (m *migrateFilesOptions) checkStores() error {
 	if m.Files == "" {
 		return cmdutil.UsageErrorf("--to db moves bytes back from an object store: name it with --files s3://…")
 	}
-	return dbopen.CheckFilesURL("--files", m.Files)
+	return dbopen.CheckFilesURL(m.origins.Of("files"), m.Files)
 }

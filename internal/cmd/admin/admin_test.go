@@ -323,3 +323,19 @@ func TestAdminRefusesAnAmbiguousDealName(t *testing.T) {
 		t.Errorf("deal falcon not archived by its codename, key and id")
 	}
 }
+
+// TestAdminReadsDEALCTL_FILESAsItsFlag: the variable stands in for
+// --files, read when the command runs (no longer when the tree is built),
+// and a bad value is a usage error naming the variable.
+func TestAdminReadsDEALCTL_FILESAsItsFlag(t *testing.T) {
+	db, _ := seededDB(t)
+	t.Setenv("DEALCTL_FILES", "ftp://nowhere")
+	_, err := runAdmin(t, db, "", "files", "migrate", "--to", "db")
+	if exitOf(err) != cmdutil.ExitUsage || !strings.HasPrefix(err.Error(), "DEALCTL_FILES: ") {
+		t.Errorf("files migrate with DEALCTL_FILES=ftp://nowhere: exit %d, %v; want a usage error naming DEALCTL_FILES", exitOf(err), err)
+	}
+	_, err = runAdmin(t, db, "", "files", "migrate", "--to", "db", "--files", "ftp://typed")
+	if exitOf(err) != cmdutil.ExitUsage || !strings.HasPrefix(err.Error(), "--files: ") {
+		t.Errorf("files migrate --files ftp://typed: exit %d, %v; want a usage error naming --files", exitOf(err), err)
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmd/settings"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/gctune"
@@ -44,6 +44,22 @@ type serveOptions struct {
 	digestAt        string // HH:MM, or off; "" is 07:00
 	files           string
 	filesProxy      bool
+
+	origins settings.Origins // which setting gave each flag, for messages
+}
+
+// serveSettings are the environment variables that stand in for serve's
+// flags. The secrets among them are read here, never as flag defaults,
+// so that --help cannot print them.
+var serveSettings = []settings.Var{
+	{Flag: "addr", Env: "DEALCTL_ADDR"},
+	{Flag: "base-url", Env: "DEALCTL_BASE_URL"},
+	{Flag: "rate-limit", Env: "DEALCTL_RATE_LIMIT"},
+	{Flag: "notify-url", Env: "DEALCTL_NOTIFY_URL", Also: []string{"smtp-url"}},
+	{Flag: "webhook-secret", Env: "DEALCTL_WEBHOOK_SECRET"},
+	{Flag: "log-format", Env: "DEALCTL_LOG_FORMAT"},
+	{Flag: "digest-at", Env: "DEALCTL_DIGEST_AT"},
+	{Flag: "files", Env: "DEALCTL_FILES"},
 }
 
 func NewCmd() *cobra.Command {
@@ -83,61 +99,48 @@ through the server (docs/server.md, "Files in object storage").`,
   dealctl serve --db postgres://dealctl@db/dealctl --notify-url smtp://mail:25?from=deals@example.com`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			origins, err := settings.Apply(cmd.Flags(), settings.System, serveSettings)
+			if err != nil {
+				return err
+			}
+			o.origins = origins
 			return runServe(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.addr, "addr", envOr("DEALCTL_ADDR", "127.0.0.1:8080"), "address to listen on (port 0 picks a free one)")
+	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	f.StringVar(&o.db, "db", "", "database: a file path, sqlite:PATH or postgres://… (default $DEALCTL_DB, else the embedded database in the user's data directory)")
-	f.StringVar(&o.baseURL, "base-url", os.Getenv("DEALCTL_BASE_URL"), "public URL download links are built on (default http://ADDR)")
-	f.IntVar(&o.rateLimit, "rate-limit", envInt("DEALCTL_RATE_LIMIT", 600), "calls a minute per key")
+	f.StringVar(&o.baseURL, "base-url", "", "public URL download links are built on (default http://ADDR)")
+	f.IntVar(&o.rateLimit, "rate-limit", 600, "calls a minute per key")
 	f.BoolVar(&o.demo, "demo", false, "load the demo deal and print keys for both sides (on a throwaway database unless --db is given)")
-	// No environment value as a default: --help prints defaults, and
-	// these may hold passwords. runServe reads the environment instead.
 	f.StringVar(&o.notifyURL, "notify-url", "", "where notifications go: log (default), smtp://host:port?from=ADDR, or an https:// webhook (default $DEALCTL_NOTIFY_URL)")
 	f.StringVar(&o.notifyURL, "smtp-url", "", "same as --notify-url with an smtp:// URL")
 	f.StringVar(&o.webhookSecret, "webhook-secret", "", "secret that signs webhook notifications (default $DEALCTL_WEBHOOK_SECRET)")
-	f.StringVar(&o.logFormat, "log-format", envOr("DEALCTL_LOG_FORMAT", "text"), "access log format: text or json")
+	f.StringVar(&o.logFormat, "log-format", "text", "access log format: text or json")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let calls in flight finish on SIGINT/SIGTERM")
-	f.StringVar(&o.files, "files", os.Getenv("DEALCTL_FILES"), "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
+	f.StringVar(&o.files, "files", "", "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	f.BoolVar(&o.filesProxy, "files-proxy", false, "with --files: download links go through this server (/dl/{token}) instead of presigned URLs to the store")
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
-	f.StringVar(&o.digestAt, "digest-at", envOr("DEALCTL_DIGEST_AT", "07:00"), "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
+	f.StringVar(&o.digestAt, "digest-at", "07:00", "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
 	return cmd
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
-
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
-		return n
-	}
-	return def
 }
 
 func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
 	gctune.ForLongRuns()
 	if o.rateLimit < 1 {
-		return cmdutil.UsageErrorf("--rate-limit must be at least 1 call a minute")
+		return cmdutil.UsageErrorf("%s must be at least 1 call a minute", o.origins.Of("rate-limit"))
 	}
 	if o.schemaCheck <= 0 {
 		return cmdutil.UsageErrorf("--schema-check-interval must be positive, like 5s")
 	}
-	digestAt, digestsOn, err := digestSchedule(o.digestAt)
+	digestAt, digestsOn, err := digestSchedule(o.origins.Of("digest-at"), o.digestAt)
 	if err != nil {
 		return err
 	}
 	if err := checkFilesFlags(o); err != nil {
 		return err
 	}
-	o.notifyURL = cmp.Or(o.notifyURL, os.Getenv("DEALCTL_NOTIFY_URL"))
-	o.webhookSecret = cmp.Or(o.webhookSecret, os.Getenv("DEALCTL_WEBHOOK_SECRET"))
-	logger, err := newLogger(o.logFormat, stderr)
+	logger, err := newLogger(o.origins.Of("log-format"), o.logFormat, stderr)
 	if err != nil {
 		return err
 	}
@@ -161,7 +164,7 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	defer db.Close()
 	reportMigrations(stdout, logger, db, where, o.demo)
 
-	ln, err := listen(o.addr)
+	ln, err := listen(o.origins.Of("addr"), o.addr)
 	if err != nil {
 		return err
 	}
@@ -245,10 +248,10 @@ func reportMigrations(stdout io.Writer, logger *slog.Logger, db *sqlstore.DB, wh
 }
 
 // listen opens the listening socket, telling a malformed --addr (a usage
-// mistake) from one that is taken.
-func listen(addr string) (net.Listener, error) {
+// mistake, named as name says) from one that is taken.
+func listen(name, addr string) (net.Listener, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return nil, cmdutil.UsageErrorf("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)", addr)
+		return nil, cmdutil.UsageErrorf("%s %q: give HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)", name, addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	switch {
@@ -291,14 +294,14 @@ func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, timeou
 	return nil
 }
 
-func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+func newLogger(name, format string, w io.Writer) (*slog.Logger, error) {
 	switch format {
 	case "text":
 		return slog.New(slog.NewTextHandler(w, nil)), nil
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, nil)), nil
 	}
-	return nil, cmdutil.UsageErrorf("--log-format must be text or json, not %q", format)
+	return nil, cmdutil.UsageErrorf("%s must be text or json, not %q", name, format)
 }
 
 // serveDatabase picks the database: --demo without --db (or DEALCTL_DB)

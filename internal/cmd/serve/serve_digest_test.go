@@ -20,7 +20,7 @@ func TestServeDigestAt(t *testing.T) {
 		on   bool
 		at   string
 	}{{"", true, "07:00"}, {"18:30", true, "18:30"}, {"6", true, "06:00"}, {"off", false, ""}, {"OFF", false, ""}} {
-		at, on, err := digestSchedule(tc.flag)
+		at, on, err := digestSchedule("--digest-at", tc.flag)
 		if err != nil || on != tc.on || (on && at.String() != tc.at) {
 			t.Errorf("--digest-at %q: %v, %v, %v; want %v at %s", tc.flag, at, on, err, tc.on, tc.at)
 		}

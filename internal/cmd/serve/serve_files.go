@@ -18,7 +18,7 @@ func openObjectStore(ctx context.Context, o *serveOptions) (*blob.S3, error) {
 	if o.files == "" {
 		return nil, nil
 	}
-	return dbopen.OpenFiles(ctx, "--files", o.files)
+	return dbopen.OpenFiles(ctx, o.origins.Of("files"), o.files)
 }
 
 // checkNoFilesMoved refuses a database some of whose file contents are in
@@ -44,7 +44,7 @@ func checkFilesFlags(o *serveOptions) error {
 		}
 		return nil
 	}
-	return dbopen.CheckFilesURL("--files", o.files)
+	return dbopen.CheckFilesURL(o.origins.Of("files"), o.files)
 }
 
 // filesWhere says where file bytes go, for the start-up log.
