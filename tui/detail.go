@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -176,7 +175,7 @@ func (m *Model) overdue(r *api.DealRequest) bool {
 }
 
 func (m *Model) today() string {
-	return m.o.Now().In(m.loc).Format(time.DateOnly)
+	return domain.DealToday(m.o.Now(), m.loc)
 }
 
 func (m *Model) person(id *string) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/gctune"
 )
 
@@ -140,9 +141,4 @@ func activityRun(ctx context.Context, o *ActivityOptions) error {
 }
 
 // dealLocation is the deal's time zone, UTC when it names none known.
-func dealLocation(d api.Deal) *time.Location {
-	if loc, err := time.LoadLocation(d.Timezone); err == nil && d.Timezone != "" {
-		return loc
-	}
-	return time.UTC
-}
+func dealLocation(d api.Deal) *time.Location { return domain.DealLocation(d.Timezone) }

@@ -83,7 +83,6 @@ func progressRun(ctx context.Context, o *ProgressOptions) error {
 
 func buildProgress(s *dealScope, rows []api.DealRequest, now time.Time) *progressReport {
 	today := s.Today(now)
-	weekEnd := s.Today(now.AddDate(0, 0, 6))
 	rep := &progressReport{Deal: s.Deal.Codename, Today: today, ByCategory: map[string]*domain.StatusCounts{}}
 	byAssignee := map[string]*domain.StatusCounts{}
 	for _, c := range api.RequestCategories {
@@ -106,7 +105,7 @@ func buildProgress(s *dealScope, rows []api.DealRequest, now time.Time) *progres
 		if domain.Overdue(&r, today) {
 			rep.Overdue++
 		}
-		if r.Status != api.StatusComplete && r.DueDate != nil && *r.DueDate >= today && *r.DueDate <= weekEnd {
+		if domain.DueThisWeek(&r, today) {
 			rep.DueThisWeek++
 		}
 	}

@@ -354,17 +354,10 @@ func (s *dealScope) personName(id *string) string {
 }
 
 // Location is the deal's time zone, in which its due dates fall due.
-func (s *dealScope) Location() *time.Location {
-	if loc, err := time.LoadLocation(s.Deal.Timezone); err == nil {
-		return loc
-	}
-	return time.UTC
-}
+func (s *dealScope) Location() *time.Location { return domain.DealLocation(s.Deal.Timezone) }
 
 // Today is the calendar day now in the deal's time zone.
-func (s *dealScope) Today(now time.Time) string {
-	return now.In(s.Location()).Format(time.DateOnly)
-}
+func (s *dealScope) Today(now time.Time) string { return domain.DealToday(now, s.Location()) }
 
 // parseDay reads a calendar day: YYYY-MM-DD, or today/tomorrow in the
 // deal's time zone.
