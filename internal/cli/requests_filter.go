@@ -92,14 +92,9 @@ func under(id, section string, parent map[string]string) bool {
 	return false
 }
 
+// matchesText is the search the TUI's / makes too (domain.SearchText).
 func matchesText(r api.DealRequest, q string) bool {
-	q = strings.ToLower(q)
-	for _, s := range []string{r.Number, r.Title, r.Body, deref(r.Requester)} {
-		if strings.Contains(strings.ToLower(s), q) {
-			return true
-		}
-	}
-	return false
+	return domain.SearchMatches(domain.SearchText(&r), domain.SearchQuery(q))
 }
 
 // parseEnumList splits "a,b" and checks each value against allowed.

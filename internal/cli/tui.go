@@ -40,8 +40,8 @@ headings, the request under the cursor in a detail pane (body, files, the
 conversation), and a status bar with counts, the filter and the rate budget.
 The list is read again every 30 s, cheaply (If-None-Match).
 
-Keys: arrows or j/k, PgUp/PgDn, g/G move; / searches number, title and
-body (an exact number jumps to it); f cycles the status filter, m shows
+Keys: arrows or j/k, PgUp/PgDn, g/G move; / searches number, title,
+body and requester (an exact number jumps to it); f cycles the status filter, m shows
 mine, ! overdue, p cycles priority, c category, o the sort order; tab
 switches panes; enter reads the conversation; a answers (ctrl+s sends);
 s moves the status; d downloads a file; D switches deal; r refreshes;
