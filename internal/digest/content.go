@@ -113,16 +113,10 @@ func (d *dealData) contentFor(who store.Person, since time.Time) content {
 		if m.AuthorID != nil && *m.AuthorID == who.ID {
 			continue
 		}
-		if !mayRead(who, m) {
+		if !domain.MessageVisibleTo(m.PartyID, m.Internal, who.PartyID) {
 			continue
 		}
 		c.fresh = append(c.fresh, newItem{req: d.byID[m.RequestID], msg: m})
 	}
 	return c
-}
-
-// mayRead is the API's rule for a conversation: an internal message is
-// seen by its author's side only.
-func mayRead(who store.Person, m store.Message) bool {
-	return !m.Internal || m.PartyID == who.PartyID
 }

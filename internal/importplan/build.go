@@ -372,7 +372,8 @@ func (p *planner) mentionStatuses() {
 func (p *planner) checkRights(d *api.DealRequest, it *Item) {
 	for _, c := range it.Changes {
 		need, may := "edit", d.Can.Edit
-		if c == "due_date" || c == "assignee" {
+		// The plan calls assignee_id a change of "assignee".
+		if field := strings.Replace(c, "assignee", "assignee_id", 1); domain.IsAssignField(field) {
 			need, may = "assign", d.Can.Assign
 		}
 		if !may {

@@ -102,6 +102,8 @@ func FileEvent(t api.EventType, r Request, m Message, f File, at time.Time, acto
 	return e
 }
 
+// scopedToMessage gives e the readers of m: an internal message's events
+// are its party's alone (domain.MessageVisibleTo).
 func scopedToMessage(e Event, m Message) Event {
 	if m.Internal {
 		party := m.PartyID
