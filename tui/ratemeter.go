@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // RateMeter remembers the rate budget the server last reported in
@@ -18,12 +20,12 @@ type RateMeter struct {
 
 // Observe records the budget an answer reports.
 func (r *RateMeter) Observe(resp *http.Response) {
-	rem, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Remaining"), 10, 64)
+	rem, err := strconv.ParseInt(resp.Header.Get(api.RateLimitRemainingHeader), 10, 64)
 	if err != nil {
 		return
 	}
 	r.remaining.Store(rem)
-	if lim, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Limit"), 10, 64); err == nil {
+	if lim, err := strconv.ParseInt(resp.Header.Get(api.RateLimitLimitHeader), 10, 64); err == nil {
 		r.limit.Store(lim)
 	}
 	r.seen.Store(true)

@@ -35,7 +35,7 @@ func errNoEvents(command string) error {
 // newEventFeed checks that the server has events and reads the deal's
 // list, to name requests. The cursor starts before the first event.
 func newEventFeed(ctx context.Context, s *dealScope, command string) (*eventFeed, error) {
-	if !s.c.Supports(client.ExtEvents) {
+	if !s.c.Supports(api.ExtEvents) {
 		return nil, errNoEvents(command)
 	}
 	f := &eventFeed{s: s, cursor: s.c.NewEventsCursor(s.Deal.ID)}

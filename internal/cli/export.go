@@ -11,7 +11,6 @@ import (
 
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/gctune"
 )
@@ -196,7 +195,7 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 // owning side (the other has no internal notes) of a server that does not
 // mark them. A call per request, as --with-messages costs.
 func conversationsToTellInternal(ctx context.Context, s *dealScope, rows []api.DealRequest) (map[string][]api.Message, error) {
-	if s.c.Supports(client.ExtInternalMarks) {
+	if s.c.Supports(api.ExtInternalMarks) {
 		return nil, nil
 	}
 	owner, err := s.OnOwningSide(ctx)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
 )
 
@@ -76,10 +77,10 @@ func (p *pacer) observeLocked(h http.Header) {
 	if h == nil {
 		return
 	}
-	if v, err := strconv.Atoi(h.Get("X-RateLimit-Remaining")); err == nil {
+	if v, err := strconv.Atoi(h.Get(api.RateLimitRemainingHeader)); err == nil {
 		p.remaining = v
 	}
-	if v, err := strconv.Atoi(h.Get("X-RateLimit-Limit")); err == nil && v > 0 {
+	if v, err := strconv.Atoi(h.Get(api.RateLimitLimitHeader)); err == nil && v > 0 {
 		p.interval = time.Minute / time.Duration(v)
 	}
 }

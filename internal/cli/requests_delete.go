@@ -69,7 +69,7 @@ func requestsDeleteRun(ctx context.Context, o *RequestsDeleteOptions) error {
 	if err != nil {
 		return err
 	}
-	if !s.c.Supports(client.ExtDelete) {
+	if !s.c.Supports(api.ExtDelete) {
 		return cmdutil.WithExit(cmdutil.ExitFailure, fmt.Errorf("this server does not advertise the delete extension (or DEALCTL_NO_EXTENSIONS is set): requests cannot be deleted through it"))
 	}
 	declined, err := confirmOrRefuse(o.IO, o.Yes, fmt.Sprintf("Delete %s %s? It stays in 'dealctl history %s' and can be made again with 'dealctl revert'.", r.Number, r.Title, r.Number),

@@ -86,7 +86,7 @@ func watchRun(ctx context.Context, o *WatchOptions) error {
 	if !asJSON {
 		o.Infof("Watching %s every %s (Ctrl-C to stop)", describeDeal(s.Deal), o.Interval)
 	}
-	if s.c.Supports(client.ExtEvents) {
+	if s.c.Supports(api.ExtEvents) {
 		return watchOnEvents(ctx, o, s)
 	}
 	var etag string

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // retryLayer sends a call again after a transient failure, and after a
@@ -35,7 +37,7 @@ const maxUnavailableWait = 10 * time.Second
 // replays them. Other writes are not: the first may have been applied.
 func (t *retryLayer) retryable(req *http.Request) bool {
 	return req.Method == http.MethodGet ||
-		(req.Method == http.MethodPost && req.Header.Get("Idempotency-Key") != "" && t.replays != nil && t.replays())
+		(req.Method == http.MethodPost && req.Header.Get(api.IdempotencyKeyHeader) != "" && t.replays != nil && t.replays())
 }
 
 func (t *retryLayer) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -127,9 +127,9 @@ func (s *Server) writeBadKeysRefused(w http.ResponseWriter, e *badKeysRefused) {
 	secs := max(1, ceilSeconds(e.wait))
 	h := w.Header()
 	h.Set("Retry-After", strconv.Itoa(secs))
-	h.Set("X-RateLimit-Limit", strconv.Itoa(s.rateLimit))
-	h.Set("X-RateLimit-Remaining", "0")
-	h.Set("X-RateLimit-Reset", strconv.Itoa(secs))
+	h.Set(api.RateLimitLimitHeader, strconv.Itoa(s.rateLimit))
+	h.Set(api.RateLimitRemainingHeader, "0")
+	h.Set(api.RateLimitResetHeader, strconv.Itoa(secs))
 	writeJSON(w, http.StatusTooManyRequests, &api.ErrorResponse{Code: api.CodeRateLimited,
 		Params: map[string]any{"reason": reasonTooManyBadKeys, "retry_after": secs, "limit": s.rateLimit}})
 }

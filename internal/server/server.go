@@ -215,7 +215,7 @@ func (s *Server) methodNotAllowed(path string) http.Handler {
 		// An identified key's call counts like any other and carries the
 		// X-RateLimit-* headers (docs/decisions.md); without one it is still 405.
 		if strings.HasPrefix(path, "/api/") {
-			w.Header().Set(ExtensionsHeader, Extensions)
+			w.Header().Set(api.ExtensionsHeader, api.ServerExtensions)
 			if c, err := s.authenticate(r); err == nil {
 				noteKeyPrefix(r.Context(), c.key.Prefix)
 				if !s.allow(w, r, c.key.ID) {
