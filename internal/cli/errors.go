@@ -60,9 +60,6 @@ func exitCode(err error) int {
 		}
 		return cmdutil.ExitFailure
 	}
-	if cmdutil.IsFlagError(err) {
-		return cmdutil.ExitUsage
-	}
 	return cmdutil.ExitFailure
 }
 

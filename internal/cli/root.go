@@ -86,9 +86,6 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		},
 	}
 	root.SetVersionTemplate(versionText())
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return cmdutil.UsageErrorf("%v (see '%s --help')", err, c.CommandPath())
-	})
 
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.Server, "server", "", "server URL (env DEALCTL_SERVER)")
@@ -128,7 +125,7 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		root.AddCommand(build(f))
 	}
 	refuseUnknownSubcommands(root)
-	explainArgErrors(root)
+	cmdutil.RefuseUsageMistakes(root)
 	return root
 }
 

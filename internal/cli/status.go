@@ -37,7 +37,7 @@ func newCmdStatus(f *Factory, runF func(*StatusOptions) error, use string) *cobr
 and says so without calling the server, so scripts can re-run safely. A
 move your role does not allow exits 5 and lists the moves you may make.`,
 		Args:        cobra.ExactArgs(2),
-		Annotations: map[string]string{argsHintAnnotation: "STATUS is open, partial or complete (dealctl status 2.3 complete)"},
+		Annotations: map[string]string{cmdutil.ArgsHintAnnotation: "STATUS is open, partial or complete (dealctl status 2.3 complete)"},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) == 0 {
 				return completeRequests(f, api.KindRequest)(cmd, args, toComplete)

@@ -75,18 +75,16 @@ func ChosenExitCode(err error) (code int, ok bool) {
 }
 
 // ExitCode is the exit code for err of a command that talks to no
-// server (serve, admin): ExitOK for nil, the chosen code, ExitUsage for
-// a flag or argument mistake, else ExitFailure. The client commands map
-// the server's answers on top of this (internal/cli's exitCode).
+// server (serve, admin): ExitOK for nil, the chosen code (usage mistakes
+// are chosen where they are found, RefuseUsageMistakes), else
+// ExitFailure. The client commands map the server's answers on top of
+// this (internal/cli's exitCode).
 func ExitCode(err error) int {
 	if err == nil {
 		return ExitOK
 	}
 	if code, ok := ChosenExitCode(err); ok {
 		return code
-	}
-	if IsFlagError(err) {
-		return ExitUsage
 	}
 	return ExitFailure
 }

@@ -80,7 +80,7 @@ func TestAdminDigestErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"digest", "off", "bob@acme.example"}, cmdutil.ExitUsage, "--deal is required"},
-		{[]string{"digest", "off", "--deal", "Falcon"}, cmdutil.ExitUsage, "requires at least 1 arg"},
+		{[]string{"digest", "off", "--deal", "Falcon"}, cmdutil.ExitUsage, "needs --deal DEAL USER..."},
 		{[]string{"digest", "ls"}, cmdutil.ExitUsage, "--deal is required"},
 		{[]string{"digest", "off", "--deal", "Nope", "bob"}, cmdutil.ExitNotFound, `no deal "Nope"`},
 		{[]string{"digest", "ls", "--deal", "Nope"}, cmdutil.ExitNotFound, `no deal "Nope"`},

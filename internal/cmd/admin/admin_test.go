@@ -20,11 +20,14 @@ import (
 
 const exampleWorld = "../../../testdata/worlds/contract-example.yaml"
 
-// testAdminCmd is `dealctl admin` on streams that are no terminal; the
-// caller points its output where it wants.
+// testAdminCmd is `dealctl admin` on streams that are no terminal, its
+// usage mistakes refused as the whole tree refuses them; the caller
+// points its output where it wants.
 func testAdminCmd() *cobra.Command {
 	ios, _, _, _ := iostreams.Test()
-	return NewCmd(ios)
+	cmd := NewCmd(ios)
+	cmdutil.RefuseUsageMistakes(cmd)
+	return cmd
 }
 
 // runAdminOnTerminal runs `dealctl admin ARGS` as given, its stdout a
@@ -34,6 +37,7 @@ func runAdminOnTerminal(t *testing.T, args ...string) (string, error) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	cmd := NewCmd(ios)
+	cmdutil.RefuseUsageMistakes(cmd)
 	cmd.SetOut(out)
 	cmd.SetErr(io.Discard)
 	cmd.SetArgs(args)
