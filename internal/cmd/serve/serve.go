@@ -193,8 +193,10 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	if objects != nil {
 		cfg.Objects = objects
 	}
-	if shared, ok := any(db).(interface{ RateLimiter() store.RateLimiter }); ok && db.Dialect() == sqlstore.Postgres {
-		cfg.Limiter = shared.RateLimiter()
+	if db.Dialect() == sqlstore.Postgres {
+		// Instances on one PostgreSQL share its buckets; one SQLite file
+		// has one instance, whose buckets in memory cost no write.
+		cfg.Limiter = db.RateLimiter()
 	}
 	if digestsOn {
 		logger.Info("daily digests", "at", digestAt.String(), "zone", "each deal's time zone")
