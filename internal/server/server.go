@@ -84,7 +84,8 @@ type Server struct {
 	listBuilds coalescer
 	access     accessCaches
 	mux        *http.ServeMux
-	patterns   []string // every "METHOD /path" routed, for Routes
+	handler    http.Handler // mux behind the log and the schema gate, built once in New
+	patterns   []string     // every "METHOD /path" routed, for Routes
 	schema     *schemaWatch
 	objects    ObjectStore
 	presign    bool // links to object-stored files are presigned URLs
@@ -134,6 +135,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.mux = s.routes()
+	s.handler = s.logged(s.schemaGate(s.mux))
 	return s, nil
 }
 
@@ -148,9 +150,7 @@ func cacheBudget(n int) int {
 }
 
 // ServeHTTP logs, recovers and routes every call.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.logged(s.schemaGate(s.mux)).ServeHTTP(w, r)
-}
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // Routes lists "METHOD /pattern" of every route, so that a test can hold
 // them to the OpenAPI document.
