@@ -26,7 +26,7 @@ type ActivityOptions struct {
 }
 
 // NewCmdActivity is `dealctl activity`.
-func NewCmdActivity(f *Factory, runF func(*ActivityOptions) error) *cobra.Command {
+func NewCmdActivity(f *Factory) *cobra.Command {
 	opts := &ActivityOptions{cmdEnv: f.env(), Sleep: client.Sleep}
 	cmd := &cobra.Command{
 		Use:         "activity",
@@ -62,9 +62,6 @@ server that advertises the events extension (dealctl serve does).`,
 			}
 			if opts.Follow && newFeedPrinter(opts.cmdEnv, nil).collects() {
 				return cmdutil.UsageErrorf("--follow prints events as they come: use -o json, --jq or the default lines, not -o %s", opts.Printer().Format)
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return activityRun(cmd.Context(), opts)
 		},

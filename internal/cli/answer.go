@@ -33,7 +33,7 @@ type AnswerOptions struct {
 }
 
 // NewCmdAnswer is `dealctl answer REQUEST`.
-func NewCmdAnswer(f *Factory, runF func(*AnswerOptions) error) *cobra.Command {
+func NewCmdAnswer(f *Factory) *cobra.Command {
 	opts := &AnswerOptions{cmdEnv: f.env(), Edit: editText}
 	cmd := &cobra.Command{
 		Use:   "answer REQUEST [-m TEXT | -F FILE]",
@@ -52,9 +52,6 @@ takes its label after the last parameter: https://x/?a=b=Label).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			opts.Set = changedFlags(cmd)
-			if runF != nil {
-				return runF(opts)
-			}
 			return answerRun(cmd.Context(), opts)
 		},
 	}

@@ -33,7 +33,7 @@ type APIOptions struct {
 var apiMethods = []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead}
 
 // NewCmdAPI is `dealctl api METHOD PATH`.
-func NewCmdAPI(f *Factory, runF func(*APIOptions) error) *cobra.Command {
+func NewCmdAPI(f *Factory) *cobra.Command {
 	opts := &APIOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "api METHOD PATH",
@@ -52,9 +52,6 @@ FILE (or -) sends a body as it is. {deal} in PATH is the chosen deal's id.`,
 			}
 			if opts.Input != "" && (len(opts.Fields) > 0 || len(opts.Typed) > 0) {
 				return cmdutil.UsageErrorf("--input and -f/-F cannot be combined")
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return apiRun(cmd.Context(), opts)
 		},

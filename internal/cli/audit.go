@@ -18,7 +18,7 @@ import (
 // NewCmdAudit is `dealctl audit`.
 func NewCmdAudit(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "audit", Short: "Audit trails of the deal, for its project admins"}
-	cmd.AddCommand(NewCmdAuditDownloads(f, nil))
+	cmd.AddCommand(NewCmdAuditDownloads(f))
 	return cmd
 }
 
@@ -29,7 +29,7 @@ type AuditDownloadsOptions struct {
 }
 
 // NewCmdAuditDownloads is `dealctl audit downloads`.
-func NewCmdAuditDownloads(f *Factory, runF func(*AuditDownloadsOptions) error) *cobra.Command {
+func NewCmdAuditDownloads(f *Factory) *cobra.Command {
 	opts := &AuditDownloadsOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:         "downloads",
@@ -50,9 +50,6 @@ Needs a server that advertises the events extension (dealctl serve does).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := activity.ParseSince(opts.Since, time.Now(), nil); err != nil {
 				return cmdutil.WithExit(cmdutil.ExitUsage, err)
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return auditDownloadsRun(cmd.Context(), opts)
 		},

@@ -33,7 +33,7 @@ type DownloadOptions struct {
 }
 
 // NewCmdDownload is `dealctl download REQUEST|VERSION_ID [-o DIR] [--all]`.
-func NewCmdDownload(f *Factory, runF func(*DownloadOptions) error) *cobra.Command {
+func NewCmdDownload(f *Factory) *cobra.Command {
 	opts := &DownloadOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "download {REQUEST | VERSION_ID | --all} [-o DIR]",
@@ -57,9 +57,6 @@ fails (exit 5) until it is moved aside, or --force replaces it.`,
 			}
 			if (opts.Ref == "") == !opts.All {
 				return cmdutil.UsageErrorf("give a REQUEST or VERSION_ID, or --all")
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return downloadRun(cmd.Context(), opts)
 		},

@@ -39,9 +39,9 @@ type ExportOptions struct {
 }
 
 // NewCmdExport is `dealctl export`.
-func NewCmdExport(f *Factory) *cobra.Command { return newCmdExport(f, nil) }
+func NewCmdExport(f *Factory) *cobra.Command { return newCmdExport(f) }
 
-func newCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
+func newCmdExport(f *Factory) *cobra.Command {
 	opts := &ExportOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "export [-o FILE] [--format xlsx|csv|json|md]",
@@ -88,9 +88,6 @@ An exported xlsx or csv imported back changes nothing.`,
   dealctl export -o falcon-internal.xlsx --with-messages --include-internal`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return exportRun(cmd.Context(), opts)
 		},
 	}

@@ -14,7 +14,7 @@ import (
 // NewCmdFiles is `dealctl files`.
 func NewCmdFiles(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "files", Short: "List the files and links given in answer"}
-	cmd.AddCommand(NewCmdFilesList(f, nil))
+	cmd.AddCommand(NewCmdFilesList(f))
 	return cmd
 }
 
@@ -25,7 +25,7 @@ type FilesListOptions struct {
 }
 
 // NewCmdFilesList is `dealctl files ls [REQUEST]`.
-func NewCmdFilesList(f *Factory, runF func(*FilesListOptions) error) *cobra.Command {
+func NewCmdFilesList(f *Factory) *cobra.Command {
 	opts := &FilesListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "ls [REQUEST]",
@@ -37,9 +37,6 @@ func NewCmdFilesList(f *Factory, runF func(*FilesListOptions) error) *cobra.Comm
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Ref = args[0]
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return filesListRun(cmd.Context(), opts)
 		},

@@ -24,7 +24,7 @@ type HistoryOptions struct {
 }
 
 // NewCmdHistory is `dealctl history REQUEST`.
-func NewCmdHistory(f *Factory, runF func(*HistoryOptions) error) *cobra.Command {
+func NewCmdHistory(f *Factory) *cobra.Command {
 	opts := &HistoryOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "history REQUEST",
@@ -49,9 +49,6 @@ extension (dealctl serve does).`,
 		ValidArgsFunction: completeRequests(f, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return historyRun(cmd.Context(), opts)
 		},
 	}

@@ -41,9 +41,9 @@ type ImportOptions struct {
 }
 
 // NewCmdImport is `dealctl import`.
-func NewCmdImport(f *Factory) *cobra.Command { return newCmdImport(f, nil) }
+func NewCmdImport(f *Factory) *cobra.Command { return newCmdImport(f) }
 
-func newCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
+func newCmdImport(f *Factory) *cobra.Command {
 	opts := &ImportOptions{cmdEnv: f.env(), runs: newImportRuns(f)}
 	cmd := &cobra.Command{
 		Use:         "import FILE.xlsx|FILE.csv | --undo [RUN]",
@@ -105,9 +105,6 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 				return importUndoRun(cmd.Context(), opts, args)
 			}
 			opts.File = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return importRun(cmd.Context(), opts)
 		},
 	}

@@ -18,7 +18,7 @@ import (
 // NewCmdMessages is `dealctl messages`.
 func NewCmdMessages(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "messages", Short: "Read a request's conversation"}
-	cmd.AddCommand(NewCmdMessagesList(f, nil))
+	cmd.AddCommand(NewCmdMessagesList(f))
 	return cmd
 }
 
@@ -29,7 +29,7 @@ type MessagesListOptions struct {
 }
 
 // NewCmdMessagesList is `dealctl messages ls REQUEST`.
-func NewCmdMessagesList(f *Factory, runF func(*MessagesListOptions) error) *cobra.Command {
+func NewCmdMessagesList(f *Factory) *cobra.Command {
 	opts := &MessagesListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "ls REQUEST",
@@ -40,9 +40,6 @@ func NewCmdMessagesList(f *Factory, runF func(*MessagesListOptions) error) *cobr
 		ValidArgsFunction: completeRequests(f, api.KindRequest),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return messagesListRun(cmd.Context(), opts)
 		},
 	}

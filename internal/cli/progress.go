@@ -20,7 +20,7 @@ import (
 type ProgressOptions struct{ cmdEnv }
 
 // NewCmdProgress is `dealctl progress`.
-func NewCmdProgress(f *Factory, runF func(*ProgressOptions) error) *cobra.Command {
+func NewCmdProgress(f *Factory) *cobra.Command {
 	opts := &ProgressOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:         "progress",
@@ -32,9 +32,6 @@ zone, not complete) and due this week (today and the six days after, not
 complete).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return progressRun(cmd.Context(), opts)
 		},
 	}

@@ -29,7 +29,7 @@ type RequestsCreateOptions struct {
 }
 
 // NewCmdRequestsCreate is `dealctl requests create`.
-func NewCmdRequestsCreate(f *Factory, runF func(*RequestsCreateOptions) error) *cobra.Command {
+func NewCmdRequestsCreate(f *Factory) *cobra.Command {
 	opts := &RequestsCreateOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "create --title TITLE",
@@ -37,9 +37,6 @@ func NewCmdRequestsCreate(f *Factory, runF func(*RequestsCreateOptions) error) *
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Set = changedFlags(cmd)
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsCreateRun(cmd.Context(), opts)
 		},
 	}

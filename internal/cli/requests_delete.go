@@ -22,7 +22,7 @@ type RequestsDeleteOptions struct {
 }
 
 // NewCmdRequestsDelete is `dealctl requests delete REQUEST`.
-func NewCmdRequestsDelete(f *Factory, runF func(*RequestsDeleteOptions) error) *cobra.Command {
+func NewCmdRequestsDelete(f *Factory) *cobra.Command {
 	opts := &RequestsDeleteOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "delete REQUEST",
@@ -45,9 +45,6 @@ delete extension (dealctl serve does).`,
 		ValidArgsFunction: completeRequests(f, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsDeleteRun(cmd.Context(), opts)
 		},
 	}

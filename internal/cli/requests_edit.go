@@ -21,7 +21,7 @@ type RequestsEditOptions struct {
 }
 
 // NewCmdRequestsEdit is `dealctl requests edit REQUEST`.
-func NewCmdRequestsEdit(f *Factory, runF func(*RequestsEditOptions) error) *cobra.Command {
+func NewCmdRequestsEdit(f *Factory) *cobra.Command {
 	opts := &RequestsEditOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:               "edit REQUEST",
@@ -32,9 +32,6 @@ func NewCmdRequestsEdit(f *Factory, runF func(*RequestsEditOptions) error) *cobr
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			opts.Set = changedFlags(cmd)
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsEditRun(cmd.Context(), opts)
 		},
 	}
@@ -117,7 +114,7 @@ type RequestsAssignOptions struct {
 }
 
 // NewCmdRequestsAssign is `dealctl requests assign REQUEST`.
-func NewCmdRequestsAssign(f *Factory, runF func(*RequestsAssignOptions) error) *cobra.Command {
+func NewCmdRequestsAssign(f *Factory) *cobra.Command {
 	opts := &RequestsAssignOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:               "assign REQUEST [--to PERSON|none] [--due DATE|none]",
@@ -127,9 +124,6 @@ func NewCmdRequestsAssign(f *Factory, runF func(*RequestsAssignOptions) error) *
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			opts.Set = changedFlags(cmd)
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsAssignRun(cmd.Context(), opts)
 		},
 	}

@@ -24,7 +24,7 @@ type RequestsShowOptions struct {
 }
 
 // NewCmdRequestsShow is `dealctl requests show REQUEST`.
-func NewCmdRequestsShow(f *Factory, runF func(*RequestsShowOptions) error) *cobra.Command {
+func NewCmdRequestsShow(f *Factory) *cobra.Command {
 	opts := &RequestsShowOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "show REQUEST",
@@ -34,9 +34,6 @@ func NewCmdRequestsShow(f *Factory, runF func(*RequestsShowOptions) error) *cobr
 		ValidArgsFunction: completeRequests(f, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsShowRun(cmd.Context(), opts)
 		},
 	}

@@ -26,7 +26,7 @@ type RevertOptions struct {
 }
 
 // NewCmdRevert is `dealctl revert REQUEST --to EVENT_ID`.
-func NewCmdRevert(f *Factory, runF func(*RevertOptions) error) *cobra.Command {
+func NewCmdRevert(f *Factory) *cobra.Command {
 	opts := &RevertOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "revert REQUEST --to EVENT_ID",
@@ -57,9 +57,6 @@ the events extension (dealctl serve does).`,
 			opts.Ref = args[0]
 			if opts.To == "" {
 				return cmdutil.UsageErrorf("--to EVENT_ID is required: 'dealctl history %s' lists the request's events with their ids", opts.Ref)
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return revertRun(cmd.Context(), opts)
 		},

@@ -1,7 +1,9 @@
 // Package cli holds dealctl's cobra commands, one file per noun, built in
-// the cli/cli manner: a Factory carries lazily built dependencies, each
-// command copies what it needs into an Options struct, and NewCmdX(f,
-// runF) lets tests capture the parsed options or stub the behaviour.
+// the cli/cli manner: a Factory carries lazily built dependencies and each
+// command copies what it needs into an Options struct, which its run
+// function works from. Where flags interact (requests ls), NewCmdX(f,
+// runF) lets a table test capture the parsed options; the other commands
+// are tested by running them against a real server.
 package cli
 
 import (
@@ -101,22 +103,22 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 
 	root.AddCommand(
 		NewCmdAuth(f),
-		NewCmdWhoami(f, nil),
+		NewCmdWhoami(f),
 		NewCmdDeals(f),
 		NewCmdPeople(f),
 		NewCmdRequests(f),
-		NewCmdStatus(f, nil),
-		NewCmdAnswer(f, nil),
+		NewCmdStatus(f),
+		NewCmdAnswer(f),
 		NewCmdMessages(f),
 		NewCmdFiles(f),
-		NewCmdDownload(f, nil),
-		NewCmdProgress(f, nil),
-		NewCmdWatch(f, nil),
-		NewCmdActivity(f, nil),
-		NewCmdHistory(f, nil),
-		NewCmdRevert(f, nil),
+		NewCmdDownload(f),
+		NewCmdProgress(f),
+		NewCmdWatch(f),
+		NewCmdActivity(f),
+		NewCmdHistory(f),
+		NewCmdRevert(f),
 		NewCmdAudit(f),
-		NewCmdAPI(f, nil),
+		NewCmdAPI(f),
 		NewCmdCompletion(f),
 		NewCmdVersion(f),
 	)

@@ -24,11 +24,11 @@ type StatusOptions struct {
 
 // NewCmdStatus is the top-level `dealctl status REQUEST STATUS`, the same
 // as `dealctl requests status`.
-func NewCmdStatus(f *Factory, runF func(*StatusOptions) error) *cobra.Command {
-	return newCmdStatus(f, runF, "status REQUEST STATUS")
+func NewCmdStatus(f *Factory) *cobra.Command {
+	return newCmdStatus(f, "status REQUEST STATUS")
 }
 
-func newCmdStatus(f *Factory, runF func(*StatusOptions) error, use string) *cobra.Command {
+func newCmdStatus(f *Factory, use string) *cobra.Command {
 	opts := &StatusOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:   use,
@@ -49,9 +49,6 @@ move your role does not allow exits 5 and lists the moves you may make.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref, opts.Status = args[0], args[1]
-			if runF != nil {
-				return runF(opts)
-			}
 			return statusRun(cmd.Context(), opts)
 		},
 	}

@@ -27,10 +27,10 @@ type TUIOptions struct {
 
 // NewCmdTUI is `dealctl tui`.
 func NewCmdTUI(f *Factory) *cobra.Command {
-	return newCmdTUI(f, nil)
+	return newCmdTUI(f)
 }
 
-func newCmdTUI(f *Factory, runF func(*TUIOptions) error) *cobra.Command {
+func newCmdTUI(f *Factory) *cobra.Command {
 	opts := &TUIOptions{cmdEnv: f.env(), Env: f.Env}
 	cmd := &cobra.Command{
 		Use:   "tui",
@@ -54,9 +54,6 @@ shows the full path of each file saved.
 It needs a terminal; scripts use 'dealctl requests ls' instead.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return tuiRun(cmd.Context(), opts)
 		},
 	}

@@ -26,7 +26,7 @@ type WatchOptions struct {
 }
 
 // NewCmdWatch is `dealctl watch`.
-func NewCmdWatch(f *Factory, runF func(*WatchOptions) error) *cobra.Command {
+func NewCmdWatch(f *Factory) *cobra.Command {
 	opts := &WatchOptions{cmdEnv: f.env(), Sleep: client.Sleep}
 	cmd := &cobra.Command{
 		Use:   "watch",
@@ -44,9 +44,6 @@ JSON object on its own line.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Interval < time.Second {
 				return cmdutil.UsageErrorf("--interval %s: at least 1s, to stay within the rate limit", opts.Interval)
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return watchRun(cmd.Context(), opts)
 		},
