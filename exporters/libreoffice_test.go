@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // libreOffice finds the LibreOffice binary, or skips the test with how to
@@ -73,7 +74,7 @@ func TestLibreOfficeOpensTheExport(t *testing.T) {
 	}
 
 	csvDir := filepath.Join(dir, "csv")
-	got, err := os.ReadFile(convert(t, lo, src, "csv:Text - txt - csv (StarCalc):44,34,76", csvDir))
+	got, err := os.ReadFile(convert(t, lo, src, "csv:sheets.Text - txt - csv (StarCalc):44,34,76", csvDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestLibreOfficeOpensTheExport(t *testing.T) {
 	}
 
 	resaved := convert(t, lo, src, "xlsx", filepath.Join(dir, "xlsx"))
-	s, err := ReadFile(resaved, ReadOptions{})
+	s, err := sheets.ReadFile(resaved, sheets.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,13 +10,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/importplan"
+	"github.com/dealctl/dealctl/internal/sheets"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -235,7 +235,7 @@ func readError(err error) error {
 	if errors.As(err, &pe) {
 		return cmdutil.WithExit(cmdutil.ExitUsage, fmt.Errorf("cannot read %s: %v", pe.Path, pe.Err))
 	}
-	var me *exporters.MalformedError
+	var me *sheets.MalformedError
 	if errors.As(err, &me) {
 		return cmdutil.WithExit(cmdutil.ExitValidation, fmt.Errorf("%w: nothing was written; fix the file and run again", err))
 	}

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/importplan"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // importCommand is this import's command line, as the user can paste it,
@@ -52,7 +52,7 @@ func (o *ImportOptions) importCommand(deal, under string, extra ...string) strin
 // --match number only where every collision is a row of other content
 // (not another kind), nothing else conflicts, and the caller may edit
 // those rows.
-func (o *ImportOptions) waysThrough(sheet *exporters.Sheet, plan *importplan.Plan, current []api.DealRequest, mayCreate bool) []string {
+func (o *ImportOptions) waysThrough(sheet *sheets.Sheet, plan *importplan.Plan, current []api.DealRequest, mayCreate bool) []string {
 	if len(plan.Collisions) == 0 || !onlyCollisions(sheet, plan) {
 		return nil
 	}
@@ -90,7 +90,7 @@ func reportWays(e cmdEnv, ways []string) {
 // onlyCollisions reports whether every problem is a row's collision with
 // the deal: a sheet with problems of its own is fixed first, as no flag
 // gets it through.
-func onlyCollisions(sheet *exporters.Sheet, plan *importplan.Plan) bool {
+func onlyCollisions(sheet *sheets.Sheet, plan *importplan.Plan) bool {
 	if len(sheet.Problems) > 0 {
 		return false
 	}
@@ -105,7 +105,7 @@ func onlyCollisions(sheet *exporters.Sheet, plan *importplan.Plan) bool {
 // selfContained reports whether every row's section is a row of the
 // sheet: only then can the sheet go under a new section whole (a row
 // under one of the deal's sections would be under nothing there).
-func selfContained(sheet *exporters.Sheet) bool {
+func selfContained(sheet *sheets.Sheet) bool {
 	for _, r := range sheet.Rows {
 		if r.Parent != "" && r.ParentLine == 0 {
 			return false

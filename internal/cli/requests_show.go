@@ -9,11 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/sheets"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -86,7 +86,7 @@ func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *displ
 		if a.Author != nil {
 			who = a.Author.Email
 		}
-		fields = append(fields, output.Field{Label: "Latest", Value: fmt.Sprintf("%s: %s", who, exporters.OneLine(a.Preview))})
+		fields = append(fields, output.Field{Label: "Latest", Value: fmt.Sprintf("%s: %s", who, sheets.OneLine(a.Preview))})
 	}
 	if len(r.Files) > 0 {
 		fields = append(fields, output.Field{Label: "Files", Value: fmt.Sprintf("%d ('dealctl files ls %s')", len(r.Files), r.Number)})

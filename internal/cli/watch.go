@@ -8,13 +8,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/gctune"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // WatchOptions are `watch`'s inputs.
@@ -189,7 +189,7 @@ func printEvent(o *WatchOptions, ev watchEvent, asJSON bool) error {
 		if by == "" {
 			by = " by " + orDash(ev.Author)
 		}
-		_, err = fmt.Fprintf(w, "%s %s %s%s: %s\n", at, th.Cyan(ev.Number), kind, by, exporters.OneLine(ev.Preview))
+		_, err = fmt.Fprintf(w, "%s %s %s%s: %s\n", at, th.Cyan(ev.Number), kind, by, sheets.OneLine(ev.Preview))
 	case "new_request":
 		_, err = fmt.Fprintf(w, "%s %s new request: %s%s\n", at, th.Cyan(ev.Number), ev.Title, by)
 	}

@@ -85,6 +85,7 @@ func TestRoomsStayApart(t *testing.T) {
 		module + "internal/cli",
 		module + "tui",
 		module + "exporters",
+		module + "internal/sheets",
 		"charm.land/bubbletea/v2",
 		"github.com/xuri/excelize/v2",
 		"github.com/itchyny/gojq",

@@ -1,4 +1,4 @@
-package exporters
+package sheets
 
 import (
 	"fmt"
@@ -9,6 +9,12 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 )
+
+// UpdatedLayout is how a text export writes Updated: RFC 3339 in UTC to
+// the microsecond, the server's own precision, so that import can tell a
+// row changed on the deal a moment after it was exported from one that
+// was not (seconds would hide a change made in the same second).
+const UpdatedLayout = "2006-01-02T15:04:05.000000Z07:00"
 
 // An export writes two columns that tell import which deal row a sheet
 // row is and how fresh it was: ID (the request's id) and Updated (its

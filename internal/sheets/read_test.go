@@ -1,4 +1,4 @@
-package exporters
+package sheets
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/spreadsheets/golden")
 
-const templates = "../testdata/spreadsheets"
+const templates = "../../testdata/spreadsheets"
 
 // TestTemplatesGolden reads each template and compares what was read
 // (header row, ignored columns, rows with sections and parents, problems)
