@@ -61,11 +61,10 @@ func Run(ctx context.Context, f *Factory, args []string, more ...CommandBuilder)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	cmd, err := root.ExecuteContextC(ctx)
+	_, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return cmdutil.ExitOK
 	}
-	err = flagGroupError(cmd, err)
 	printError(f.IO.ErrOut, err, f.Global.JSON || f.Global.Output == output.FormatJSON || f.Global.JQ != "")
 	return exitCode(err)
 }

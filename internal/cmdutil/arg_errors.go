@@ -17,7 +17,7 @@ import (
 // RefuseUsageMistakes makes every usage mistake cobra can find in the tree
 // under root a usage error: a flag it cannot parse (unknown, without its
 // value, of the wrong type), a wrong number of arguments, a required flag
-// not given. The client commands' root calls it once the tree is whole,
+// not given, a flag group broken. The client commands' root calls it once the tree is whole,
 // serve and admin included; admin's tests call it on admin alone.
 func RefuseUsageMistakes(root *cobra.Command) {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -27,9 +27,9 @@ func RefuseUsageMistakes(root *cobra.Command) {
 	checkRequiredFlags(root)
 }
 
-// checkRequiredFlags checks, before cobra's own check (which comes after
-// the PreRun hooks, as a plain error), that every flag marked required
-// was given.
+// checkRequiredFlags checks, before cobra's own checks (which come after
+// the PreRun hooks, as plain errors), that every flag marked required was
+// given and every flag group holds (checkFlagGroups).
 func checkRequiredFlags(cmd *cobra.Command) {
 	for _, sub := range cmd.Commands() {
 		checkRequiredFlags(sub)
@@ -45,6 +45,9 @@ func checkRequiredFlags(cmd *cobra.Command) {
 		})
 		if len(missing) > 0 {
 			return UsageErrorf("required flag(s) \"%s\" not set (see '%s --help')", strings.Join(missing, `", "`), c.CommandPath())
+		}
+		if err := checkFlagGroups(c); err != nil {
+			return err
 		}
 		switch {
 		case preE != nil:

@@ -3,6 +3,7 @@ package cmdutil
 import (
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -39,5 +40,39 @@ func TestUsageMistakesAreKnownByTheirType(t *testing.T) {
 	}
 	if err := run("make", "x", "--title", "t"); ExitCode(err) != ExitFailure {
 		t.Errorf("the command's own error in cobra's words: exit %d, want %d", ExitCode(err), ExitFailure)
+	}
+}
+
+// TestFlagGroupsAreUsageErrorsInDealctlsWords: a broken flag group is a
+// usage error naming the flags as typed, checked before cobra's own check
+// could answer in its words.
+func TestFlagGroupsAreUsageErrorsInDealctlsWords(t *testing.T) {
+	run := func(args ...string) error {
+		root := &cobra.Command{Use: "dealctl", SilenceErrors: true, SilenceUsage: true}
+		cmd := &cobra.Command{Use: "answer", RunE: func(*cobra.Command, []string) error { return nil }}
+		cmd.Flags().StringP("message", "m", "", "")
+		cmd.Flags().StringP("file", "F", "", "")
+		cmd.Flags().String("from", "", "")
+		cmd.Flags().String("to", "", "")
+		cmd.MarkFlagsMutuallyExclusive("message", "file")
+		cmd.MarkFlagsOneRequired("message", "file")
+		cmd.MarkFlagsRequiredTogether("from", "to")
+		root.AddCommand(cmd)
+		RefuseUsageMistakes(root)
+		root.SetArgs(args)
+		return root.Execute()
+	}
+	for args, want := range map[string]string{
+		"answer -m x -F f":        "-F/--file and -m/--message cannot be used together: give only one (see 'dealctl answer --help')",
+		"answer":                  "give -m/--message or -F/--file (see 'dealctl answer --help')",
+		"answer -m x --from 2026": "--from and --to go together: also give --to (see 'dealctl answer --help')",
+	} {
+		err := run(strings.Fields(args)...)
+		if ExitCode(err) != ExitUsage || err.Error() != want {
+			t.Errorf("%s: %v (exit %d), want exit 2 saying %q", args, err, ExitCode(err), want)
+		}
+	}
+	if err := run("answer", "-m", "x", "--from", "a", "--to", "b"); err != nil {
+		t.Errorf("every group kept: %v", err)
 	}
 }
