@@ -74,7 +74,7 @@ func TestLibreOfficeOpensTheExport(t *testing.T) {
 	}
 
 	csvDir := filepath.Join(dir, "csv")
-	got, err := os.ReadFile(convert(t, lo, src, "csv:sheets.Text - txt - csv (StarCalc):44,34,76", csvDir))
+	got, err := os.ReadFile(convert(t, lo, src, "csv:Text - txt - csv (StarCalc):44,34,76", csvDir))
 	if err != nil {
 		t.Fatal(err)
 	}
