@@ -7,7 +7,7 @@ import "slices"
 // assignment Can.Assign. The server refuses a PATCH by them, and the
 // import planner stops before writing a change the caller may not make.
 var (
-	EditFields   = []string{"title", "body", "number", "priority", "category", "requester"}
+	EditFields   = []string{"number", "title", "body", "priority", "category", "requester"}
 	AssignFields = []string{"assignee_id", "due_date"}
 )
 
