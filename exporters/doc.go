@@ -1,9 +1,5 @@
-// Package exporters reads request lists from spreadsheets and writes a
-// deal's list back out as xlsx, csv, json or Markdown (docs/spreadsheets.md).
-//
-// Reading is lenient about layout, because buyers' lists arrive in every
-// shape: any sheet, title rows above the header, columns in any order and
-// under common synonyms, dates as date cells, Excel serials or text.
-// Reading never talks to a server; matching rows against a deal is the
-// import command's job.
+// Package exporters writes a deal's request list out as xlsx, csv, json
+// or Markdown (docs/spreadsheets.md). The columns and their header names
+// are internal/sheets', which reads the same sheets back for `import`, so
+// that an export imports as it was written.
 package exporters

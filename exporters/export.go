@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // Export is what the writers write: a deal's list in list order, with
@@ -35,11 +36,11 @@ func (e *Export) WithMessages() bool { return e.Messages != nil }
 // Headers are the columns of an xlsx or csv export: the importable fields
 // first, under the names import maps back, then read-only context.
 func Headers() []string {
-	h := make([]string, 0, len(Fields)+len(ExportOnlyHeaders))
-	for _, f := range Fields {
+	h := make([]string, 0, len(sheets.Fields)+len(sheets.ExportOnlyHeaders))
+	for _, f := range sheets.Fields {
 		h = append(h, f.Header())
 	}
-	return append(h, ExportOnlyHeaders...)
+	return append(h, sheets.ExportOnlyHeaders...)
 }
 
 // Column positions (0-based) in Headers, for the writers.
@@ -63,12 +64,6 @@ const (
 	numCols
 )
 
-// UpdatedLayout is how a text export writes Updated: RFC 3339 in UTC to
-// the microsecond, the server's own precision, so that import can tell a
-// row changed on the deal a moment after it was exported from one that
-// was not (seconds would hide a change made in the same second).
-const UpdatedLayout = "2006-01-02T15:04:05.000000Z07:00"
-
 // record is one exported row as text, the form csv and md use and xlsx
 // starts from.
 func (e *Export) record(r api.DealRequest, emails map[string]string) []string {
@@ -79,7 +74,7 @@ func (e *Export) record(r api.DealRequest, emails map[string]string) []string {
 	rec[colBody] = r.Body
 	rec[colRequester] = deref(r.Requester)
 	rec[colID] = r.ID
-	rec[colUpdated] = r.UpdatedAt.UTC().Format(UpdatedLayout)
+	rec[colUpdated] = r.UpdatedAt.UTC().Format(sheets.UpdatedLayout)
 	if r.Kind == api.KindSection {
 		// A section has no status, assignee or answers of its own; blank
 		// cells also read back as "unchanged".

@@ -3,9 +3,9 @@ package exporters
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/english"
 )
 
@@ -174,16 +174,8 @@ func latestShared(msgs []api.Message) *api.AnswerPreview {
 		if m.Kind != api.MessageResponse {
 			continue
 		}
-		return &api.AnswerPreview{MessageID: m.ID, Preview: previewOf(m.Text), Partial: m.Partial,
+		return &api.AnswerPreview{MessageID: m.ID, Preview: domain.Preview(m.Text), Partial: m.Partial,
 			Source: m.Source, Author: m.Author, PostedAt: m.PostedAt}
 	}
 	return nil
-}
-
-// previewOf cuts text as the API cuts latest_answer.preview.
-func previewOf(text string) string {
-	if utf8.RuneCountInString(text) <= api.MaxPreviewLen {
-		return text
-	}
-	return string([]rune(text)[:api.MaxPreviewLen-1]) + "…"
 }

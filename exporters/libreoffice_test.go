@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // libreOffice finds the LibreOffice binary, or skips the test with how to
@@ -86,7 +87,7 @@ func TestLibreOfficeOpensTheExport(t *testing.T) {
 	}
 
 	resaved := convert(t, lo, src, "xlsx", filepath.Join(dir, "xlsx"))
-	s, err := ReadFile(resaved, ReadOptions{})
+	s, err := sheets.ReadFile(resaved, sheets.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // Plain-text fields (titles, numbers, names, emails, labels, file names)
@@ -32,7 +33,7 @@ var mdEntity = regexp.MustCompile(`^&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]
 // mdPlain writes a plain-text field on one line, with every character
 // that could start Markdown or HTML escaped.
 func mdPlain(s string) string {
-	s = OneLine(s)
+	s = sheets.OneLine(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
@@ -80,7 +81,7 @@ func mdText(s string) string {
 	// CommonMark ends a line at a lone CR too (goldmark does not, other
 	// renderers do): one would start a line that the writer's quote or
 	// indentation does not prefix, outside the code block.
-	s = Text(s)
+	s = sheets.Text(s)
 	// Nothing is live without a < (HTML, an autolink) or a [ (a link, an
 	// image, a reference definition): most text is not parsed at all. A
 	// deeply nested one goes verbatim unparsed, since the parse's time

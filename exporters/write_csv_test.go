@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // hostileCells are texts a spreadsheet would run as formulas, and texts
@@ -64,7 +65,7 @@ func TestWriteCSVNeutralisesFormulas(t *testing.T) {
 		t.Errorf("a plain title = %q, want it as it is", got)
 	}
 
-	s, err := ReadCSV("export.csv", buf.Bytes())
+	s, err := sheets.ReadCSV("export.csv", buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestWriteCSVNeutralisesFormulas(t *testing.T) {
 	}
 	for i, r := range s.Rows[1:] {
 		want := rows[i]
-		if r.Title != OneLine(want.Title) || r.Body != Text(want.Body) || r.Requester != OneLine(*want.Requester) {
+		if r.Title != sheets.OneLine(want.Title) || r.Body != sheets.Text(want.Body) || r.Requester != sheets.OneLine(*want.Requester) {
 			t.Errorf("row %d read back as title %q body %q requester %q, want %q %q %q",
 				r.Line, r.Title, r.Body, r.Requester, want.Title, want.Body, *want.Requester)
 		}

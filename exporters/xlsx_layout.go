@@ -1,6 +1,7 @@
 package exporters
 
 import (
+	"github.com/dealctl/dealctl/internal/sheets"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -22,7 +23,7 @@ const xlsxCols = numCols + 1
 
 // AssigneeNameHeader is the header of colAssigneeName; import reads
 // past it, as past the other columns that describe the server's state.
-const AssigneeNameHeader = "Assignee name"
+const AssigneeNameHeader = sheets.AssigneeNameHeader
 
 // xlsxOrder is the sheet's columns, left to right, by their index in a
 // record (colNumber…) or colAssigneeName.

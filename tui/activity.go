@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/activity"
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
@@ -44,7 +45,7 @@ func (m *Model) openActivity() tea.Cmd {
 	m.activityView.GotoTop()
 	if m.activity == nil || m.activity.dealID != m.deal.ID {
 		m.activity = nil
-		if m.o.Client == nil || !m.o.Client.Supports(client.ExtEvents) {
+		if m.o.Client == nil || !m.o.Client.Supports(api.ExtEvents) {
 			m.syncActivity() // says there is nothing to show, and why
 			return nil
 		}

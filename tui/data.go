@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -176,7 +176,7 @@ func (m *Model) move(r api.DealRequest, to api.RequestStatus) tea.Cmd {
 
 func (m *Model) download(r api.DealRequest, f api.File) tea.Cmd {
 	deal, ctx, dl := *m.deal, m.ctx, m.o.Download
-	name := termsafe.Line(output.FileName(f))
+	name := termsafe.Line(display.FileName(f))
 	return func() tea.Msg {
 		path, err := dl(ctx, deal, r.Number, f)
 		return downloadedMsg{name: name, path: path, err: err}

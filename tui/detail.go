@@ -3,12 +3,11 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
@@ -122,7 +121,7 @@ func (m *Model) detailText(r *api.DealRequest) string {
 		b.WriteString("\n")
 		line(m.st.bold.Render("Files (d)"))
 		for _, f := range r.Files {
-			line("  " + termsafe.Line(output.FileLine(f)))
+			line("  " + termsafe.Line(display.FileLine(f)))
 		}
 	}
 	b.WriteString("\n")
@@ -176,7 +175,7 @@ func (m *Model) overdue(r *api.DealRequest) bool {
 }
 
 func (m *Model) today() string {
-	return m.o.Now().In(m.loc).Format(time.DateOnly)
+	return domain.DealToday(m.o.Now(), m.loc)
 }
 
 func (m *Model) person(id *string) string {

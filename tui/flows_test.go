@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // Each flow drives the real program against a real server at a fixed
@@ -263,8 +263,8 @@ func TestDownloadFileUnderCursor(t *testing.T) {
 	o := ts.options(t, "alice", "Falcon")
 	got := make(chan string, 1)
 	o.Download = func(_ context.Context, deal api.Deal, request string, f api.File) (string, error) {
-		got <- deal.Codename + " " + request + " " + output.FileName(f)
-		return "/tmp/x/" + output.FileName(f), nil
+		got <- deal.Codename + " " + request + " " + display.FileName(f)
+		return "/tmp/x/" + display.FileName(f), nil
 	}
 	s := start(t, o, 100, 30)
 	s.waitFor("Certificate of incorporation")

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -323,16 +323,16 @@ func (m *Model) startDownload() tea.Cmd {
 		m.fail(fmt.Errorf("%s has no file ready to download", orDash(r.Number)))
 		return nil
 	case 1:
-		m.say("Downloading %s…", termsafe.Line(output.FileName(files[0])))
+		m.say("Downloading %s…", termsafe.Line(display.FileName(files[0])))
 		return m.download(row, files[0])
 	}
 	items := make([]pickItem, len(files))
 	for i, f := range files {
-		items[i] = pickItem{label: termsafe.Line(output.FileLine(f)), value: f}
+		items[i] = pickItem{label: termsafe.Line(display.FileLine(f)), value: f}
 	}
 	m.openPicker("Download from "+termsafe.Line(row.Number), items, func(v any) tea.Cmd {
 		f := v.(api.File)
-		m.say("Downloading %s…", termsafe.Line(output.FileName(f)))
+		m.say("Downloading %s…", termsafe.Line(display.FileName(f)))
 		return m.download(row, f)
 	})
 	return nil

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termmd"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
@@ -71,7 +71,7 @@ func (md *markdown) conversation(msgs []api.Message, w int, st styles) string {
 			tw = max(10, w-ansi.StringWidth(internalBar))
 		}
 		var msg strings.Builder
-		head := st.bold.Render(termsafe.Line(author(m.Author))) + " " + st.dim.Render(posted(m.PostedAt)+" ("+termsafe.Line(strings.Join(output.MessageTags(m), ", "))+")")
+		head := st.bold.Render(termsafe.Line(author(m.Author))) + " " + st.dim.Render(posted(m.PostedAt)+" ("+termsafe.Line(strings.Join(display.MessageTags(m), ", "))+")")
 		if internal {
 			head = st.internalTag.Render(" INTERNAL NOTE ") + " " + head
 		}
@@ -86,7 +86,7 @@ func (md *markdown) conversation(msgs []api.Message, w int, st styles) string {
 			msg.WriteString(text + "\n")
 		}
 		for _, f := range m.Files {
-			msg.WriteString(ansi.Wrap("  "+termsafe.Line(output.FileLine(f)), tw, "") + "\n")
+			msg.WriteString(ansi.Wrap("  "+termsafe.Line(display.FileLine(f)), tw, "") + "\n")
 		}
 		out := strings.TrimRight(msg.String(), "\n")
 		if internal {

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -123,10 +124,7 @@ func (m *Model) Init() tea.Cmd {
 
 func (m *Model) setDeal(d api.Deal) {
 	m.deal = &d
-	m.loc = time.UTC
-	if loc, err := time.LoadLocation(d.Timezone); err == nil {
-		m.loc = loc
-	}
+	m.loc = domain.DealLocation(d.Timezone)
 }
 
 // Update handles one message. Every branch returns quickly: network work

@@ -2,8 +2,9 @@ package tui
 
 import (
 	"net/http"
-	"strconv"
 	"sync/atomic"
+
+	"github.com/dealctl/dealctl/internal/client"
 )
 
 // RateMeter remembers the rate budget the server last reported in
@@ -18,13 +19,13 @@ type RateMeter struct {
 
 // Observe records the budget an answer reports.
 func (r *RateMeter) Observe(resp *http.Response) {
-	rem, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Remaining"), 10, 64)
-	if err != nil {
+	b := client.RateBudgetOf(resp.Header)
+	if b.Remaining < 0 {
 		return
 	}
-	r.remaining.Store(rem)
-	if lim, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Limit"), 10, 64); err == nil {
-		r.limit.Store(lim)
+	r.remaining.Store(int64(b.Remaining))
+	if b.Limit >= 0 {
+		r.limit.Store(int64(b.Limit))
 	}
 	r.seen.Store(true)
 }

@@ -14,7 +14,7 @@ import (
 // strings already lowered, never an allocation per row.
 type rowList struct {
 	all     []api.DealRequest
-	hay     []string       // lowered "number title body", for search
+	hay     []string       // domain.SearchText of each row, for search
 	number  []string       // lowered number, for the exact-number jump
 	parent  []int          // index of each row's parent section, or -1
 	byID    map[string]int // row id → index in all
@@ -124,7 +124,7 @@ func newRowList(rows []api.DealRequest) rowList {
 	}
 	for i, r := range rows {
 		l.byID[r.ID] = i
-		l.hay[i] = strings.ToLower(r.Number + " " + r.Title + " " + r.Body)
+		l.hay[i] = domain.SearchText(&rows[i])
 		l.number[i] = strings.ToLower(r.Number)
 		l.numW = max(l.numW, len(r.Number))
 		if r.Kind != api.KindSection {
@@ -147,16 +147,16 @@ func newRowList(rows []api.DealRequest) rowList {
 // withFilter returns the list shown with another filter and query; the
 // rows themselves are shared.
 func (l rowList) withFilter(f filter, query string) rowList {
-	l.filter, l.rule, l.query = f, f.rule(), strings.ToLower(strings.TrimSpace(query))
+	l.filter, l.rule, l.query = f, f.rule(), domain.SearchQuery(query)
 	l.apply()
 	return l
 }
 
 // apply recomputes the visible rows. In list order without a filter every
 // row shows, empty sections too; with one, a section shows as the heading
-// of the requests that match under it. List order is tree order, so
-// emitting a match's unseen ancestors just before it keeps headings above
-// their rows. Any other order shows the matching requests alone, sorted.
+// of the requests that match under it (domain.WithSectionsAbove, the
+// server's rule); list order is tree order, so headings stay above their
+// rows. Any other order shows the matching requests alone, sorted.
 func (l *rowList) apply() {
 	vis := make([]int, 0, len(l.all))
 	l.shown = 0
@@ -180,23 +180,14 @@ func (l *rowList) apply() {
 		l.visible, l.shown = vis, len(vis)
 		return
 	}
-	shown := make([]bool, len(l.all))
-	var chain []int
-	for i, r := range l.all {
-		if r.Kind == api.KindSection || !l.matches(i) {
-			continue
+	keep := domain.WithSectionsAbove(l.all, l.matches, func(i int) int { return l.parent[i] })
+	for i, kept := range keep {
+		if kept {
+			vis = append(vis, i)
+			if l.all[i].Kind != api.KindSection {
+				l.shown++
+			}
 		}
-		chain = chain[:0]
-		for p := l.parent[i]; p >= 0 && !shown[p]; p = l.parent[p] {
-			chain = append(chain, p)
-		}
-		for j := len(chain) - 1; j >= 0; j-- {
-			shown[chain[j]] = true
-			vis = append(vis, chain[j])
-		}
-		shown[i] = true
-		vis = append(vis, i)
-		l.shown++
 	}
 	l.visible = vis
 }
@@ -228,7 +219,7 @@ func (l *rowList) sort(vis []int) {
 }
 
 func (l *rowList) matches(i int) bool {
-	return l.rule.Matches(&l.all[i]) && (l.query == "" || strings.Contains(l.hay[i], l.query))
+	return l.rule.Matches(&l.all[i]) && domain.SearchMatches(l.hay[i], l.query)
 }
 
 // indexOf is the position in visible of row id, or -1.

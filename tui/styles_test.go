@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // TestStatusColoursMatchTheCLI: a status has one colour wherever a person
@@ -12,7 +12,7 @@ import (
 // fills, which exporters/xlsx_styles.go keeps to the same hues).
 func TestStatusColoursMatchTheCLI(t *testing.T) {
 	st := newStyles(true)
-	th := output.NewTheme(nil, true)
+	th := display.NewTheme(nil, true)
 	for _, s := range api.RequestStatuses {
 		tui := st.status[s].Render(string(s))
 		cli := th.Status(string(s))

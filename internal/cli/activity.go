@@ -9,6 +9,8 @@ import (
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/gctune"
 )
 
@@ -24,7 +26,7 @@ type ActivityOptions struct {
 }
 
 // NewCmdActivity is `dealctl activity`.
-func NewCmdActivity(f *Factory, runF func(*ActivityOptions) error) *cobra.Command {
+func NewCmdActivity(f *Factory) *cobra.Command {
 	opts := &ActivityOptions{cmdEnv: f.env(), Sleep: client.Sleep}
 	cmd := &cobra.Command{
 		Use:         "activity",
@@ -50,19 +52,16 @@ server that advertises the events extension (dealctl serve does).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Interval < time.Second {
-				return usageErrorf("--interval %s: at least 1s, to stay within the rate limit", opts.Interval)
+				return cmdutil.UsageErrorf("--interval %s: at least 1s, to stay within the rate limit", opts.Interval)
 			}
 			if opts.Count < 0 {
-				return usageErrorf("--count %d: a number of polls, 0 for no end", opts.Count)
+				return cmdutil.UsageErrorf("--count %d: a number of polls, 0 for no end", opts.Count)
 			}
 			if _, err := activity.ParseSince(opts.Since, time.Now(), nil); err != nil {
-				return withExit(ExitUsage, err)
+				return cmdutil.WithExit(cmdutil.ExitUsage, err)
 			}
 			if opts.Follow && newFeedPrinter(opts.cmdEnv, nil).collects() {
-				return usageErrorf("--follow prints events as they come: use -o json, --jq or the default lines, not -o %s", opts.Printer().Format)
-			}
-			if runF != nil {
-				return runF(opts)
+				return cmdutil.UsageErrorf("--follow prints events as they come: use -o json, --jq or the default lines, not -o %s", opts.Printer().Format)
 			}
 			return activityRun(cmd.Context(), opts)
 		},
@@ -90,13 +89,13 @@ func activityRun(ctx context.Context, o *ActivityOptions) error {
 	}
 	since, err := activity.ParseSince(o.Since, o.Now(), dealLocation(s.Deal))
 	if err != nil {
-		return withExit(ExitUsage, err)
+		return cmdutil.WithExit(cmdutil.ExitUsage, err)
 	}
 	var onlyID string
 	if o.Request != "" {
 		r := findRow(feed.order, o.Request)
 		if r == nil {
-			return notFoundErrorf("no request %s on %s that this key can see: see 'dealctl requests ls'", o.Request, s.Deal.Codename)
+			return cmdutil.NotFoundErrorf("no request %s on %s that this key can see: see 'dealctl requests ls'", o.Request, s.Deal.Codename)
 		}
 		onlyID = r.ID
 	}
@@ -139,9 +138,4 @@ func activityRun(ctx context.Context, o *ActivityOptions) error {
 }
 
 // dealLocation is the deal's time zone, UTC when it names none known.
-func dealLocation(d api.Deal) *time.Location {
-	if loc, err := time.LoadLocation(d.Timezone); err == nil && d.Timezone != "" {
-		return loc
-	}
-	return time.UTC
-}
+func dealLocation(d api.Deal) *time.Location { return domain.DealLocation(d.Timezone) }

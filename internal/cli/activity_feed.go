@@ -9,6 +9,7 @@ import (
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // eventFeed reads a deal's events (the events extension) from a cursor
@@ -26,7 +27,7 @@ type eventFeed struct {
 // errNoEvents is the error of a command that needs the events extension
 // against a server that does not advertise it.
 func errNoEvents(command string) error {
-	return withExit(ExitFailure, fmt.Errorf(
+	return cmdutil.WithExit(cmdutil.ExitFailure, fmt.Errorf(
 		"'%s' needs the server's events extension, which this server does not advertise (or DEALCTL_NO_EXTENSIONS is set): "+
 			"'dealctl watch' follows status moves and answers on any server", command))
 }
@@ -34,7 +35,7 @@ func errNoEvents(command string) error {
 // newEventFeed checks that the server has events and reads the deal's
 // list, to name requests. The cursor starts before the first event.
 func newEventFeed(ctx context.Context, s *dealScope, command string) (*eventFeed, error) {
-	if !s.c.Supports(client.ExtEvents) {
+	if !s.c.Supports(api.ExtEvents) {
 		return nil, errNoEvents(command)
 	}
 	f := &eventFeed{s: s, cursor: s.c.NewEventsCursor(s.Deal.ID)}

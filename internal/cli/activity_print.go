@@ -11,6 +11,7 @@ import (
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -148,7 +149,7 @@ func feedColumnsFor(es []activity.Entry) feedColumns {
 // Certificate of incorporation: moved open → partial", the actor and the
 // number padded to the batch's widths. Server text is made safe before
 // colour is added.
-func (c feedColumns) line(th *output.Theme, e activity.Entry) string {
+func (c feedColumns) line(th *display.Theme, e activity.Entry) string {
 	var b strings.Builder
 	b.WriteString(th.Dim(e.Event.At.Local().Format("2006-01-02 15:04")))
 	b.WriteString("  ")

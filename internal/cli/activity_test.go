@@ -17,7 +17,8 @@ import (
 
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -160,10 +161,10 @@ func TestActivityRequestAndSince(t *testing.T) {
 		t.Errorf("--since all printed %d events", len(all))
 	}
 	// Mistakes: exit 2 before any call, 3 for a request not there.
-	runAs(t, ls.URL, aliceKey, runOpts{}, "activity", "--since", "last tuesday").must(t, ExitUsage)
-	runAs(t, ls.URL, aliceKey, runOpts{}, "activity", "--follow", "-o", "csv").must(t, ExitUsage)
+	runAs(t, ls.URL, aliceKey, runOpts{}, "activity", "--since", "last tuesday").must(t, cmdutil.ExitUsage)
+	runAs(t, ls.URL, aliceKey, runOpts{}, "activity", "--follow", "-o", "csv").must(t, cmdutil.ExitUsage)
 	r = runAs(t, ls.URL, aliceKey, runOpts{}, "activity", "--request", "9.9")
-	r.must(t, ExitNotFound)
+	r.must(t, cmdutil.ExitNotFound)
 	if !strings.Contains(r.err, "no request 9.9") {
 		t.Errorf("stderr: %s", r.err)
 	}
@@ -234,7 +235,7 @@ func TestActivityWithoutTheEventsExtension(t *testing.T) {
 	ls := startLiveServer(t, 1_000_000)
 	for _, args := range [][]string{{"activity"}, {"audit", "downloads"}} {
 		r := runAs(t, ls.URL, aliceKey, runOpts{env: map[string]string{"DEALCTL_NO_EXTENSIONS": "1"}}, args...)
-		r.must(t, ExitFailure)
+		r.must(t, cmdutil.ExitFailure)
 		if !strings.Contains(r.err, "events extension") || !strings.Contains(r.err, "dealctl watch") {
 			t.Errorf("%v: stderr does not say what is missing and what works: %s", args, r.err)
 		}
@@ -414,7 +415,7 @@ func TestAuditDownloads(t *testing.T) {
 	for key, seat := range map[string]string{tomKey: "an editor of the owning side", bobKey: "a project admin of the counterparty"} {
 		name := seat
 		r := runAs(t, url, key, runOpts{}, "audit", "downloads")
-		r.must(t, ExitAuth)
+		r.must(t, cmdutil.ExitAuth)
 		if !strings.Contains(r.err, "owning side's project admins") || !strings.Contains(r.err, "acts as "+seat) {
 			t.Errorf("%s: stderr does not say who may: %s", name, r.err)
 		}
@@ -433,7 +434,7 @@ func TestAuditDownloadsOnUnknownDeal(t *testing.T) {
 	t.Parallel()
 	url := startAuditServer(t)
 	r := runAs(t, url, aliceKey, runOpts{}, "audit", "downloads", "-d", "Nope")
-	r.must(t, ExitNotFound)
+	r.must(t, cmdutil.ExitNotFound)
 	if !strings.Contains(r.err, "no deal") {
 		t.Errorf("stderr: %s", r.err)
 	}
@@ -444,7 +445,7 @@ func TestAuditDownloadsOnUnknownDeal(t *testing.T) {
 func TestActivityRefusedByTheServer(t *testing.T) {
 	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
-	for status, code := range map[int]int{http.StatusForbidden: ExitAuth, http.StatusNotFound: ExitNotFound} {
+	for status, code := range map[int]int{http.StatusForbidden: cmdutil.ExitAuth, http.StatusNotFound: cmdutil.ExitNotFound} {
 		refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if strings.HasSuffix(r.URL.Path, "/events") {
 				w.Header().Set("Content-Type", "application/json")

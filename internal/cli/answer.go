@@ -10,6 +10,8 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/domain"
 )
 
@@ -31,7 +33,7 @@ type AnswerOptions struct {
 }
 
 // NewCmdAnswer is `dealctl answer REQUEST`.
-func NewCmdAnswer(f *Factory, runF func(*AnswerOptions) error) *cobra.Command {
+func NewCmdAnswer(f *Factory) *cobra.Command {
 	opts := &AnswerOptions{cmdEnv: f.env(), Edit: editText}
 	cmd := &cobra.Command{
 		Use:   "answer REQUEST [-m TEXT | -F FILE]",
@@ -50,9 +52,6 @@ takes its label after the last parameter: https://x/?a=b=Label).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			opts.Set = changedFlags(cmd)
-			if runF != nil {
-				return runF(opts)
-			}
 			return answerRun(cmd.Context(), opts)
 		},
 	}
@@ -86,7 +85,7 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 		return err
 	}
 	if !edit && strings.TrimSpace(text) == "" && !hasLinks {
-		return usageErrorf("the message is empty: nothing was posted")
+		return cmdutil.UsageErrorf("the message is empty: nothing was posted")
 	}
 
 	// The request is found before any editor opens, so a wrong number, a
@@ -96,7 +95,7 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 		return err
 	}
 	if r.Kind == api.KindSection {
-		return usageErrorf("%s is a section: answer one of its requests", r.Number)
+		return cmdutil.UsageErrorf("%s is a section: answer one of its requests", r.Number)
 	}
 	var draft *answerDraft
 	if edit {
@@ -106,7 +105,7 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 		text = draft.Text
 		if text == "" && !hasLinks {
 			draft.discard()
-			return usageErrorf("the message is empty: nothing was posted")
+			return cmdutil.UsageErrorf("the message is empty: nothing was posted")
 		}
 	}
 	if text != "" {
@@ -129,7 +128,7 @@ func answerRun(ctx context.Context, o *AnswerOptions) error {
 			return err
 		}
 	}
-	return printWrite(o.cmdEnv, answerResult{Message: msg, Request: after}, after, func(w io.Writer, th *output.Theme) error {
+	return printWrite(o.cmdEnv, answerResult{Message: msg, Request: after}, after, func(w io.Writer, th *display.Theme) error {
 		safeMsg, safeAfter := output.SafeCopy(*msg), output.SafeCopy(*after)
 		writeMessage(ctx, w, &safeMsg, th, nil)
 		_, err := fmt.Fprintln(w, statusAfterAnswer(r, &safeAfter, th))
@@ -154,7 +153,7 @@ func (o *AnswerOptions) post(ctx context.Context, s *dealScope, r *api.DealReque
 // statusAfterAnswer says where the answer left the request's status:
 // where it moved, or that it did not (a question, an internal note,
 // --no-status, or a move the caller's side may not make).
-func statusAfterAnswer(before, after *api.DealRequest, th *output.Theme) string {
+func statusAfterAnswer(before, after *api.DealRequest, th *display.Theme) string {
 	if before.Status != after.Status {
 		return fmt.Sprintf("%s is now %s", after.Number, th.Status(string(after.Status)))
 	}
@@ -193,7 +192,7 @@ func (o *AnswerOptions) messageOptions() (api.MessageCreate, error) {
 		links = append(links, link)
 	}
 	if len(links) > api.MaxLinks {
-		return in, usageErrorf("%d links given: at most %d per message", len(links), api.MaxLinks)
+		return in, cmdutil.UsageErrorf("%d links given: at most %d per message", len(links), api.MaxLinks)
 	}
 	if links != nil {
 		in.Links = api.Some(links)
@@ -209,9 +208,9 @@ func (o *AnswerOptions) checkPartial() error {
 	case !o.Partial:
 		return nil
 	case o.NoStatus:
-		return usageErrorf("--partial moves the request to partial and --no-status leaves its status alone: give one of them")
+		return cmdutil.UsageErrorf("--partial moves the request to partial and --no-status leaves its status alone: give one of them")
 	case o.Set["kind"] && !strings.EqualFold(o.Kind, string(api.MessageResponse)):
-		return usageErrorf("--partial applies to a response, not to --kind %s: drop --partial, or --kind", o.Kind)
+		return cmdutil.UsageErrorf("--partial applies to a response, not to --kind %s: drop --partial, or --kind", o.Kind)
 	}
 	return nil
 }
@@ -231,7 +230,7 @@ func (o *AnswerOptions) givenText(hasLinks bool) (text string, edit bool, err er
 	case o.IO.CanPrompt():
 		return "", true, nil
 	}
-	return "", false, usageErrorf("no text: give -m TEXT or -F FILE (there is no terminal for an editor)")
+	return "", false, cmdutil.UsageErrorf("no text: give -m TEXT or -F FILE (there is no terminal for an editor)")
 }
 
 // editDraft opens the editor for an answer to r, once it is known that
@@ -239,7 +238,7 @@ func (o *AnswerOptions) givenText(hasLinks bool) (text string, edit bool, err er
 // read-only key, a viewer and an archived deal.
 func (o *AnswerOptions) editDraft(s *dealScope, r *api.DealRequest) (*answerDraft, error) {
 	if !r.Can.Answer {
-		return nil, withExit(ExitAuth, fmt.Errorf("you cannot post on %s (a read-only key, a viewer's seat, or an archived deal): the editor was not opened; see 'dealctl whoami' and 'dealctl deals show'", r.Number))
+		return nil, cmdutil.WithExit(cmdutil.ExitAuth, fmt.Errorf("you cannot post on %s (a read-only key, a viewer's seat, or an archived deal): the editor was not opened; see 'dealctl whoami' and 'dealctl deals show'", r.Number))
 	}
 	d, err := o.Edit(fmt.Sprintf("Answering %s %q on %s.", r.Number, r.Title, s.Deal.Codename))
 	if err != nil {
@@ -272,7 +271,7 @@ func parseLink(v string) (api.Link, error) {
 		}
 	}
 	if url == "" {
-		return api.Link{}, usageErrorf("--link %q: give URL or URL=LABEL", v)
+		return api.Link{}, cmdutil.UsageErrorf("--link %q: give URL or URL=LABEL", v)
 	}
 	l := api.Link{URL: url}
 	if label != "" {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // draftMarker starts the lines of the draft that are instructions, not
@@ -29,7 +31,7 @@ func editText(about string) (*answerDraft, error) {
 		editor = os.Getenv("EDITOR")
 	}
 	if editor == "" {
-		return nil, usageErrorf("no text: give -m or -F, or set $EDITOR")
+		return nil, cmdutil.UsageErrorf("no text: give -m or -F, or set $EDITOR")
 	}
 	f, err := os.CreateTemp("", "dealctl-answer-*.md")
 	if err != nil {
@@ -93,12 +95,12 @@ func (d *answerDraft) keep(err error, retry string) error {
 // retryAnswerCommand is the `dealctl answer` line that posts the draft at
 // path with the same flags.
 func retryAnswerCommand(o *AnswerOptions, path string) string {
-	args := []string{"dealctl", "answer", shellQuote(o.Ref), "-F", shellQuote(path)}
+	args := []string{"dealctl", "answer", cmdutil.ShellQuote(o.Ref), "-F", cmdutil.ShellQuote(path)}
 	if o.Partial {
 		args = append(args, "--partial")
 	}
 	if o.Set["kind"] {
-		args = append(args, "--kind", shellQuote(o.Kind))
+		args = append(args, "--kind", cmdutil.ShellQuote(o.Kind))
 	}
 	if o.Internal {
 		args = append(args, "--internal")
@@ -107,7 +109,7 @@ func retryAnswerCommand(o *AnswerOptions, path string) string {
 		args = append(args, "--no-status")
 	}
 	for _, l := range o.Links {
-		args = append(args, "--link", shellQuote(l))
+		args = append(args, "--link", cmdutil.ShellQuote(l))
 	}
 	return strings.Join(args, " ")
 }

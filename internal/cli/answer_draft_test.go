@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // fakeEditor writes an editor script that puts text above the draft's
@@ -37,7 +39,7 @@ func TestAnswerEditorOpensOnlyOnceTheRequestIsFound(t *testing.T) {
 	ts := newFalcon(t)
 	env, ran, _ := fakeEditor(t, "text")
 	r := run(t, ts, runOpts{prompt: true, env: env}, "answer", "9.9")
-	if r.code != ExitNotFound {
+	if r.code != cmdutil.ExitNotFound {
 		t.Errorf("answer 9.9: exit %d, stderr %q", r.code, r.err)
 	}
 	readOnly := map[string]string{"DEALCTL_API_KEY": aliceReadKey}
@@ -45,7 +47,7 @@ func TestAnswerEditorOpensOnlyOnceTheRequestIsFound(t *testing.T) {
 		readOnly[k] = v
 	}
 	r = run(t, ts, runOpts{prompt: true, env: readOnly}, "answer", "1.2")
-	if r.code != ExitAuth || !strings.Contains(r.err, "the editor was not opened") {
+	if r.code != cmdutil.ExitAuth || !strings.Contains(r.err, "the editor was not opened") {
 		t.Errorf("answer 1.2 without can.answer: exit %d, stderr %q", r.code, r.err)
 	}
 	if _, err := os.Stat(ran); err == nil {
@@ -100,7 +102,7 @@ func TestAnswerEmptyDraftIsNotPosted(t *testing.T) {
 	ts := newFalcon(t)
 	env, _, tmp := fakeEditor(t, "")
 	r := run(t, ts, runOpts{prompt: true, env: env}, "answer", "1.1")
-	if r.code != ExitUsage || !strings.Contains(r.err, "the message is empty") {
+	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "the message is empty") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
 	if ts.callsTo("POST ") != 0 {

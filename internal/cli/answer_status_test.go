@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // TestAnswerSaysWhetherTheStatusMoved: "is now" only when it moved.
@@ -32,7 +34,7 @@ func TestAnswerPartialNeedsAStatusMove(t *testing.T) {
 	ts := newFalcon(t)
 	for _, extra := range [][]string{{"--no-status"}, {"--kind", "question"}, {"--kind", "internal_note"}} {
 		r := run(t, ts, runOpts{}, append([]string{"answer", "1.1", "-m", "x", "--partial"}, extra...)...)
-		if r.code != ExitUsage || !strings.Contains(r.err, "--partial") {
+		if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "--partial") {
 			t.Errorf("%v: exit %d, stderr %q", extra, r.code, r.err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -32,7 +33,7 @@ type APIOptions struct {
 var apiMethods = []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead}
 
 // NewCmdAPI is `dealctl api METHOD PATH`.
-func NewCmdAPI(f *Factory, runF func(*APIOptions) error) *cobra.Command {
+func NewCmdAPI(f *Factory) *cobra.Command {
 	opts := &APIOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "api METHOD PATH",
@@ -47,13 +48,10 @@ FILE (or -) sends a body as it is. {deal} in PATH is the chosen deal's id.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Method, opts.Path = strings.ToUpper(args[0]), args[1]
 			if !slices.Contains(apiMethods, opts.Method) {
-				return usageErrorf("%q is not an HTTP method: use %s (nothing was sent)", args[0], strings.Join(apiMethods, ", "))
+				return cmdutil.UsageErrorf("%q is not an HTTP method: use %s (nothing was sent)", args[0], strings.Join(apiMethods, ", "))
 			}
 			if opts.Input != "" && (len(opts.Fields) > 0 || len(opts.Typed) > 0) {
-				return usageErrorf("--input and -f/-F cannot be combined")
-			}
-			if runF != nil {
-				return runF(opts)
+				return cmdutil.UsageErrorf("--input and -f/-F cannot be combined")
 			}
 			return apiRun(cmd.Context(), opts)
 		},
@@ -70,7 +68,7 @@ func apiRun(ctx context.Context, o *APIOptions) error {
 	for _, kv := range o.Fields {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return usageErrorf("-f %q: want key=value", kv)
+			return cmdutil.UsageErrorf("-f %q: want key=value", kv)
 		}
 		fields[k] = v
 		order = append(order, k)
@@ -78,7 +76,7 @@ func apiRun(ctx context.Context, o *APIOptions) error {
 	for _, kv := range o.Typed {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return usageErrorf("-F %q: want key=value", kv)
+			return cmdutil.UsageErrorf("-F %q: want key=value", kv)
 		}
 		var typed any
 		if err := json.Unmarshal([]byte(v), &typed); err != nil {
@@ -106,7 +104,7 @@ func apiRun(ctx context.Context, o *APIOptions) error {
 	case o.Input != "":
 		b, err := os.ReadFile(o.Input)
 		if err != nil {
-			return withExit(ExitUsage, fmt.Errorf("--input: %w", err))
+			return cmdutil.WithExit(cmdutil.ExitUsage, fmt.Errorf("--input: %w", err))
 		}
 		body = b
 	case len(fields) > 0 && (o.Method == http.MethodGet || o.Method == http.MethodHead):

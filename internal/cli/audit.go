@@ -11,12 +11,14 @@ import (
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // NewCmdAudit is `dealctl audit`.
 func NewCmdAudit(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "audit", Short: "Audit trails of the deal, for its project admins"}
-	cmd.AddCommand(NewCmdAuditDownloads(f, nil))
+	cmd.AddCommand(NewCmdAuditDownloads(f))
 	return cmd
 }
 
@@ -27,7 +29,7 @@ type AuditDownloadsOptions struct {
 }
 
 // NewCmdAuditDownloads is `dealctl audit downloads`.
-func NewCmdAuditDownloads(f *Factory, runF func(*AuditDownloadsOptions) error) *cobra.Command {
+func NewCmdAuditDownloads(f *Factory) *cobra.Command {
 	opts := &AuditDownloadsOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:         "downloads",
@@ -47,10 +49,7 @@ Needs a server that advertises the events extension (dealctl serve does).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := activity.ParseSince(opts.Since, time.Now(), nil); err != nil {
-				return withExit(ExitUsage, err)
-			}
-			if runF != nil {
-				return runF(opts)
+				return cmdutil.WithExit(cmdutil.ExitUsage, err)
 			}
 			return auditDownloadsRun(cmd.Context(), opts)
 		},
@@ -73,7 +72,7 @@ func auditDownloadsRun(ctx context.Context, o *AuditDownloadsOptions) error {
 	}
 	since, err := activity.ParseSince(o.Since, o.Now(), dealLocation(s.Deal))
 	if err != nil {
-		return withExit(ExitUsage, err)
+		return cmdutil.WithExit(cmdutil.ExitUsage, err)
 	}
 	p := o.Printer()
 	t := downloadsTable()
@@ -123,7 +122,7 @@ func checkAuditSeat(ctx context.Context, s *dealScope) error {
 	} else {
 		who += " of the owning side, not a project admin"
 	}
-	return withExit(ExitAuth, fmt.Errorf(
+	return cmdutil.WithExit(cmdutil.ExitAuth, fmt.Errorf(
 		"the download audit trail of %s is for the owning side's project admins; this key acts as %s: ask one of them to run it",
 		s.Deal.Codename, who))
 }
@@ -140,7 +139,7 @@ func downloadsTable() *output.Table {
 		{Header: "AT"},
 		{Header: "PERSON"},
 		{Header: "EMAIL", PipeOnly: true},
-		{Header: "REQUEST", Color: output.CyanColumn},
+		{Header: "REQUEST", Color: display.CyanColumn},
 		{Header: "TITLE", Flex: true},
 		{Header: "WHAT"},
 		{Header: "TYPE", PipeOnly: true},

@@ -12,9 +12,10 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/config"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 // NewCmdAuth is `dealctl auth`.
@@ -23,7 +24,7 @@ func NewCmdAuth(f *Factory) *cobra.Command {
 		Use:   "auth",
 		Short: "Log in to a server, see who you are, log out",
 	}
-	cmd.AddCommand(NewCmdAuthLogin(f, nil), NewCmdAuthStatus(f, nil), NewCmdAuthLogout(f, nil))
+	cmd.AddCommand(NewCmdAuthLogin(f), NewCmdAuthStatus(f), NewCmdAuthLogout(f))
 	return cmd
 }
 
@@ -54,7 +55,7 @@ type LoginOptions struct {
 }
 
 // NewCmdAuthLogin is `dealctl auth login`.
-func NewCmdAuthLogin(f *Factory, runF func(*LoginOptions) error) *cobra.Command {
+func NewCmdAuthLogin(f *Factory) *cobra.Command {
 	opts := &LoginOptions{authEnv: f.authEnv()}
 	cmd := &cobra.Command{
 		Use:   "login",
@@ -71,9 +72,6 @@ is none (or DEALCTL_KEYRING=file). The server becomes the default.`,
 					return err
 				}
 				return cfg.SetServer(s)
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return loginRun(cmd.Context(), opts)
 		},
@@ -100,7 +98,7 @@ func loginRun(ctx context.Context, o *LoginOptions) error {
 	}
 	key = strings.TrimSpace(key)
 	if key == "" {
-		return usageErrorf("no key given: paste it at the prompt, or pipe it: echo \"$KEY\" | dealctl auth login")
+		return cmdutil.UsageErrorf("no key given: paste it at the prompt, or pipe it: echo \"$KEY\" | dealctl auth login")
 	}
 	c, err := o.ClientOf(server, key)
 	if err != nil {
@@ -179,16 +177,13 @@ type authStatus struct {
 }
 
 // NewCmdAuthStatus is `dealctl auth status`.
-func NewCmdAuthStatus(f *Factory, runF func(*AuthStatusOptions) error) *cobra.Command {
+func NewCmdAuthStatus(f *Factory) *cobra.Command {
 	opts := &AuthStatusOptions{authEnv: f.authEnv()}
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Say who the key acts as, on which server, and where the key came from",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return authStatusRun(cmd.Context(), opts)
 		},
 	}
@@ -205,7 +200,7 @@ func authStatusRun(ctx context.Context, o *AuthStatusOptions) error {
 	}
 	key, source, err := keys.Get(server)
 	if err != nil {
-		return withExit(ExitAuth, fmt.Errorf("not logged in to %s: run 'dealctl auth login' or set DEALCTL_API_KEY", server))
+		return cmdutil.WithExit(cmdutil.ExitAuth, fmt.Errorf("not logged in to %s: run 'dealctl auth login' or set DEALCTL_API_KEY", server))
 	}
 	c, err := o.ClientOf(server, key)
 	if err != nil {
@@ -228,16 +223,13 @@ func authStatusRun(ctx context.Context, o *AuthStatusOptions) error {
 type LogoutOptions struct{ authEnv }
 
 // NewCmdAuthLogout is `dealctl auth logout`.
-func NewCmdAuthLogout(f *Factory, runF func(*LogoutOptions) error) *cobra.Command {
+func NewCmdAuthLogout(f *Factory) *cobra.Command {
 	opts := &LogoutOptions{authEnv: f.authEnv()}
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Forget the stored key for the server",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return logoutRun(opts)
 		},
 	}

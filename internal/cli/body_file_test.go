@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // TestEmptyBodyFileIsRefused: -F that reads nothing (an empty pipe, an
@@ -28,7 +30,7 @@ func TestEmptyBodyFileIsRefused(t *testing.T) {
 		{"", []string{"requests", "create", "--title", "T", "-F", "-"}, "to create the request without a body, drop -F"},
 	} {
 		r := run(t, ts, runOpts{stdin: c.stdin}, c.args...)
-		if r.code != ExitUsage || !strings.Contains(r.err, c.want) {
+		if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, r.code, r.err, c.want)
 		}
 	}

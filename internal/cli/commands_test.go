@@ -15,7 +15,8 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 func TestVersion(t *testing.T) {
@@ -43,7 +44,7 @@ func TestDeals(t *testing.T) {
 	cfgHome := t.TempDir()
 	env := map[string]string{"XDG_CONFIG_HOME": cfgHome, "DEALCTL_DEAL": ""}
 	r = run(t, ts, runOpts{env: env}, "requests", "ls")
-	if r.code != ExitUsage || !strings.Contains(r.err, "deals use") {
+	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "deals use") {
 		t.Errorf("no deal: exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, ts, runOpts{env: env}, "deals", "use", "FALCON")
@@ -83,7 +84,7 @@ func TestAuthWithKeyFile(t *testing.T) {
 	cfgHome := t.TempDir()
 	env := map[string]string{"XDG_CONFIG_HOME": cfgHome, "DEALCTL_API_KEY": "", "DEALCTL_SERVER": "", "DEALCTL_KEYRING": "file"}
 	r := run(t, ts, runOpts{env: env, stdin: "dlk_wrong\n"}, "auth", "login", "--server", ts.URL)
-	if r.code != ExitAuth {
+	if r.code != cmdutil.ExitAuth {
 		t.Fatalf("bad key: exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, ts, runOpts{env: env, stdin: testKey + "\n"}, "auth", "login", "--server", ts.URL)
@@ -104,7 +105,7 @@ func TestAuthWithKeyFile(t *testing.T) {
 		t.Errorf("logout: exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, ts, runOpts{env: env}, "auth", "status")
-	if r.code != ExitAuth || !strings.Contains(r.err, "not logged in") {
+	if r.code != cmdutil.ExitAuth || !strings.Contains(r.err, "not logged in") {
 		t.Errorf("after logout: exit %d, stderr %q", r.code, r.err)
 	}
 }
@@ -199,14 +200,14 @@ func TestDownload(t *testing.T) {
 	}
 	r = run(t, ts, runOpts{}, "download", cert, "-o", dir, "--json")
 	r.must(t, 0, `"version_id": "`+cert+`"`)
-	run(t, ts, runOpts{}, "download").must(t, ExitUsage)
-	run(t, ts, runOpts{}, "download", "1.1", "-o", dir).must(t, ExitNotFound)
+	run(t, ts, runOpts{}, "download").must(t, cmdutil.ExitUsage)
+	run(t, ts, runOpts{}, "download", "1.1", "-o", dir).must(t, cmdutil.ExitNotFound)
 	// A folder that does not exist yet is made; a file is not a folder.
 	run(t, ts, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "missing")).must(t, 0)
 	if _, err := os.Stat(filepath.Join(dir, "missing", "cert.pdf")); err != nil {
 		t.Errorf("download into a new folder: %v", err)
 	}
-	run(t, ts, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "cert.pdf")).must(t, ExitUsage)
+	run(t, ts, runOpts{}, "download", "--all", "-o", filepath.Join(dir, "cert.pdf")).must(t, cmdutil.ExitUsage)
 }
 
 func TestProgress(t *testing.T) {
@@ -277,7 +278,7 @@ func TestAPICommand(t *testing.T) {
 	r = run(t, ts, runOpts{stdin: `{"status":"open"}`}, "api", "patch", "/api/v1/deals/"+ts.dealID()+"/requests/"+ts.id("1.1"), "--input", "-")
 	r.must(t, 0, `"status": "open"`)
 	r = run(t, ts, runOpts{}, "api", "GET", "/deals/nope")
-	if r.code != ExitNotFound {
+	if r.code != cmdutil.ExitNotFound {
 		t.Errorf("exit %d", r.code)
 	}
 	r = run(t, ts, runOpts{}, "api", "GET", "/deals", "--jq", ".[0].codename")

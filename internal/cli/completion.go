@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // NewCmdCompletion is `dealctl completion SHELL`.
@@ -36,7 +37,7 @@ emails and statuses complete from the server, using the stored key.
 			case "powershell":
 				return root.GenPowerShellCompletionWithDesc(w)
 			}
-			return usageErrorf("unknown shell %q: choose bash, zsh, fish or powershell", args[0])
+			return cmdutil.UsageErrorf("unknown shell %q: choose bash, zsh, fish or powershell", args[0])
 		},
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -35,7 +36,7 @@ func confirmOrRefuse(io *iostreams.IOStreams, yes bool, question, what string) (
 		return false, nil
 	}
 	if !io.CanPrompt() {
-		return false, usageErrorf("%s needs confirmation and there is no terminal to ask on: pass --yes", what)
+		return false, cmdutil.UsageErrorf("%s needs confirmation and there is no terminal to ask on: pass --yes", what)
 	}
 	ok, err := askYes(io, question)
 	return !ok, err

@@ -10,12 +10,13 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // NewCmdDeals is `dealctl deals`.
 func NewCmdDeals(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "deals", Short: "List deals, show one, choose the default"}
-	cmd.AddCommand(NewCmdDealsList(f, nil), NewCmdDealsShow(f, nil), NewCmdDealsUse(f, nil))
+	cmd.AddCommand(NewCmdDealsList(f), NewCmdDealsShow(f), NewCmdDealsUse(f))
 	return cmd
 }
 
@@ -23,7 +24,7 @@ func NewCmdDeals(f *Factory) *cobra.Command {
 type DealsListOptions struct{ cmdEnv }
 
 // NewCmdDealsList is `dealctl deals ls`.
-func NewCmdDealsList(f *Factory, runF func(*DealsListOptions) error) *cobra.Command {
+func NewCmdDealsList(f *Factory) *cobra.Command {
 	opts := &DealsListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:         "ls",
@@ -32,9 +33,6 @@ func NewCmdDealsList(f *Factory, runF func(*DealsListOptions) error) *cobra.Comm
 		Short:       "List the deals the key reaches",
 		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return dealsListRun(cmd.Context(), opts)
 		},
 	}
@@ -57,7 +55,7 @@ func dealsListRun(ctx context.Context, o *DealsListOptions) error {
 
 func dealsTable(deals []api.Deal) *output.Table {
 	t := &output.Table{Columns: []output.Column{
-		{Header: "CODENAME", Color: output.BoldColumn},
+		{Header: "CODENAME", Color: display.BoldColumn},
 		{Header: "NAME", Flex: true},
 		{Header: "OWNER", Drop: 1},
 		{Header: "TIMEZONE", Drop: 2},
@@ -109,7 +107,7 @@ type DealsShowOptions struct {
 }
 
 // NewCmdDealsShow is `dealctl deals show [DEAL]`.
-func NewCmdDealsShow(f *Factory, runF func(*DealsShowOptions) error) *cobra.Command {
+func NewCmdDealsShow(f *Factory) *cobra.Command {
 	opts := &DealsShowOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "show [DEAL]",
@@ -119,9 +117,6 @@ func NewCmdDealsShow(f *Factory, runF func(*DealsShowOptions) error) *cobra.Comm
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Ref = args[0]
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return dealsShowRun(cmd.Context(), opts)
 		},
@@ -175,7 +170,7 @@ type DealsUseOptions struct {
 }
 
 // NewCmdDealsUse is `dealctl deals use DEAL`.
-func NewCmdDealsUse(f *Factory, runF func(*DealsUseOptions) error) *cobra.Command {
+func NewCmdDealsUse(f *Factory) *cobra.Command {
 	opts := &DealsUseOptions{cmdEnv: f.env()}
 	opts.Save = func(id string) error {
 		cfg, err := f.Config()
@@ -195,9 +190,6 @@ func NewCmdDealsUse(f *Factory, runF func(*DealsUseOptions) error) *cobra.Comman
 		ValidArgsFunction: completeDeals(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return dealsUseRun(cmd.Context(), opts)
 		},
 	}

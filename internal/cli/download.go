@@ -16,6 +16,8 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/safepath"
 	"github.com/dealctl/dealctl/internal/termsafe"
@@ -31,7 +33,7 @@ type DownloadOptions struct {
 }
 
 // NewCmdDownload is `dealctl download REQUEST|VERSION_ID [-o DIR] [--all]`.
-func NewCmdDownload(f *Factory, runF func(*DownloadOptions) error) *cobra.Command {
+func NewCmdDownload(f *Factory) *cobra.Command {
 	opts := &DownloadOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "download {REQUEST | VERSION_ID | --all} [-o DIR]",
@@ -56,10 +58,7 @@ fails (exit 5) until it is moved aside, or --force replaces it.`,
 				opts.Ref = args[0]
 			}
 			if (opts.Ref == "") == !opts.All {
-				return usageErrorf("give a REQUEST or VERSION_ID, or --all")
-			}
-			if runF != nil {
-				return runF(opts)
+				return cmdutil.UsageErrorf("give a REQUEST or VERSION_ID, or --all")
 			}
 			return downloadRun(cmd.Context(), opts)
 		},
@@ -129,7 +128,7 @@ func (t *downloadTally) err() error {
 		return fmt.Errorf("%d of %d downloads failed: run the command again to retry them", t.failed, t.failed+t.conflicts+len(t.done))
 	}
 	if t.conflicts > 0 {
-		return withExit(ExitConflict, fmt.Errorf("%d %s not saved: a file of the same name exists with other content (edited locally?): move it aside, or pass --force to replace it",
+		return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("%d %s not saved: a file of the same name exists with other content (edited locally?): move it aside, or pass --force to replace it",
 			t.conflicts, english.Plural(t.conflicts, "file was", "files were")))
 	}
 	return nil
@@ -210,7 +209,7 @@ func (o *DownloadOptions) printDownloaded(done []downloaded) error {
 	return o.Printer().Print(output.View{Data: done, Human: func(w io.Writer) error {
 		for _, d := range done {
 			if o.IO.IsStdoutTTY() {
-				fmt.Fprintf(w, "Downloaded %s (%s) to %s\n", d.Name, output.HumanSize(d.Size), d.Path)
+				fmt.Fprintf(w, "Downloaded %s (%s) to %s\n", d.Name, display.HumanSize(d.Size), d.Path)
 			} else {
 				fmt.Fprintln(w, d.Path)
 			}
@@ -226,7 +225,7 @@ func checkDownloadFolder(dir string) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case err == nil && !fi.IsDir():
-		return usageErrorf("-o %s: is a file, not a folder: give a folder to save into", dir)
+		return cmdutil.UsageErrorf("-o %s: is a file, not a folder: give a folder to save into", dir)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("cannot use the folder %s: %w", dir, err)
 	}
@@ -248,16 +247,16 @@ func nothingToFetch(ref string, files []requestFile) error {
 		}
 	}
 	if pending > 0 {
-		return withExit(ExitConflict, fmt.Errorf("nothing was saved: %s's %s still being scanned by the server: try again in a minute ('dealctl files ls %s' shows when %s ready)",
+		return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("nothing was saved: %s's %s still being scanned by the server: try again in a minute ('dealctl files ls %s' shows when %s ready)",
 			ref, english.Plural(pending, "file is", "files are"), ref, english.Plural(pending, "it is", "they are")))
 	}
-	return notFoundErrorf("%s has no files to download, only links: 'dealctl files ls %s' lists them", ref, ref)
+	return cmdutil.NotFoundErrorf("%s has no files to download, only links: 'dealctl files ls %s' lists them", ref, ref)
 }
 
 // notDownloadableError is a file the user named that the server does not
 // hand out yet.
 func notDownloadableError(f requestFile) error {
-	return withExit(ExitConflict, fmt.Errorf("%s on %s is not downloadable yet (the server is still scanning it): nothing was saved; try again in a minute ('dealctl files ls %s' shows when it is ready)",
+	return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("%s on %s is not downloadable yet (the server is still scanning it): nothing was saved; try again in a minute ('dealctl files ls %s' shows when it is ready)",
 		orDash(deref(f.Name)), f.Request, f.Request))
 }
 
@@ -285,7 +284,7 @@ func filesToDownload(ctx context.Context, s *dealScope, ref string) ([]requestFi
 			}
 		}
 		if findRow(s.rows, ref) == nil {
-			return nil, notFoundErrorf("no request or file version %s on %s: see 'dealctl files ls'", ref, s.Deal.Codename)
+			return nil, cmdutil.NotFoundErrorf("no request or file version %s on %s: see 'dealctl files ls'", ref, s.Deal.Codename)
 		}
 	}
 	files, err := dealFiles(ctx, s, ref)
@@ -293,7 +292,7 @@ func filesToDownload(ctx context.Context, s *dealScope, ref string) ([]requestFi
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, notFoundErrorf("%s has no files: see 'dealctl files ls'", ref)
+		return nil, cmdutil.NotFoundErrorf("%s has no files: see 'dealctl files ls'", ref)
 	}
 	return files, nil
 }
@@ -466,7 +465,7 @@ func (p *progressWriter) Write(b []byte) (int, error) {
 	if pct := int(p.written * 100 / max(p.total, 1)); pct != p.lastPct {
 		p.lastPct = pct
 		bar := strings.Repeat("█", pct/5) + strings.Repeat("░", 20-pct/5)
-		fmt.Fprintf(p.out, "\r%s %s %3d%% of %s", p.name, bar, pct, output.HumanSize(p.total))
+		fmt.Fprintf(p.out, "\r%s %s %3d%% of %s", p.name, bar, pct, display.HumanSize(p.total))
 	}
 	return n, err
 }

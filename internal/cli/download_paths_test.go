@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/server"
 )
 
@@ -136,11 +137,11 @@ func TestDownloadOfNothingFails(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dl")
 	env := map[string]string{"DEALCTL_API_KEY": bobFalconKey}
 	r := run(t, ts, runOpts{env: env}, "download", "1.4", "-o", dir)
-	if r.code != ExitConflict || !strings.Contains(r.err, "nothing was saved: 1.4's file is still being scanned") {
+	if r.code != cmdutil.ExitConflict || !strings.Contains(r.err, "nothing was saved: 1.4's file is still being scanned") {
 		t.Errorf("pending only: exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, ts, runOpts{env: env}, "download", "1.5", "-o", dir)
-	if r.code != ExitNotFound || !strings.Contains(r.err, "1.5 has no files to download, only links") {
+	if r.code != cmdutil.ExitNotFound || !strings.Contains(r.err, "1.5 has no files to download, only links") {
 		t.Errorf("links only: exit %d, stderr %q", r.code, r.err)
 	}
 	if _, err := os.Stat(dir); err == nil {

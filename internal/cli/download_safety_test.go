@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // TestDownloadNamedFileNotReady: one file named by version id that the
@@ -15,7 +17,7 @@ func TestDownloadNamedFileNotReady(t *testing.T) {
 	ts := newFalcon(t)
 	dir := filepath.Join(t.TempDir(), "dl")
 	r := run(t, ts, runOpts{}, "download", ts.file(t, "2.1", "scan.txt").VersionID, "-o", dir)
-	if r.code != ExitConflict || !strings.Contains(r.err, "scan.txt on 2.1 is not downloadable yet") ||
+	if r.code != cmdutil.ExitConflict || !strings.Contains(r.err, "scan.txt on 2.1 is not downloadable yet") ||
 		!strings.Contains(r.err, "try again in a minute") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
@@ -33,7 +35,7 @@ func TestDownloadFolderMadeOnlyToSave(t *testing.T) {
 	for _, ref := range []string{"1.1", "9.9", "00000000-0000-4000-8000-000000000000"} {
 		dir := filepath.Join(base, "dl-"+ref)
 		r := run(t, ts, runOpts{}, "download", ref, "-o", dir)
-		if r.code != ExitNotFound {
+		if r.code != cmdutil.ExitNotFound {
 			t.Errorf("download %s: exit %d, stderr %q", ref, r.code, r.err)
 		}
 		if _, err := os.Stat(dir); err == nil {
@@ -61,7 +63,7 @@ func TestDownloadKeepsLocalEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := run(t, ts, runOpts{}, "download", "2.1", "-o", dir)
-	if r.code != ExitConflict || !strings.Contains(r.err, cert+" already exists with other content") ||
+	if r.code != cmdutil.ExitConflict || !strings.Contains(r.err, cert+" already exists with other content") ||
 		!strings.Contains(r.err, "pass --force to replace it") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}

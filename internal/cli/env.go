@@ -4,9 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 // cmdEnv is what most commands copy from the Factory into their Options:
@@ -50,7 +51,7 @@ func (f *Factory) dealRef() (string, error) {
 	}
 	d := cfg.Deal(server)
 	if d == "" {
-		return "", usageErrorf("no deal chosen: pass --deal NAME, set DEALCTL_DEAL, or run 'dealctl deals use NAME'")
+		return "", cmdutil.UsageErrorf("no deal chosen: pass --deal NAME, set DEALCTL_DEAL, or run 'dealctl deals use NAME'")
 	}
 	return d, nil
 }

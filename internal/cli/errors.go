@@ -13,46 +13,9 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
-
-// Exit codes users and scripts rely on (docs/client.md#exit-codes).
-const (
-	ExitOK          = 0
-	ExitFailure     = 1
-	ExitUsage       = 2
-	ExitNotFound    = 3
-	ExitAuth        = 4
-	ExitConflict    = 5
-	ExitValidation  = 6
-	ExitRateLimited = 7
-	// ExitMatched is `requests ls --exit-code` finding rows: a code of
-	// its own, so a CI gate tells "overdue items exist" from a failure.
-	ExitMatched = 8
-)
-
-// exitError carries an exit code with the message printed to stderr.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-// withExit wraps err so that Main exits with code.
-func withExit(code int, err error) error { return &exitError{code: code, err: err} }
-
-// usageErrorf reports a usage mistake (exit 2).
-func usageErrorf(format string, a ...any) error {
-	return withExit(ExitUsage, fmt.Errorf(format, a...))
-}
-
-// notFoundErrorf reports something the user named that does not exist
-// (exit 3).
-func notFoundErrorf(format string, a ...any) error {
-	return withExit(ExitNotFound, fmt.Errorf(format, a...))
-}
 
 // describedError is an error that already says, in one line, what
 // happened and what to do; it keeps the cause for the exit code and for
@@ -65,72 +28,45 @@ type describedError struct {
 func (e *describedError) Error() string { return e.msg }
 func (e *describedError) Unwrap() error { return e.err }
 
-// silentExit ends the command with code and prints nothing (e.g. `requests
-// ls --exit-code` when rows matched).
-type silentExit struct{ code int }
-
-func (e *silentExit) Error() string { return fmt.Sprintf("exit %d", e.code) }
-
 // exitCode maps an error to the documented exit code.
 func exitCode(err error) int {
-	var se *silentExit
-	if errors.As(err, &se) {
-		return se.code
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
+	if code, ok := cmdutil.ChosenExitCode(err); ok {
+		return code
 	}
 	var rl *client.RateLimitedError
 	if errors.As(err, &rl) {
-		return ExitRateLimited
+		return cmdutil.ExitRateLimited
 	}
 	var fe *output.FormatError
 	if errors.As(err, &fe) {
-		return ExitUsage
+		return cmdutil.ExitUsage
 	}
 	var ce *client.Error
 	if errors.As(err, &ce) {
 		if notDealctlAPI(ce) {
-			return ExitFailure
+			return cmdutil.ExitFailure
 		}
 		switch ce.StatusCode {
 		case http.StatusUnauthorized, http.StatusForbidden:
-			return ExitAuth
+			return cmdutil.ExitAuth
 		case http.StatusNotFound:
-			return ExitNotFound
+			return cmdutil.ExitNotFound
 		case http.StatusConflict:
-			return ExitConflict
+			return cmdutil.ExitConflict
 		case http.StatusUnprocessableEntity:
-			return ExitValidation
+			return cmdutil.ExitValidation
 		case http.StatusTooManyRequests:
-			return ExitRateLimited
+			return cmdutil.ExitRateLimited
 		}
-		return ExitFailure
+		return cmdutil.ExitFailure
 	}
-	if isFlagError(err) {
-		return ExitUsage
-	}
-	return ExitFailure
-}
-
-// isFlagError tells cobra's argument-count and unknown-command errors,
-// which are usage mistakes but arrive as plain errors.
-func isFlagError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument", "unknown flag", "unknown shorthand flag", "flag needs an argument", "required flag"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
+	return cmdutil.ExitFailure
 }
 
 // printError writes err to w as one line a person can act on, or with
 // --json as the server's ErrorResponse (synthesised for local errors).
 func printError(w io.Writer, err error, asJSON bool) {
-	var se *silentExit
-	if errors.As(err, &se) {
+	if cmdutil.IsSilent(err) {
 		return
 	}
 	if asJSON {
@@ -151,8 +87,8 @@ func errorResponseOf(err error) *api.ErrorResponse {
 		return ce.Response
 	}
 	code := map[int]api.ErrorCode{
-		ExitUsage: api.CodeBadRequest, ExitNotFound: api.CodeNotFound, ExitAuth: api.CodeUnauthenticated,
-		ExitConflict: api.CodeConflict, ExitValidation: api.CodeValidationFailed, ExitRateLimited: api.CodeRateLimited,
+		cmdutil.ExitUsage: api.CodeBadRequest, cmdutil.ExitNotFound: api.CodeNotFound, cmdutil.ExitAuth: api.CodeUnauthenticated,
+		cmdutil.ExitConflict: api.CodeConflict, cmdutil.ExitValidation: api.CodeValidationFailed, cmdutil.ExitRateLimited: api.CodeRateLimited,
 	}[exitCode(err)]
 	if ce != nil {
 		code = ce.Response.Code

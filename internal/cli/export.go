@@ -11,7 +11,7 @@ import (
 
 	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/gctune"
 )
 
@@ -40,9 +40,9 @@ type ExportOptions struct {
 }
 
 // NewCmdExport is `dealctl export`.
-func NewCmdExport(f *Factory) *cobra.Command { return newCmdExport(f, nil) }
+func NewCmdExport(f *Factory) *cobra.Command { return newCmdExport(f) }
 
-func newCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
+func newCmdExport(f *Factory) *cobra.Command {
 	opts := &ExportOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "export [-o FILE] [--format xlsx|csv|json|md]",
@@ -92,9 +92,6 @@ An exported xlsx or csv imported back changes nothing.`,
   dealctl export -o falcon-internal.xlsx --with-messages --include-internal`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return exportRun(cmd.Context(), opts)
 		},
 	}
@@ -122,7 +119,7 @@ func (o *ExportOptions) exportFormat() (string, error) {
 			f = exportMD
 		}
 		if !slices.Contains(exportFormats, f) {
-			return "", usageErrorf("--format %q: choose from %s", o.Format, strings.Join(exportFormats, ", "))
+			return "", cmdutil.UsageErrorf("--format %q: choose from %s", o.Format, strings.Join(exportFormats, ", "))
 		}
 		return f, nil
 	}
@@ -163,13 +160,13 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 	}
 	toStdout := target == nil
 	if toStdout && format == exportXLSX && o.IO.IsStdoutTTY() {
-		return usageErrorf("an xlsx workbook is not for a terminal: give -o FILE.xlsx, or redirect stdout")
+		return cmdutil.UsageErrorf("an xlsx workbook is not for a terminal: give -o FILE.xlsx, or redirect stdout")
 	}
 	if o.WithMessages && format == exportCSV {
-		return usageErrorf("--with-messages needs a format with room for conversations: xlsx, json or md")
+		return cmdutil.UsageErrorf("--with-messages needs a format with room for conversations: xlsx, json or md")
 	}
 	if o.Excel && format != exportCSV {
-		return usageErrorf("--excel applies to csv only")
+		return cmdutil.UsageErrorf("--excel applies to csv only")
 	}
 	s, err := o.openDeal(ctx)
 	if err != nil {
@@ -213,7 +210,7 @@ func exportRun(ctx context.Context, o *ExportOptions) error {
 // owning side (the other has no internal notes) of a server that does not
 // mark them. A call per request, as --with-messages costs.
 func conversationsToTellInternal(ctx context.Context, s *dealScope, rows []api.DealRequest) (map[string][]api.Message, error) {
-	if s.c.Supports(client.ExtInternalMarks) {
+	if s.c.Supports(api.ExtInternalMarks) {
 		return nil, nil
 	}
 	owner, err := s.OnOwningSide(ctx)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // newExportMode is the permission of a file export creates: a request
@@ -40,7 +41,7 @@ func resolveExportTarget(name string, force bool) (*exportTarget, error) {
 	}
 	path, err := followLinks(name)
 	if err != nil {
-		return nil, withExit(ExitUsage, fmt.Errorf("-o %s: %w", name, err))
+		return nil, cmdutil.WithExit(cmdutil.ExitUsage, fmt.Errorf("-o %s: %w", name, err))
 	}
 	t := &exportTarget{name: name, path: path, mode: newExportMode}
 	fi, err := os.Stat(path)
@@ -54,7 +55,7 @@ func resolveExportTarget(name string, force bool) (*exportTarget, error) {
 	case !fi.Mode().IsRegular():
 		t.device = true
 	case !force:
-		return nil, withExit(ExitConflict, fmt.Errorf("-o %s exists: nothing was written; pass --force to replace it, or give another name", name))
+		return nil, cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("-o %s exists: nothing was written; pass --force to replace it, or give another name", name))
 	default:
 		t.mode = fi.Mode().Perm()
 	}
@@ -83,12 +84,12 @@ func followLinks(name string) (string, error) {
 }
 
 func folderError(name string) error {
-	return usageErrorf("-o %s is a folder: give a file name, e.g. -o %s", name, filepath.Join(name, "list.xlsx"))
+	return cmdutil.UsageErrorf("-o %s is a folder: give a file name, e.g. -o %s", name, filepath.Join(name, "list.xlsx"))
 }
 
 func checkFolderExists(name, dir string) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return usageErrorf("-o %s: the folder %s does not exist: create it first, or give another path", name, dir)
+		return cmdutil.UsageErrorf("-o %s: the folder %s does not exist: create it first, or give another path", name, dir)
 	}
 	return nil
 }
@@ -176,11 +177,11 @@ func formatFromName(name string) (string, error) {
 			if slices.Contains(exportFormats, word) {
 				example = word
 			}
-			return "", usageErrorf("-o %s: export's -o is the file to write, not the format: give --format, e.g. dealctl export --format %s -o list.%s",
+			return "", cmdutil.UsageErrorf("-o %s: export's -o is the file to write, not the format: give --format, e.g. dealctl export --format %s -o list.%s",
 				name, example, example)
 		}
 	}
-	return "", usageErrorf("-o %s: cannot tell the format from the name: end it in .xlsx, .csv, .json or .md, or give --format xlsx|csv|json|md", name)
+	return "", cmdutil.UsageErrorf("-o %s: cannot tell the format from the name: end it in .xlsx, .csv, .json or .md, or give --format xlsx|csv|json|md", name)
 }
 
 // isFormatWord reports whether s is the name of a format, of export or of

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // TestExportFollowsSymlink: -o through a link writes the file it names
@@ -53,7 +55,7 @@ func TestExportFileModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := run(t, ts, runOpts{}, "export", "-o", existing)
-	if r.code != ExitConflict || !strings.Contains(r.err, "-o "+existing+" exists: nothing was written; pass --force to replace it") {
+	if r.code != cmdutil.ExitConflict || !strings.Contains(r.err, "-o "+existing+" exists: nothing was written; pass --force to replace it") {
 		t.Errorf("an existing file without --force: exit %d, stderr %q", r.code, r.err)
 	}
 	if data, _ := os.ReadFile(existing); string(data) != "old" || ts.callsTo("GET") != 0 {
@@ -91,7 +93,7 @@ func TestExportRefusesBadTargets(t *testing.T) {
 	} {
 		ts := newFalcon(t)
 		r := run(t, ts, runOpts{}, "export", "-o", c.o)
-		if r.code != ExitUsage || !strings.Contains(r.err, c.want) {
+		if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, c.want) {
 			t.Errorf("-o %s: exit %d, stderr %q, want exit 2 and %q", c.o, r.code, r.err, c.want)
 		}
 		if len(ts.callList()) != 0 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // requests ls prints the same rows whether or not the server filters:
@@ -43,7 +44,7 @@ func TestRequestsListServerFilters(t *testing.T) {
 			ts.set(func(ts *liveAPI) { ts.hideExt = !ext })
 			r := run(t, ts, runOpts{}, append([]string{"requests", "ls"}, c.args...)...)
 			if strings.HasPrefix(c.want, "!") {
-				r.must(t, ExitNotFound)
+				r.must(t, cmdutil.ExitNotFound)
 			} else {
 				r.must(t, 0)
 				if got := numbers(r.out); got != c.want {
@@ -131,12 +132,12 @@ func TestConflictStaleMessage(t *testing.T) {
 	ts := newFalcon(t)
 	ts.set(func(ts *liveAPI) { ts.meddler = ts.id("1.1") })
 	r := run(t, ts, runOpts{}, "requests", "status", ts.id("1.1"), "complete")
-	r.must(t, ExitConflict)
+	r.must(t, cmdutil.ExitConflict)
 	if want := "dealctl: 1.1 was changed by someone else after dealctl read it: nothing was saved; run the command again to apply your change to the current version\n"; r.err != want {
 		t.Errorf("stderr = %q\nwant     %q", r.err, want)
 	}
 	r = run(t, ts, runOpts{}, "requests", "edit", ts.id("1.1"), "--title", "New", "--json")
-	r.must(t, ExitConflict)
+	r.must(t, cmdutil.ExitConflict)
 	var er api.ErrorResponse
 	if err := json.Unmarshal([]byte(r.err), &er); err != nil || er.Code != api.CodeConflictStale {
 		t.Errorf("--json stderr = %q (%v), want the server's conflict_stale", r.err, err)
@@ -170,7 +171,7 @@ func TestIdempotentPosts(t *testing.T) {
 		ts = newFalcon(t)
 		ts.set(func(ts *liveAPI) { ts.hideExt, ts.failPOS = true, 1 })
 		r := run(t, ts, runOpts{}, args...)
-		r.must(t, ExitFailure)
+		r.must(t, cmdutil.ExitFailure)
 		posts = ts.sentTo("POST ")
 		if len(posts) != 1 || posts[0].Header.Get("Idempotency-Key") != "" {
 			t.Errorf("%v without the extension: %d POSTs, key %q; want 1 and none", args, len(posts), posts[0].Header.Get("Idempotency-Key"))
@@ -223,7 +224,7 @@ func TestExtensionsLive(t *testing.T) {
 	}
 	meddle.Store(true)
 	r := runLive(t, proxy.URL, "requests", "edit", id11, "--title", "Certificate, certified")
-	r.must(t, ExitConflict)
+	r.must(t, cmdutil.ExitConflict)
 	if !strings.Contains(r.err, "1.1 was changed by someone else") {
 		t.Errorf("stderr = %q", r.err)
 	}
@@ -277,7 +278,7 @@ func TestStatusByNumberSeesAChangeSinceTheList(t *testing.T) {
 	}
 	meddle.Store(true)
 	r := runLive(t, proxy.URL, "requests", "status", "1.1", "complete")
-	r.must(t, ExitConflict)
+	r.must(t, cmdutil.ExitConflict)
 	if !strings.Contains(r.err, "1.1 was changed by someone else") {
 		t.Errorf("stderr = %q", r.err)
 	}

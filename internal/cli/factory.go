@@ -14,9 +14,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dealctl/dealctl/internal/cli/config"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -88,7 +90,7 @@ func NewFactory(io *iostreams.IOStreams) *Factory {
 		}
 		cfg, err := config.Load(dir, f.Env, f.flags)
 		if errors.Is(err, config.ErrBadSetting) {
-			err = withExit(ExitUsage, err)
+			err = cmdutil.WithExit(cmdutil.ExitUsage, err)
 		}
 		return cfg, err
 	})
@@ -117,11 +119,11 @@ func (f *Factory) Server() (string, error) {
 	}
 	s := cfg.Server()
 	if s == "" {
-		return "", withExit(ExitUsage, fmt.Errorf("no server chosen: pass --server URL, set DEALCTL_SERVER, or run 'dealctl auth login --server URL'"))
+		return "", cmdutil.WithExit(cmdutil.ExitUsage, fmt.Errorf("no server chosen: pass --server URL, set DEALCTL_SERVER, or run 'dealctl auth login --server URL'"))
 	}
 	u, err := client.ParseBaseURL(s)
 	if err != nil {
-		return "", withExit(ExitUsage, fmt.Errorf("%w: fix --server or DEALCTL_SERVER", err))
+		return "", cmdutil.WithExit(cmdutil.ExitUsage, fmt.Errorf("%w: fix --server or DEALCTL_SERVER", err))
 	}
 	return u.String(), nil
 }
@@ -137,7 +139,7 @@ func (f *Factory) newClient() (*client.Client, error) {
 	}
 	key, _, err := keys.Get(server)
 	if err != nil {
-		return nil, withExit(ExitAuth, fmt.Errorf("no API key for %s: set DEALCTL_API_KEY or run 'dealctl auth login'", server))
+		return nil, cmdutil.WithExit(cmdutil.ExitAuth, fmt.Errorf("no API key for %s: set DEALCTL_API_KEY or run 'dealctl auth login'", server))
 	}
 	return f.clientFor(server, key)
 }
@@ -189,8 +191,8 @@ func (f *Factory) plainPrinter() *output.Printer {
 }
 
 // Theme colours terminal output unless colour is off.
-func (f *Factory) Theme() *output.Theme {
-	return output.NewTheme(f.IO.Out, f.IO.ColorEnabled())
+func (f *Factory) Theme() *display.Theme {
+	return display.NewTheme(f.IO.Out, f.IO.ColorEnabled())
 }
 
 // Warnf prints a warning to stderr, unless -q.

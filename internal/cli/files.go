@@ -8,12 +8,13 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // NewCmdFiles is `dealctl files`.
 func NewCmdFiles(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "files", Short: "List the files and links given in answer"}
-	cmd.AddCommand(NewCmdFilesList(f, nil))
+	cmd.AddCommand(NewCmdFilesList(f))
 	return cmd
 }
 
@@ -24,7 +25,7 @@ type FilesListOptions struct {
 }
 
 // NewCmdFilesList is `dealctl files ls [REQUEST]`.
-func NewCmdFilesList(f *Factory, runF func(*FilesListOptions) error) *cobra.Command {
+func NewCmdFilesList(f *Factory) *cobra.Command {
 	opts := &FilesListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "ls [REQUEST]",
@@ -36,9 +37,6 @@ func NewCmdFilesList(f *Factory, runF func(*FilesListOptions) error) *cobra.Comm
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Ref = args[0]
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return filesListRun(cmd.Context(), opts)
 		},
@@ -62,7 +60,7 @@ func filesListRun(ctx context.Context, o *FilesListOptions) error {
 		return err
 	}
 	t := &output.Table{Columns: []output.Column{
-		{Header: "REQUEST", Color: output.CyanColumn},
+		{Header: "REQUEST", Color: display.CyanColumn},
 		{Header: "NAME", Flex: true},
 		{Header: "KIND", Drop: 1},
 		{Header: "SIZE"},

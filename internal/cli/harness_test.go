@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")

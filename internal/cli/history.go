@@ -12,6 +12,8 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -22,7 +24,7 @@ type HistoryOptions struct {
 }
 
 // NewCmdHistory is `dealctl history REQUEST`.
-func NewCmdHistory(f *Factory, runF func(*HistoryOptions) error) *cobra.Command {
+func NewCmdHistory(f *Factory) *cobra.Command {
 	opts := &HistoryOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "history REQUEST",
@@ -47,9 +49,6 @@ extension (dealctl serve does).`,
 		ValidArgsFunction: completeRequests(f, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return historyRun(cmd.Context(), opts)
 		},
 	}
@@ -101,7 +100,7 @@ func readHistory(ctx context.Context, e cmdEnv, ref, command string) (*requestHi
 		}
 	}
 	if h.id == "" {
-		return nil, notFoundErrorf("no request %s on %s that this key can see, nor a deletion of one: see 'dealctl requests ls'", ref, s.Deal.Codename)
+		return nil, cmdutil.NotFoundErrorf("no request %s on %s that this key can see, nor a deletion of one: see 'dealctl requests ls'", ref, s.Deal.Codename)
 	}
 	for _, ev := range all {
 		if ev.RequestID != nil && *ev.RequestID == h.id {
@@ -145,7 +144,7 @@ func historyRun(ctx context.Context, o *HistoryOptions) error {
 
 // historyEntry is one event for a person: a line with when, who, what
 // and the event's id, then each changed field's old and new value.
-func historyEntry(th *output.Theme, ev client.Event, names activity.Names) string {
+func historyEntry(th *display.Theme, ev client.Event, names activity.Names) string {
 	var b strings.Builder
 	e := activity.Describe(ev, names)
 	fmt.Fprintf(&b, "\n%s  %s  %s  %s\n", th.Dim(ev.At.Local().Format("2006-01-02 15:04")), th.Bold(termsafe.Line(e.Actor)),

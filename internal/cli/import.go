@@ -10,12 +10,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/importplan"
+	"github.com/dealctl/dealctl/internal/sheets"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -40,9 +41,9 @@ type ImportOptions struct {
 }
 
 // NewCmdImport is `dealctl import`.
-func NewCmdImport(f *Factory) *cobra.Command { return newCmdImport(f, nil) }
+func NewCmdImport(f *Factory) *cobra.Command { return newCmdImport(f) }
 
-func newCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
+func newCmdImport(f *Factory) *cobra.Command {
 	opts := &ImportOptions{cmdEnv: f.env(), runs: newImportRuns(f)}
 	cmd := &cobra.Command{
 		Use:         "import FILE.xlsx|FILE.csv | --undo [RUN]",
@@ -104,9 +105,6 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 				return importUndoRun(cmd.Context(), opts, args)
 			}
 			opts.File = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return importRun(cmd.Context(), opts)
 		},
 	}
@@ -129,7 +127,7 @@ deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 func importRun(ctx context.Context, o *ImportOptions) error {
 	gctune.ForLongRuns()
 	if o.Match != importplan.MatchID && o.Match != importplan.MatchNumber {
-		return usageErrorf("--match %s: use id (rows without the deal's IDs only create) or number (they update the deal's row of their number)", o.Match)
+		return cmdutil.UsageErrorf("--match %s: use id (rows without the deal's IDs only create) or number (they update the deal's row of their number)", o.Match)
 	}
 	sheet, err := o.readSheet()
 	if err != nil {
@@ -185,13 +183,13 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 			return err
 		}
 		if len(plan.Forbidden) > 0 { // as the run would
-			return withExit(ExitAuth, fmt.Errorf("a run would write nothing: %s", strings.Join(plan.Forbidden, "; ")))
+			return cmdutil.WithExit(cmdutil.ExitAuth, fmt.Errorf("a run would write nothing: %s", strings.Join(plan.Forbidden, "; ")))
 		}
 		reportWays(o.cmdEnv, o.waysThrough(sheet, plan, current, mayCreate()))
 		return conflictError(plan)
 	}
 	if len(plan.Forbidden) > 0 {
-		return withExit(ExitAuth, fmt.Errorf("nothing was written: %s", strings.Join(plan.Forbidden, "; ")))
+		return cmdutil.WithExit(cmdutil.ExitAuth, fmt.Errorf("nothing was written: %s", strings.Join(plan.Forbidden, "; ")))
 	}
 	if err := o.confirmByNumber(plan); err != nil {
 		return err
@@ -235,16 +233,16 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 func readError(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		return withExit(ExitUsage, fmt.Errorf("cannot read %s: %v", pe.Path, pe.Err))
+		return cmdutil.WithExit(cmdutil.ExitUsage, fmt.Errorf("cannot read %s: %v", pe.Path, pe.Err))
 	}
-	var me *exporters.MalformedError
+	var me *sheets.MalformedError
 	if errors.As(err, &me) {
-		return withExit(ExitValidation, fmt.Errorf("%w: nothing was written; fix the file and run again", err))
+		return cmdutil.WithExit(cmdutil.ExitValidation, fmt.Errorf("%w: nothing was written; fix the file and run again", err))
 	}
 	if unreadableContent(err) {
-		return withExit(ExitValidation, fmt.Errorf("%w: nothing was written; fix the file and run again", err))
+		return cmdutil.WithExit(cmdutil.ExitValidation, fmt.Errorf("%w: nothing was written; fix the file and run again", err))
 	}
-	return withExit(ExitUsage, err)
+	return cmdutil.WithExit(cmdutil.ExitUsage, err)
 }
 
 // reportProblems prints every bad row, and the ways through for rows
@@ -269,7 +267,7 @@ func reportProblems(e cmdEnv, plan *importplan.Plan, ways []string) error {
 			lines[l] = true
 		}
 	}
-	return withExit(ExitValidation, fmt.Errorf("%d %s of %s %s invalid (%d %s): nothing was written; fix the sheet and run again",
+	return cmdutil.WithExit(cmdutil.ExitValidation, fmt.Errorf("%d %s of %s %s invalid (%d %s): nothing was written; fix the sheet and run again",
 		len(lines), english.Plural(len(lines), "row", "rows"), plan.File, english.Plural(len(lines), "is", "are"),
 		len(plan.Problems), english.Plural(len(plan.Problems), "problem", "problems")))
 }
@@ -298,5 +296,5 @@ func interruptedError(err error, applied, total int) error {
 	if errors.Is(err, context.Canceled) {
 		what = "interrupted"
 	}
-	return &exitError{code: exitCode(err), err: fmt.Errorf("import stopped after %d of %d changes: %s; run the same command again to finish: nothing is created twice", applied, total, what)}
+	return cmdutil.WithExit(exitCode(err), fmt.Errorf("import stopped after %d of %d changes: %s; run the same command again to finish: nothing is created twice", applied, total, what))
 }

@@ -140,8 +140,8 @@ func (a *applier) create(ctx context.Context, it *importplan.Item) error {
 // random, so that a re-run after an interruption replays too.
 func (a *applier) post(ctx context.Context, number string, body []byte) (*api.DealRequest, error) {
 	var hdr http.Header
-	if a.c.Supports(client.ExtIdempotencyKey) {
-		hdr = http.Header{"Idempotency-Key": {idempotencyKey(a.dealID, number, body)}}
+	if a.c.Supports(api.ExtIdempotencyKey) {
+		hdr = http.Header{api.IdempotencyKeyHeader: {idempotencyKey(a.dealID, number, body)}}
 	}
 	resp, err := a.call(ctx, http.MethodPost, "/deals/"+url.PathEscape(a.dealID)+"/requests", body, hdr)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 // BenchmarkImport700 imports 700 new rows (64 sections, 636 requests)

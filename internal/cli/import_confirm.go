@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/importplan"
 	"github.com/dealctl/dealctl/internal/termsafe"
@@ -120,12 +121,12 @@ func (o *ImportOptions) confirmByNumber(plan *importplan.Plan) error {
 	}
 	rows := english.Plural(n, "row", "rows")
 	if !o.IO.CanPrompt() {
-		return usageErrorf("--match number would overwrite %d %s of the deal by number, and there is no terminal to ask: nothing was written; pass --yes to write them, or --dry-run to see each change", n, rows)
+		return cmdutil.UsageErrorf("--match number would overwrite %d %s of the deal by number, and there is no terminal to ask: nothing was written; pass --yes to write them, or --dry-run to see each change", n, rows)
 	}
 	reportChanges(o.cmdEnv, plan)
 	ok, err := askYes(o.IO, fmt.Sprintf("Overwrite %d %s of the deal matched by number, as shown above?", n, rows))
 	if err != nil || ok {
 		return err
 	}
-	return withExit(ExitFailure, fmt.Errorf("nothing was written"))
+	return cmdutil.WithExit(cmdutil.ExitFailure, fmt.Errorf("nothing was written"))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/importplan"
 )
@@ -59,7 +60,7 @@ func conflictError(plan *importplan.Plan) error {
 	if stale := n - plan.Summary.NumberTaken; stale > 0 {
 		why = append(why, fmt.Sprintf("%d changed on the deal after the sheet's Updated time (listed above): export again to start from the deal's current list, or run again with --overwrite to take the sheet's values", stale))
 	}
-	return withExit(ExitConflict, fmt.Errorf("%d %s left alone: %s; %s",
+	return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("%d %s left alone: %s; %s",
 		n, english.Plural(n, "row was", "rows were"), strings.Join(why, "; "), done))
 }
 
@@ -68,7 +69,7 @@ func conflictError(plan *importplan.Plan) error {
 func underError(err error) error {
 	var ue *importplan.UnderError
 	if errors.As(err, &ue) && ue.NotFound {
-		return withExit(ExitNotFound, err)
+		return cmdutil.WithExit(cmdutil.ExitNotFound, err)
 	}
-	return withExit(ExitUsage, err)
+	return cmdutil.WithExit(cmdutil.ExitUsage, err)
 }

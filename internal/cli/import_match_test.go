@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // answeredFalcon gives Falcon the rest of 1.1–3.3 (1.3, 2.2, 2.3, a
@@ -40,7 +41,7 @@ func TestImportCounselTemplateChangesNothing(t *testing.T) {
 			args = append(args, "--dry-run")
 		}
 		plan, r := planOf(t, url, args...)
-		if r.code != ExitConflict {
+		if r.code != cmdutil.ExitConflict {
 			t.Fatalf("%v: exit %d, want 5:\n%s", args, r.code, r.err)
 		}
 		if s := plan.Summary; s.Create != 0 || s.Update != 0 || s.StatusMoves != 0 || s.Conflicts != 10 || s.NumberTaken != 10 || s.Unchanged != 2 {
@@ -89,7 +90,7 @@ func TestImportCounselTemplateChangesNothing(t *testing.T) {
 	// next --renumber leaves alone, with no way through to loop on.
 	mustLive(t, url, "requests", "edit", "1.4", "--body", "Our own wording now.")
 	plan, r := planOf(t, url, file, "--renumber")
-	if r.code != ExitConflict || plan.Summary.Create != 0 || plan.Summary.Conflicts != 1 || len(waysIn(r.err)) != 0 {
+	if r.code != cmdutil.ExitConflict || plan.Summary.Create != 0 || plan.Summary.Conflicts != 1 || len(waysIn(r.err)) != 0 {
 		t.Errorf("--renumber after an edit of 1.4: exit %d, summary %+v:\n%s", r.code, plan.Summary, r.err)
 	}
 
@@ -100,7 +101,7 @@ func TestImportCounselTemplateChangesNothing(t *testing.T) {
 			args = append(args, "--dry-run")
 		}
 		r := runAs(t, url, bobKey, runOpts{}, append(args, "--sheet", "DD Request List", "--under", "2")...)
-		if r.code != ExitAuth || !strings.Contains(r.err, "only admins and editors of the owning side may create requests") {
+		if r.code != cmdutil.ExitAuth || !strings.Contains(r.err, "only admins and editors of the owning side may create requests") {
 			t.Errorf("bob %v: exit %d, want 4:\n%s", args, r.code, r.err)
 		}
 	}
@@ -123,7 +124,7 @@ func TestImportForeignSheetKeepsBodiesAndSections(t *testing.T) {
 	before := liveRows(t, url)
 	file := filepath.Join(spreadsheets, "foreign-bodies.csv")
 	plan, r := planOf(t, url, file)
-	if r.code != ExitConflict {
+	if r.code != cmdutil.ExitConflict {
 		t.Fatalf("exit %d, want 5:\n%s", r.code, r.err)
 	}
 	if s := plan.Summary; s.Create != 1 || s.Update != 0 || s.Conflicts != 2 || s.Unchanged != 2 {
@@ -157,7 +158,7 @@ func TestImportMatchNumberAsks(t *testing.T) {
 			"import", sheet, "--match", "number")
 	}
 	r := prompt("n\n")
-	if r.code != ExitFailure || !strings.Contains(r.err, "nothing was written") {
+	if r.code != cmdutil.ExitFailure || !strings.Contains(r.err, "nothing was written") {
 		t.Errorf("answered n: exit %d:\n%s", r.code, r.err)
 	}
 	for _, want := range []string{"row 2, 1.2 (matched by number):", `  title: "Board minutes" → "Board minutes and resolutions"`,
@@ -203,7 +204,7 @@ func TestImportSectionOverRequestHasAWayThrough(t *testing.T) {
 	ls := startLiveServer(t, 0)
 	sheet := writeSheet(t, "Number,Kind,Title\n2,section,Finance\n2.1,section,Audited accounts\n2.1.1,request,FY2024 accounts\n2.1.2,request,FY2025 accounts\n")
 	r := runLive(t, ls.URL, "import", sheet)
-	if r.code != ExitValidation || !strings.Contains(r.err, `row 3, Kind: 2.1 is the request "Audited accounts" on the deal, and the sheet's "Audited accounts" is a section`) {
+	if r.code != cmdutil.ExitValidation || !strings.Contains(r.err, `row 3, Kind: 2.1 is the request "Audited accounts" on the deal, and the sheet's "Audited accounts" is a section`) {
 		t.Fatalf("exit %d:\n%s", r.code, r.err)
 	}
 	followEachWay(t, r.err, func(t *testing.T) string { return startLiveServer(t, 0).URL })
@@ -225,7 +226,7 @@ func TestImportRenumberedExportAdviceWorks(t *testing.T) {
 	editCSV(t, file, "1.2", "Number", "1.5")
 	r := runLive(t, ls.URL, "import", file)
 	advice := "'dealctl requests edit 1.2 --number 1.5'"
-	if r.code != ExitValidation || !strings.Contains(r.err, advice) {
+	if r.code != cmdutil.ExitValidation || !strings.Contains(r.err, advice) {
 		t.Fatalf("exit %d, want 6 with %s:\n%s", r.code, advice, r.err)
 	}
 	mustLive(t, ls.URL, shellWords(strings.Trim(advice, "'"))[1:]...)
@@ -240,7 +241,7 @@ func TestImportRenumberedExportAdviceWorks(t *testing.T) {
 func TestImportMatchTakesIDOrNumber(t *testing.T) {
 	t.Parallel()
 	r := runLive(t, "http://127.0.0.1:1", "import", "nowhere.csv", "--match", "title")
-	if r.code != ExitUsage || !strings.Contains(r.err, "--match title: use id (rows without the deal's IDs only create) or number") {
+	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "--match title: use id (rows without the deal's IDs only create) or number") {
 		t.Errorf("exit %d:\n%s", r.code, r.err)
 	}
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -76,10 +75,11 @@ func (p *pacer) observeLocked(h http.Header) {
 	if h == nil {
 		return
 	}
-	if v, err := strconv.Atoi(h.Get("X-RateLimit-Remaining")); err == nil {
-		p.remaining = v
+	b := client.RateBudgetOf(h)
+	if b.Remaining >= 0 {
+		p.remaining = b.Remaining
 	}
-	if v, err := strconv.Atoi(h.Get("X-RateLimit-Limit")); err == nil && v > 0 {
-		p.interval = time.Minute / time.Duration(v)
+	if b.Limit > 0 {
+		p.interval = time.Minute / time.Duration(b.Limit)
 	}
 }

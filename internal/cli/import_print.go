@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/importplan"
 )
@@ -17,7 +18,7 @@ import (
 // summary line; piped, every row.
 func planTable(plan *importplan.Plan, tty bool) *output.Table {
 	t := &output.Table{Columns: []output.Column{
-		{Header: "ROW"}, {Header: "ACTION"}, {Header: "NUMBER", Color: output.CyanColumn}, {Header: "KIND"},
+		{Header: "ROW"}, {Header: "ACTION"}, {Header: "NUMBER", Color: display.CyanColumn}, {Header: "KIND"},
 		{Header: "TITLE", Flex: true}, {Header: "CHANGES"},
 	}}
 	for _, it := range plan.Items {

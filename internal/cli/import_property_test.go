@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // TestImportNeverWritesRowsNotInTheSheet is the property on the real
@@ -74,7 +75,7 @@ func TestImportNeverWritesRowsNotInTheSheet(t *testing.T) {
 			writeCSV(t, file, out)
 
 			r := runLive(t, ls.URL, "import", file)
-			if r.code != 0 && r.code != ExitConflict {
+			if r.code != 0 && r.code != cmdutil.ExitConflict {
 				t.Fatalf("import: exit %d:\n%s", r.code, r.err)
 			}
 			now := map[string]api.DealRequest{}

@@ -5,7 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/exporters"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/sheets"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -22,21 +23,21 @@ func addReadFlags(cmd *cobra.Command, o *ImportOptions) {
 
 // readOptions checks the read flags before anything is read or called:
 // a mistake in one is a usage error (exit 2).
-func (o *ImportOptions) readOptions() (exporters.ReadOptions, error) {
-	ro := exporters.ReadOptions{Sheet: o.Sheet, Encoding: o.Encoding, Map: exporters.ValueMap{}}
+func (o *ImportOptions) readOptions() (sheets.ReadOptions, error) {
+	ro := sheets.ReadOptions{Sheet: o.Sheet, Encoding: o.Encoding, Map: sheets.ValueMap{}}
 	if o.Encoding != "" {
-		if err := exporters.CheckEncoding(o.Encoding); err != nil {
-			return ro, usageErrorf("--encoding: %v", err)
+		if err := sheets.CheckEncoding(o.Encoding); err != nil {
+			return ro, cmdutil.UsageErrorf("--encoding: %v", err)
 		}
 	}
-	order, err := exporters.ParseDateOrder(o.DateOrder)
+	order, err := sheets.ParseDateOrder(o.DateOrder)
 	if err != nil {
-		return ro, usageErrorf("--date-order: %v", err)
+		return ro, cmdutil.UsageErrorf("--date-order: %v", err)
 	}
 	ro.DateOrder = order
 	for _, spec := range o.Maps {
 		if err := ro.Map.Add(spec); err != nil {
-			return ro, usageErrorf("%v", err)
+			return ro, cmdutil.UsageErrorf("%v", err)
 		}
 	}
 	return ro, nil
@@ -45,12 +46,12 @@ func (o *ImportOptions) readOptions() (exporters.ReadOptions, error) {
 // readSheet reads the file as the flags say and tells the user how it
 // was read where dealctl had to decide (an encoding, a date order, hidden
 // rows left out).
-func (o *ImportOptions) readSheet() (*exporters.Sheet, error) {
+func (o *ImportOptions) readSheet() (*sheets.Sheet, error) {
 	ro, err := o.readOptions()
 	if err != nil {
 		return nil, err
 	}
-	sheet, err := exporters.ReadFile(o.File, ro)
+	sheet, err := sheets.ReadFile(o.File, ro)
 	if err != nil {
 		return nil, readError(err)
 	}
@@ -64,7 +65,7 @@ func (o *ImportOptions) readSheet() (*exporters.Sheet, error) {
 // list (its bytes are not text in any one encoding, or no row names the
 // columns): invalid input, exit 6, rather than a usage mistake.
 func unreadableContent(err error) bool {
-	var ee *exporters.EncodingError
-	var he *exporters.HeaderError
+	var ee *sheets.EncodingError
+	var he *sheets.HeaderError
 	return errors.As(err, &ee) || errors.As(err, &he)
 }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 // BenchmarkImportDryRunUSTracker plans the 600-row US tracker against a real

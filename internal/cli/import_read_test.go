@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // Reading sheets as people write them, end to end: dealctl import against
@@ -61,7 +62,7 @@ func TestImportRefusesTextItCannotRead(t *testing.T) {
 	t.Parallel()
 	ls := startLiveServer(t, 0)
 	r := runLive(t, ls.URL, "import", filepath.Join(spreadsheets, "advisor-libreoffice-1252.csv"), "--encoding", "utf-8")
-	if r.code != ExitValidation || !strings.Contains(r.err, "advisor-libreoffice-1252.csv: line 1: this line is not UTF-8") ||
+	if r.code != cmdutil.ExitValidation || !strings.Contains(r.err, "advisor-libreoffice-1252.csv: line 1: this line is not UTF-8") ||
 		!strings.Contains(r.err, "nothing was written") {
 		t.Fatalf("exit %d:\n%s", r.code, r.err)
 	}
@@ -116,7 +117,7 @@ func TestImportUnknownValuesThenMap(t *testing.T) {
 	ls := startLiveServer(t, 0)
 	file := filepath.Join(spreadsheets, "unknown-values.csv")
 	r := runLive(t, ls.URL, "import", file)
-	if r.code != ExitValidation {
+	if r.code != cmdutil.ExitValidation {
 		t.Fatalf("exit %d, want 6:\n%s", r.code, r.err)
 	}
 	if n := strings.Count(r.err, `"Regulatory" (`); n != 1 {
@@ -158,12 +159,12 @@ func TestImportReadFlagsAreChecked(t *testing.T) {
 		{[]string{"--map", "category:Regulatory=legl"}, `unknown category "legl"`},
 	} {
 		r := runLive(t, ls.URL, append([]string{"import", file}, c.args...)...)
-		if r.code != ExitUsage || !strings.Contains(r.err, c.want) {
+		if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, c.want) {
 			t.Errorf("%v: exit %d, want 2 saying %q:\n%s", c.args, r.code, c.want, r.err)
 		}
 	}
 	r := runLive(t, ls.URL, "import", filepath.Join(spreadsheets, "buyer-ddrl.xlsx"), "--encoding", "utf-8")
-	if r.code != ExitUsage || !strings.Contains(r.err, "--encoding applies to text files") {
+	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "--encoding applies to text files") {
 		t.Errorf("--encoding with a workbook: exit %d\n%s", r.code, r.err)
 	}
 }
@@ -177,7 +178,7 @@ func TestImportSheetWithoutTitleColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runLive(t, ls.URL, "import", path)
-	if r.code != ExitValidation || !strings.Contains(r.err, "row 2 names columns (No., Status, Owner) but none of them holds the titles") {
+	if r.code != cmdutil.ExitValidation || !strings.Contains(r.err, "row 2 names columns (No., Status, Owner) but none of them holds the titles") {
 		t.Fatalf("exit %d:\n%s", r.code, r.err)
 	}
 }

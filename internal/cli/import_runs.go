@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
 )
 
@@ -139,7 +140,7 @@ func (r importRuns) last(server, dealID string) (*rememberedRun, error) {
 // advertise batches the run cannot be undone as one; it is imported all
 // the same, with a note.
 func startImportRun(o *ImportOptions, s *dealScope) (*client.Client, *rememberedRun) {
-	if !s.c.Supports(client.ExtBatch) || !s.c.Supports(client.ExtEvents) {
+	if !s.c.Supports(api.ExtBatch) || !s.c.Supports(api.ExtEvents) {
 		o.Infof("note: this server does not record import runs (no batch or events extension): 'dealctl import --undo' cannot take this one back")
 		return s.c, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/importplan"
 )
 
@@ -68,7 +69,7 @@ func TestImportWorkstreamTabNeverTouchesSections(t *testing.T) {
 			args = append(args, "--dry-run")
 		}
 		r := runLive(t, ls.URL, args...)
-		if r.code != ExitValidation {
+		if r.code != cmdutil.ExitValidation {
 			t.Fatalf("%v: exit %d, want 6:\n%s", args, r.code, r.err)
 		}
 		for _, want := range []string{
@@ -99,7 +100,7 @@ func TestImportWorkstreamTabNeverTouchesSections(t *testing.T) {
 	// other fields: left alone, as the sheet has no ID of it), 2–5 →
 	// 2.2–2.5, new requests under Finance.
 	plan, r := planOf(t, ls.URL, file, "--sheet", "Financial", "--under", "2")
-	if r.code != ExitConflict {
+	if r.code != cmdutil.ExitConflict {
 		t.Fatalf("--under 2: exit %d: %s", r.code, r.err)
 	}
 	if s := plan.Summary; s.Create != 4 || s.Update != 0 || s.NumberTaken != 1 || plan.Under != "2" {
@@ -161,8 +162,8 @@ func TestImportUnderSection(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"9", ExitNotFound, "--under 9: the deal has no row 9; its sections: 1 Corporate, 2 Finance, 3 Tax, 4 People, 5 IT"},
-		{"1.1", ExitUsage, `--under 1.1: 1.1 is a request ("Certificate of incorporation"), and only a section holds rows`},
+		{"9", cmdutil.ExitNotFound, "--under 9: the deal has no row 9; its sections: 1 Corporate, 2 Finance, 3 Tax, 4 People, 5 IT"},
+		{"1.1", cmdutil.ExitUsage, `--under 1.1: 1.1 is a request ("Certificate of incorporation"), and only a section holds rows`},
 	} {
 		r := runLive(t, ls.URL, "import", file, "--sheet", "People", "--under", c.under)
 		if r.code != c.code || !strings.Contains(r.err, c.want) {
@@ -229,7 +230,7 @@ func TestImportStaleExportLeavesNewerWorkAlone(t *testing.T) {
 			mustLive(t, ls.URL, "requests", "edit", "1.2", "--title", "Board minutes 2023-2025")
 
 			plan, r := planOf(t, ls.URL, file, "--apply-status")
-			if r.code != ExitConflict {
+			if r.code != cmdutil.ExitConflict {
 				t.Fatalf("stale export: exit %d, want 5:\n%s", r.code, r.err)
 			}
 			if !plan.Applied || !plan.Exported || plan.Summary.Conflicts != 2 {
@@ -264,7 +265,7 @@ func TestImportStaleExportLeavesNewerWorkAlone(t *testing.T) {
 			}
 
 			// Again: the same conflicts, nothing more written (exit 5 again).
-			if _, r := planOf(t, ls.URL, file, "--apply-status", "--dry-run"); r.code != ExitConflict {
+			if _, r := planOf(t, ls.URL, file, "--apply-status", "--dry-run"); r.code != cmdutil.ExitConflict {
 				t.Errorf("dry run of the stale export: exit %d, want 5", r.code)
 			}
 			plan, r = planOf(t, ls.URL, file, "--apply-status", "--overwrite")
@@ -346,7 +347,7 @@ func TestImportIdentityMismatches(t *testing.T) {
 	before := liveRows(t, ls.URL)
 	kind := writeSheet(t, "Number,Kind,Title\n2,request,Finance\n1.1,section,Certificate of incorporation\n1.1.1,request,Apostille\n")
 	r := runLive(t, ls.URL, "import", kind)
-	if r.code != ExitValidation {
+	if r.code != cmdutil.ExitValidation {
 		t.Fatalf("kind mismatch: exit %d, want 6:\n%s", r.code, r.err)
 	}
 	for _, want := range []string{
@@ -364,13 +365,13 @@ func TestImportIdentityMismatches(t *testing.T) {
 	// A sheet at odds with itself (a request holding rows) is fixed first:
 	// no flag gets it through, so none is offered.
 	odd := writeSheet(t, "Number,Kind,Title\n1,request,Corporate\n1.1,section,Certificate of incorporation\n1.1.1,request,Apostille\n")
-	if r := runLive(t, ls.URL, "import", odd); r.code != ExitValidation || len(waysIn(r.err)) != 0 {
+	if r := runLive(t, ls.URL, "import", odd); r.code != cmdutil.ExitValidation || len(waysIn(r.err)) != 0 {
 		t.Errorf("a sheet at odds with itself: exit %d, ways offered:\n%s", r.code, r.err)
 	}
 
 	title := writeSheet(t, "Number,Title,Due date\n1.2,Environmental permits,2026-06-01\n2.1,Audited accounts FY2025,2026-06-01\n1.3,Share register,\n")
 	plan, r := planOf(t, ls.URL, title)
-	if r.code != ExitConflict || plan.Summary.NumberTaken != 2 || plan.Summary.Create != 1 ||
+	if r.code != cmdutil.ExitConflict || plan.Summary.NumberTaken != 2 || plan.Summary.Create != 1 ||
 		!strings.Contains(r.err, `row 2, 1.2 is on the deal with other content, left alone`) ||
 		!strings.Contains(r.err, `title: deal "Board minutes", sheet "Environmental permits"`) {
 		t.Errorf("taken numbers: exit %d, summary %+v:\n%s", r.code, plan.Summary, r.err)
@@ -488,7 +489,7 @@ func TestImportNULFailsPlanning(t *testing.T) {
 	sheet := writeSheet(t, "Number,Title,Details\n1,Corporate,\n1.3,Share\x00register,\n1.4,Options,text\x00more\n")
 	for _, args := range [][]string{{"--dry-run"}, nil} {
 		r := runLive(t, ls.URL, append([]string{"import", sheet}, args...)...)
-		if r.code != ExitValidation || !strings.Contains(r.err, "row 3, Title: the title holds a NUL character") ||
+		if r.code != cmdutil.ExitValidation || !strings.Contains(r.err, "row 3, Title: the title holds a NUL character") ||
 			!strings.Contains(r.err, "row 4, Details: the text holds a NUL character") {
 			t.Errorf("%v: exit %d:\n%s", args, r.code, r.err)
 		}

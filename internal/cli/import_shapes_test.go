@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // TestImportSheetsReadAsMeant runs the sheets shaped as deal teams' own
@@ -22,7 +24,7 @@ func TestImportSheetsReadAsMeant(t *testing.T) {
 	} {
 		for _, args := range [][]string{{"--dry-run"}, {}} {
 			r := runLive(t, ls.URL, append([]string{"import", filepath.Join(spreadsheets, file)}, args...)...)
-			if r.code != ExitValidation || !strings.Contains(r.err, want) || !strings.Contains(r.err, "nothing was written") {
+			if r.code != cmdutil.ExitValidation || !strings.Contains(r.err, want) || !strings.Contains(r.err, "nothing was written") {
 				t.Errorf("import %s %v: exit %d, want 6 saying %q:\n%s", file, args, r.code, want, r.err)
 			}
 		}

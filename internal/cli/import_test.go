@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/importplan"
 )
 
@@ -23,7 +24,7 @@ func TestImportTemplateThenReRunChangesNothing(t *testing.T) {
 	file := filepath.Join(spreadsheets, "buyer-ddrl.xlsx")
 
 	plan, r := planOf(t, ls.URL, file, "--dry-run")
-	if r.code != ExitConflict || plan.Summary.Create != 4 || plan.Summary.Update != 0 || plan.Summary.NumberTaken != 4 ||
+	if r.code != cmdutil.ExitConflict || plan.Summary.Create != 4 || plan.Summary.Update != 0 || plan.Summary.NumberTaken != 4 ||
 		!strings.Contains(r.err, "row 8, 1.2 is on the deal with other content, left alone") ||
 		!strings.Contains(r.err, `title: deal "Board minutes", sheet "Register of members"`) {
 		t.Fatalf("template over Falcon: exit %d, summary %+v, want 5 with 4 conflicts:\n%s", r.code, plan.Summary, r.err)
@@ -47,7 +48,7 @@ func TestImportTemplateThenReRunChangesNothing(t *testing.T) {
 	if !strings.Contains(r.err, "Ignoring columns dealctl does not use: Comments") {
 		t.Errorf("no note about the ignored column:\n%s", r.err)
 	}
-	if r := runLive(t, ls.URL, "import", file, "--match", "number"); r.code != ExitUsage ||
+	if r := runLive(t, ls.URL, "import", file, "--match", "number"); r.code != cmdutil.ExitUsage ||
 		!strings.Contains(r.err, "--match number would overwrite 4 rows of the deal by number, and there is no terminal to ask: nothing was written; pass --yes to write them, or --dry-run to see each change") {
 		t.Errorf("--match number without a terminal or --yes: exit %d:\n%s", r.code, r.err)
 	}
@@ -122,7 +123,7 @@ func TestImportBadRowsWriteNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runLive(t, ls.URL, "import", path)
-	if r.code != ExitValidation {
+	if r.code != cmdutil.ExitValidation {
 		t.Fatalf("exit %d, want 6:\n%s", r.code, r.err)
 	}
 	for _, want := range []string{
@@ -220,7 +221,7 @@ func TestImportRetriesInOneLayer(t *testing.T) {
 	ts.set(func(ts *liveAPI) { ts.dropPOS = 1000 })
 	freshConnections(ts)
 	r = run(t, ts, runOpts{env: debug, quickRetries: true}, "import", oneNewRowSheet(t))
-	r.must(t, ExitFailure)
+	r.must(t, cmdutil.ExitFailure)
 	if n := apiAttempts(r.err, post); n != 4 {
 		t.Errorf("a network that stays down: %d POST attempts, want 4 (the client's 1 + 3 retries)", n)
 	}
@@ -232,7 +233,7 @@ func TestImportRetriesInOneLayer(t *testing.T) {
 	ts.set(func(ts *liveAPI) { ts.dropPOS = 1 })
 	freshConnections(ts)
 	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEBUG": "api", "DEALCTL_NO_EXTENSIONS": "1"}, quickRetries: true}, "import", oneNewRowSheet(t))
-	r.must(t, ExitFailure)
+	r.must(t, cmdutil.ExitFailure)
 	if !strings.Contains(r.err, "run the same command again to finish") {
 		t.Errorf("stderr = %q, want the advice to run again", r.err)
 	}
@@ -260,7 +261,7 @@ func TestImportUnterminatedQuote(t *testing.T) {
 	before := len(liveRows(t, ls.URL))
 	for _, args := range [][]string{{"--dry-run"}, {}} {
 		r := runLive(t, ls.URL, append([]string{"import", file}, args...)...)
-		if r.code != ExitValidation || !strings.Contains(r.err, "list.csv: line 3: unterminated quote") ||
+		if r.code != cmdutil.ExitValidation || !strings.Contains(r.err, "list.csv: line 3: unterminated quote") ||
 			!strings.Contains(r.err, "nothing was written") {
 			t.Errorf("import %v: exit %d, stderr %q", args, r.code, r.err)
 		}
@@ -285,7 +286,7 @@ func TestImportProblemsNeverActOnTheTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runLive(t, ls.URL, "import", path, "--dry-run")
-	if r.code != ExitValidation {
+	if r.code != cmdutil.ExitValidation {
 		t.Fatalf("exit %d, want 6:\n%s", r.code, r.err)
 	}
 	if strings.ContainsAny(r.err, "\x1b\x07\u202e") {

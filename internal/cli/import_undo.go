@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -102,7 +103,7 @@ func importUndoRun(ctx context.Context, o *ImportOptions, args []string) error {
 		}
 	}
 	if len(touched) == 0 {
-		return notFoundErrorf("import run %s wrote nothing on %s that this key can see: nothing to undo", runID, s.Deal.Codename)
+		return cmdutil.NotFoundErrorf("import run %s wrote nothing on %s that this key can see: nothing to undo", runID, s.Deal.Codename)
 	}
 	names := feed.names(ctx)
 	res := undoResult{Run: runID, DryRun: o.DryRun, Requests: []undoRequest{}, Conflicts: []revertConflict{}}
@@ -181,7 +182,7 @@ func importUndoRun(ctx context.Context, o *ImportOptions, args []string) error {
 		for i, c := range res.Conflicts {
 			lines[i] = "  " + c.String()
 		}
-		return withExit(ExitConflict, fmt.Errorf("rows changed or answered since the import were kept as they are (%d %s); the rest is undone. "+
+		return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("rows changed or answered since the import were kept as they are (%d %s); the rest is undone. "+
 			"'dealctl history NUMBER' shows each row's changes, 'dealctl revert NUMBER --to EVENT_ID --force' takes one back anyway:\n%s",
 			len(res.Conflicts), plural(len(res.Conflicts), "change", "changes"), strings.Join(lines, "\n")))
 	}
@@ -207,7 +208,7 @@ func plural(n int, one, many string) string {
 func chooseRun(o *ImportOptions, s *dealScope, args []string) (string, error) {
 	if len(args) == 1 {
 		if !api.ValidBatchID(args[0]) {
-			return "", usageErrorf("%q is not an import run id: 'dealctl history NUMBER' shows the run of each change", args[0])
+			return "", cmdutil.UsageErrorf("%q is not an import run id: 'dealctl history NUMBER' shows the run of each change", args[0])
 		}
 		return args[0], nil
 	}
@@ -220,7 +221,7 @@ func chooseRun(o *ImportOptions, s *dealScope, args []string) (string, error) {
 		return "", err
 	}
 	if run == nil {
-		return "", notFoundErrorf("no import run into %s is remembered on this machine: name one, 'dealctl import --undo RUN' ('dealctl history NUMBER' shows the run of each change)", s.Deal.Codename)
+		return "", cmdutil.NotFoundErrorf("no import run into %s is remembered on this machine: name one, 'dealctl import --undo RUN' ('dealctl history NUMBER' shows the run of each change)", s.Deal.Codename)
 	}
 	return run.ID, nil
 }

@@ -5,10 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/importplan"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // importCommand is this import's command line, as the user can paste it,
@@ -16,13 +17,13 @@ import (
 // the reading and matching flags carried over, the dry run and the
 // output format left out.
 func (o *ImportOptions) importCommand(deal, under string, extra ...string) string {
-	args := []string{"dealctl", "import", shellQuote(o.File)}
+	args := []string{"dealctl", "import", cmdutil.ShellQuote(o.File)}
 	if deal != "" {
-		args = append(args, "--deal", shellQuote(deal))
+		args = append(args, "--deal", cmdutil.ShellQuote(deal))
 	}
 	flag := func(name, value string) {
 		if value != "" {
-			args = append(args, name, shellQuote(value))
+			args = append(args, name, cmdutil.ShellQuote(value))
 		}
 	}
 	flag("--sheet", o.Sheet)
@@ -51,7 +52,7 @@ func (o *ImportOptions) importCommand(deal, under string, extra ...string) strin
 // --match number only where every collision is a row of other content
 // (not another kind), nothing else conflicts, and the caller may edit
 // those rows.
-func (o *ImportOptions) waysThrough(sheet *exporters.Sheet, plan *importplan.Plan, current []api.DealRequest, mayCreate bool) []string {
+func (o *ImportOptions) waysThrough(sheet *sheets.Sheet, plan *importplan.Plan, current []api.DealRequest, mayCreate bool) []string {
 	if len(plan.Collisions) == 0 || !onlyCollisions(sheet, plan) {
 		return nil
 	}
@@ -62,9 +63,9 @@ func (o *ImportOptions) waysThrough(sheet *exporters.Sheet, plan *importplan.Pla
 		if !wrote && !hasIDMatches(plan) && selfContained(sheet) {
 			n := nextTopNumber(current)
 			title := "From " + filepath.Base(o.File)
-			create := "dealctl requests create --kind section --number " + n + " --title " + shellQuote(title)
+			create := "dealctl requests create --kind section --number " + n + " --title " + cmdutil.ShellQuote(title)
 			if plan.Deal != "" {
-				create += " --deal " + shellQuote(plan.Deal)
+				create += " --deal " + cmdutil.ShellQuote(plan.Deal)
 			}
 			ways = append(ways, create+" && "+o.importCommand(plan.Deal, n)+"   # the whole sheet under a new section "+n)
 		}
@@ -89,7 +90,7 @@ func reportWays(e cmdEnv, ways []string) {
 // onlyCollisions reports whether every problem is a row's collision with
 // the deal: a sheet with problems of its own is fixed first, as no flag
 // gets it through.
-func onlyCollisions(sheet *exporters.Sheet, plan *importplan.Plan) bool {
+func onlyCollisions(sheet *sheets.Sheet, plan *importplan.Plan) bool {
 	if len(sheet.Problems) > 0 {
 		return false
 	}
@@ -104,7 +105,7 @@ func onlyCollisions(sheet *exporters.Sheet, plan *importplan.Plan) bool {
 // selfContained reports whether every row's section is a row of the
 // sheet: only then can the sheet go under a new section whole (a row
 // under one of the deal's sections would be under nothing there).
-func selfContained(sheet *exporters.Sheet) bool {
+func selfContained(sheet *sheets.Sheet) bool {
 	for _, r := range sheet.Rows {
 		if r.Parent != "" && r.ParentLine == 0 {
 			return false

@@ -11,13 +11,14 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termmd"
 )
 
 // NewCmdMessages is `dealctl messages`.
 func NewCmdMessages(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "messages", Short: "Read a request's conversation"}
-	cmd.AddCommand(NewCmdMessagesList(f, nil))
+	cmd.AddCommand(NewCmdMessagesList(f))
 	return cmd
 }
 
@@ -28,7 +29,7 @@ type MessagesListOptions struct {
 }
 
 // NewCmdMessagesList is `dealctl messages ls REQUEST`.
-func NewCmdMessagesList(f *Factory, runF func(*MessagesListOptions) error) *cobra.Command {
+func NewCmdMessagesList(f *Factory) *cobra.Command {
 	opts := &MessagesListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "ls REQUEST",
@@ -39,9 +40,6 @@ func NewCmdMessagesList(f *Factory, runF func(*MessagesListOptions) error) *cobr
 		ValidArgsFunction: completeRequests(f, api.KindRequest),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return messagesListRun(cmd.Context(), opts)
 		},
 	}
@@ -98,8 +96,8 @@ func messagesTable(msgs []api.Message) *output.Table {
 // files. With md (a terminal) Markdown text is rendered; otherwise it is
 // printed as written. m is made safe for a terminal (output.SafeCopy) by
 // the caller.
-func writeMessage(ctx context.Context, w io.Writer, m *api.Message, th *output.Theme, md *termmd.Renderer) {
-	fmt.Fprintf(w, "%s %s %s\n", th.Bold(authorLabel(m.Author)), th.Dim(timeCell(m.PostedAt)), th.Dim("("+strings.Join(output.MessageTags(*m), ", ")+")"))
+func writeMessage(ctx context.Context, w io.Writer, m *api.Message, th *display.Theme, md *termmd.Renderer) {
+	fmt.Fprintf(w, "%s %s %s\n", th.Bold(authorLabel(m.Author)), th.Dim(timeCell(m.PostedAt)), th.Dim("("+strings.Join(display.MessageTags(*m), ", ")+")"))
 	text := strings.TrimRight(m.Text, "\n")
 	if md != nil && m.Format == api.FormatMarkdown && text != "" {
 		text = md.Render(ctx, text)
@@ -108,7 +106,7 @@ func writeMessage(ctx context.Context, w io.Writer, m *api.Message, th *output.T
 		fmt.Fprintln(w, text)
 	}
 	for _, f := range m.Files {
-		fmt.Fprintln(w, "  "+output.FileLine(f))
+		fmt.Fprintln(w, "  "+display.FileLine(f))
 	}
 }
 

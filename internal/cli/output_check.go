@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // annotationTable marks a command whose output has rows, and so can be
@@ -23,16 +24,16 @@ func hasTable(cmd *cobra.Command) bool { return cmd.Annotations[annotationTable]
 // result: run again, it would write twice.
 func checkOutputFlags(cmd *cobra.Command, g *GlobalOptions, p *output.Printer) error {
 	if g.Output != "" && !slices.Contains(output.Formats, g.Output) {
-		return usageErrorf("-o %q: choose one of %v", g.Output, output.Formats)
+		return cmdutil.UsageErrorf("-o %q: choose one of %v", g.Output, output.Formats)
 	}
 	if p.JQ != "" {
 		if _, err := output.CompileJQ(p.JQ); err != nil {
-			return usageErrorf("--jq %q: %v: nothing was done", p.JQ, err)
+			return cmdutil.UsageErrorf("--jq %q: %v: nothing was done", p.JQ, err)
 		}
 	}
 	// help prints cobra's text whatever -o says.
 	if p.NeedsTable() && !hasTable(cmd) && cmd.Name() != "help" {
-		return usageErrorf("-o %s is not available for '%s', which prints no table: use -o json or -o yaml (nothing was done)",
+		return cmdutil.UsageErrorf("-o %s is not available for '%s', which prints no table: use -o json or -o yaml (nothing was done)",
 			p.Format, cmd.CommandPath())
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // TestOutputFormatCheckedBeforeWriting: a format the command cannot print,
@@ -24,7 +26,7 @@ func TestOutputFormatCheckedBeforeWriting(t *testing.T) {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			ts := newFalcon(t)
 			r := run(t, ts, runOpts{}, args...)
-			if r.code != ExitUsage || !strings.Contains(r.err, "nothing was done") {
+			if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "nothing was done") {
 				t.Errorf("exit %d, want 2, stderr %q", r.code, r.err)
 			}
 			if n := len(ts.callList()); n != 0 {
@@ -44,7 +46,7 @@ func TestOutputFormatOfReads(t *testing.T) {
 		{"auth", "status", "-o", "tsv"}, {"api", "GET", "/me", "-o", "csv"}, {"watch", "--count", "1", "-o", "csv"},
 	} {
 		r := run(t, ts, runOpts{}, args...)
-		if r.code != ExitUsage || !strings.Contains(r.err, "use -o json or -o yaml") {
+		if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "use -o json or -o yaml") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.err)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // NewCmdPeople is `dealctl people`.
 func NewCmdPeople(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "people", Short: "List the people on a deal"}
-	cmd.AddCommand(NewCmdPeopleList(f, nil))
+	cmd.AddCommand(NewCmdPeopleList(f))
 	return cmd
 }
 
@@ -20,7 +20,7 @@ func NewCmdPeople(f *Factory) *cobra.Command {
 type PeopleListOptions struct{ cmdEnv }
 
 // NewCmdPeopleList is `dealctl people ls`.
-func NewCmdPeopleList(f *Factory, runF func(*PeopleListOptions) error) *cobra.Command {
+func NewCmdPeopleList(f *Factory) *cobra.Command {
 	opts := &PeopleListOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:         "ls",
@@ -29,9 +29,6 @@ func NewCmdPeopleList(f *Factory, runF func(*PeopleListOptions) error) *cobra.Co
 		Short:       "List everyone on the deal, from both sides",
 		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return peopleListRun(cmd.Context(), opts)
 		},
 	}

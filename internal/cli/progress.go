@@ -12,6 +12,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/domain"
 )
 
@@ -19,7 +20,7 @@ import (
 type ProgressOptions struct{ cmdEnv }
 
 // NewCmdProgress is `dealctl progress`.
-func NewCmdProgress(f *Factory, runF func(*ProgressOptions) error) *cobra.Command {
+func NewCmdProgress(f *Factory) *cobra.Command {
 	opts := &ProgressOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:         "progress",
@@ -31,9 +32,6 @@ zone, not complete) and due this week (today and the six days after, not
 complete).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return progressRun(cmd.Context(), opts)
 		},
 	}
@@ -82,7 +80,6 @@ func progressRun(ctx context.Context, o *ProgressOptions) error {
 
 func buildProgress(s *dealScope, rows []api.DealRequest, now time.Time) *progressReport {
 	today := s.Today(now)
-	weekEnd := s.Today(now.AddDate(0, 0, 6))
 	rep := &progressReport{Deal: s.Deal.Codename, Today: today, ByCategory: map[string]*domain.StatusCounts{}}
 	byAssignee := map[string]*domain.StatusCounts{}
 	for _, c := range api.RequestCategories {
@@ -105,7 +102,7 @@ func buildProgress(s *dealScope, rows []api.DealRequest, now time.Time) *progres
 		if domain.Overdue(&r, today) {
 			rep.Overdue++
 		}
-		if r.Status != api.StatusComplete && r.DueDate != nil && *r.DueDate >= today && *r.DueDate <= weekEnd {
+		if domain.DueThisWeek(&r, today) {
 			rep.DueThisWeek++
 		}
 	}
@@ -159,7 +156,7 @@ func bar(c domain.StatusCounts, on bool) string {
 
 // writeProgress writes the report for a terminal width wide, or for a
 // pipe when width is 0.
-func writeProgress(w io.Writer, rep *progressReport, th *output.Theme, width int) error {
+func writeProgress(w io.Writer, rep *progressReport, th *display.Theme, width int) error {
 	if width == 0 {
 		// Stable lines for scripts: a label, then the counts.
 		fmt.Fprintf(w, "total\t%d\t%d\t%d\t%d\n", rep.Total.Open, rep.Total.Partial, rep.Total.Complete, rep.Total.Total)

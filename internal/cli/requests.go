@@ -13,12 +13,12 @@ func NewCmdRequests(f *Factory) *cobra.Command {
 	}
 	cmd.AddCommand(
 		NewCmdRequestsList(f, nil),
-		NewCmdRequestsShow(f, nil),
-		NewCmdRequestsCreate(f, nil),
-		NewCmdRequestsEdit(f, nil),
-		NewCmdRequestsAssign(f, nil),
-		newCmdStatus(f, nil, "status REQUEST STATUS"),
-		NewCmdRequestsDelete(f, nil),
+		NewCmdRequestsShow(f),
+		NewCmdRequestsCreate(f),
+		NewCmdRequestsEdit(f),
+		NewCmdRequestsAssign(f),
+		newCmdStatus(f, "status REQUEST STATUS"),
+		NewCmdRequestsDelete(f),
 	)
 	return cmd
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -27,7 +29,7 @@ type RequestsCreateOptions struct {
 }
 
 // NewCmdRequestsCreate is `dealctl requests create`.
-func NewCmdRequestsCreate(f *Factory, runF func(*RequestsCreateOptions) error) *cobra.Command {
+func NewCmdRequestsCreate(f *Factory) *cobra.Command {
 	opts := &RequestsCreateOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "create --title TITLE",
@@ -35,9 +37,6 @@ func NewCmdRequestsCreate(f *Factory, runF func(*RequestsCreateOptions) error) *
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Set = changedFlags(cmd)
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsCreateRun(cmd.Context(), opts)
 		},
 	}
@@ -66,7 +65,7 @@ func NewCmdRequestsCreate(f *Factory, runF func(*RequestsCreateOptions) error) *
 func requestsCreateRun(ctx context.Context, o *RequestsCreateOptions) error {
 	in := api.DealRequestCreate{Title: api.Some(o.Title)}
 	if strings.TrimSpace(o.Title) == "" {
-		return usageErrorf("--title must not be blank")
+		return cmdutil.UsageErrorf("--title must not be blank")
 	}
 	if o.Set["kind"] {
 		k, err := parseEnum("--kind", o.Kind, api.RequestKinds)
@@ -123,7 +122,7 @@ func requestsCreateRun(ctx context.Context, o *RequestsCreateOptions) error {
 			return err
 		}
 		if parent.Kind != api.KindSection {
-			return usageErrorf("--parent %s is a request: only a section can hold others", o.Parent)
+			return cmdutil.UsageErrorf("--parent %s is a request: only a section can hold others", o.Parent)
 		}
 		in.ParentID = api.Some(parent.ID)
 	}
@@ -144,7 +143,7 @@ func requestsCreateRun(ctx context.Context, o *RequestsCreateOptions) error {
 // printChangedRequest prints a request a command created or changed
 // with the sentence that says so: see printWrite.
 func printChangedRequest(e cmdEnv, r *api.DealRequest, sentence string) error {
-	return printWrite(e, r, r, func(w io.Writer, th *output.Theme) error {
+	return printWrite(e, r, r, func(w io.Writer, th *display.Theme) error {
 		_, err := fmt.Fprintln(w, termsafe.Line(sentence))
 		return err
 	})
@@ -156,7 +155,7 @@ func printChangedRequest(e cmdEnv, r *api.DealRequest, sentence string) error {
 // "NUMBER\tSTATUS\tID" of the request r on stdout, the data a script
 // picks up, with what human writes going to stderr as the confirmation.
 // -q leaves only the data: nothing on a terminal, the line on a pipe.
-func printWrite(e cmdEnv, data any, r *api.DealRequest, human func(w io.Writer, th *output.Theme) error) error {
+func printWrite(e cmdEnv, data any, r *api.DealRequest, human func(w io.Writer, th *display.Theme) error) error {
 	p := e.Printer()
 	return p.Print(output.View{Data: data, Human: func(w io.Writer) error {
 		if e.IO.IsStdoutTTY() {
@@ -172,7 +171,7 @@ func printWrite(e cmdEnv, data any, r *api.DealRequest, human func(w io.Writer, 
 			return nil
 		}
 		var confirm bytes.Buffer
-		if err := human(&confirm, output.NewTheme(&confirm, false)); err != nil {
+		if err := human(&confirm, display.NewTheme(&confirm, false)); err != nil {
 			return err
 		}
 		_, err := io.WriteString(e.IO.ErrOut, termsafe.Text(confirm.String()))
@@ -192,7 +191,7 @@ func readBody(stdin io.Reader, body, file string, bodySet, fileSet bool) (string
 			data, err = os.ReadFile(file)
 		}
 		if err != nil {
-			return "", false, withExit(ExitUsage, fmt.Errorf("reading %s: %w", file, err))
+			return "", false, cmdutil.WithExit(cmdutil.ExitUsage, fmt.Errorf("reading %s: %w", file, err))
 		}
 		return string(data), true, nil
 	case bodySet:
@@ -209,7 +208,7 @@ func emptyBodyFileError(file, hint string) error {
 	if file == "-" {
 		from = "stdin"
 	}
-	return usageErrorf("nothing read from %s (-F %s): %s", from, file, hint)
+	return cmdutil.UsageErrorf("nothing read from %s (-F %s): %s", from, file, hint)
 }
 
 // changedFlags lists the flags given on the command line.

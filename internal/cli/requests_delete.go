@@ -11,6 +11,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // RequestsDeleteOptions are `requests delete`'s inputs.
@@ -21,7 +22,7 @@ type RequestsDeleteOptions struct {
 }
 
 // NewCmdRequestsDelete is `dealctl requests delete REQUEST`.
-func NewCmdRequestsDelete(f *Factory, runF func(*RequestsDeleteOptions) error) *cobra.Command {
+func NewCmdRequestsDelete(f *Factory) *cobra.Command {
 	opts := &RequestsDeleteOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "delete REQUEST",
@@ -44,9 +45,6 @@ delete extension (dealctl serve does).`,
 		ValidArgsFunction: completeRequests(f, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsDeleteRun(cmd.Context(), opts)
 		},
 	}
@@ -68,8 +66,8 @@ func requestsDeleteRun(ctx context.Context, o *RequestsDeleteOptions) error {
 	if err != nil {
 		return err
 	}
-	if !s.c.Supports(client.ExtDelete) {
-		return withExit(ExitFailure, fmt.Errorf("this server does not advertise the delete extension (or DEALCTL_NO_EXTENSIONS is set): requests cannot be deleted through it"))
+	if !s.c.Supports(api.ExtDelete) {
+		return cmdutil.WithExit(cmdutil.ExitFailure, fmt.Errorf("this server does not advertise the delete extension (or DEALCTL_NO_EXTENSIONS is set): requests cannot be deleted through it"))
 	}
 	declined, err := confirmOrRefuse(o.IO, o.Yes, fmt.Sprintf("Delete %s %s? It stays in 'dealctl history %s' and can be made again with 'dealctl revert'.", r.Number, r.Title, r.Number),
 		"deleting "+r.Number)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // RequestsEditOptions are `requests edit`'s inputs.
@@ -20,7 +21,7 @@ type RequestsEditOptions struct {
 }
 
 // NewCmdRequestsEdit is `dealctl requests edit REQUEST`.
-func NewCmdRequestsEdit(f *Factory, runF func(*RequestsEditOptions) error) *cobra.Command {
+func NewCmdRequestsEdit(f *Factory) *cobra.Command {
 	opts := &RequestsEditOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:               "edit REQUEST",
@@ -31,9 +32,6 @@ func NewCmdRequestsEdit(f *Factory, runF func(*RequestsEditOptions) error) *cobr
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			opts.Set = changedFlags(cmd)
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsEditRun(cmd.Context(), opts)
 		},
 	}
@@ -55,7 +53,7 @@ func requestsEditRun(ctx context.Context, o *RequestsEditOptions) error {
 	var in api.DealRequestUpdate
 	if o.Set["title"] {
 		if strings.TrimSpace(o.Title) == "" {
-			return usageErrorf("--title must not be blank")
+			return cmdutil.UsageErrorf("--title must not be blank")
 		}
 		in.Title = api.Some(o.Title)
 	}
@@ -94,7 +92,7 @@ func requestsEditRun(ctx context.Context, o *RequestsEditOptions) error {
 		}
 	}
 	if in == (api.DealRequestUpdate{}) {
-		return usageErrorf("nothing to change: give --title, --body, -F, --number, --priority, --category or --requester")
+		return cmdutil.UsageErrorf("nothing to change: give --title, --body, -F, --number, --priority, --category or --requester")
 	}
 	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
@@ -116,7 +114,7 @@ type RequestsAssignOptions struct {
 }
 
 // NewCmdRequestsAssign is `dealctl requests assign REQUEST`.
-func NewCmdRequestsAssign(f *Factory, runF func(*RequestsAssignOptions) error) *cobra.Command {
+func NewCmdRequestsAssign(f *Factory) *cobra.Command {
 	opts := &RequestsAssignOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:               "assign REQUEST [--to PERSON|none] [--due DATE|none]",
@@ -126,9 +124,6 @@ func NewCmdRequestsAssign(f *Factory, runF func(*RequestsAssignOptions) error) *
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			opts.Set = changedFlags(cmd)
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsAssignRun(cmd.Context(), opts)
 		},
 	}
@@ -140,7 +135,7 @@ func NewCmdRequestsAssign(f *Factory, runF func(*RequestsAssignOptions) error) *
 
 func requestsAssignRun(ctx context.Context, o *RequestsAssignOptions) error {
 	if !o.Set["to"] && !o.Set["due"] {
-		return usageErrorf("nothing to change: give --to PERSON|none and/or --due DATE|none")
+		return cmdutil.UsageErrorf("nothing to change: give --to PERSON|none and/or --due DATE|none")
 	}
 	s, err := o.openDealToAct(ctx)
 	if err != nil {
@@ -174,7 +169,7 @@ func requestsAssignRun(ctx context.Context, o *RequestsAssignOptions) error {
 		return err
 	}
 	if r.Kind == api.KindSection {
-		return usageErrorf("%s is a section: sections have no assignee or due date", r.Number)
+		return cmdutil.UsageErrorf("%s is a section: sections have no assignee or due date", r.Number)
 	}
 	updated, err := s.update(ctx, r, s.forUpdate(r), in)
 	if err != nil {

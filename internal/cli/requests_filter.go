@@ -5,6 +5,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/domain"
 )
 
@@ -91,14 +92,9 @@ func under(id, section string, parent map[string]string) bool {
 	return false
 }
 
+// matchesText is the search the TUI's / makes too (domain.SearchText).
 func matchesText(r api.DealRequest, q string) bool {
-	q = strings.ToLower(q)
-	for _, s := range []string{r.Number, r.Title, r.Body, deref(r.Requester)} {
-		if strings.Contains(strings.ToLower(s), q) {
-			return true
-		}
-	}
-	return false
+	return domain.SearchMatches(domain.SearchText(&r), domain.SearchQuery(q))
 }
 
 // parseEnumList splits "a,b" and checks each value against allowed.
@@ -111,7 +107,7 @@ func parseEnumList[T ~string](flag string, values []string, allowed []T) ([]T, e
 				continue
 			}
 			if !api.OneOf(T(p), allowed) {
-				return nil, usageErrorf("--%s %q: choose from %s%s", flag, p, joinEnum(allowed), didYouMean(p, names(allowed)))
+				return nil, cmdutil.UsageErrorf("--%s %q: choose from %s%s", flag, p, joinEnum(allowed), didYouMean(p, names(allowed)))
 			}
 			out = append(out, T(p))
 		}
@@ -135,7 +131,7 @@ func names[T ~string](xs []T) []string {
 func parseEnum[T ~string](what, v string, allowed []T) (T, error) {
 	t := T(strings.ToLower(strings.TrimSpace(v)))
 	if !api.OneOf(t, allowed) {
-		return "", usageErrorf("%s %q: choose from %s%s", what, v, joinEnum(allowed), didYouMean(v, names(allowed)))
+		return "", cmdutil.UsageErrorf("%s %q: choose from %s%s", what, v, joinEnum(allowed), didYouMean(v, names(allowed)))
 	}
 	return t, nil
 }

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // `requests ls -o json` prints the real server's list without decoding it;
@@ -32,7 +33,7 @@ func TestRequestsListJSONUndecoded(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
-	if err := output.WriteJSON(&want, rows); err != nil {
+	if err := display.WriteJSON(&want, rows); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{{"-o", "json"}, {"--json"}} {
@@ -56,7 +57,7 @@ func TestRequestsListJSONByID(t *testing.T) {
 	}
 	missing := "99999999-9999-4999-8999-999999999999"
 	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_DEAL": missing}}, "requests", "ls", "-o", "json")
-	r.must(t, ExitNotFound)
+	r.must(t, cmdutil.ExitNotFound)
 	if want := `{"code":"not_found","params":{"message":"no deal ` + missing + ` reachable with this key: see 'dealctl deals ls'"}}` + "\n"; r.err != want {
 		t.Errorf("stderr %q, want %q", r.err, want)
 	}

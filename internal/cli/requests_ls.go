@@ -11,6 +11,8 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/domain"
 )
 
@@ -136,7 +138,7 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 			}
 		}
 		if sec.Kind != api.KindSection {
-			return usageErrorf("--section %s: %s is a request, not a section", o.Section, sec.Number)
+			return cmdutil.UsageErrorf("--section %s: %s is a request, not a section", o.Section, sec.Number)
 		}
 		flt.sectionID = sec.ID
 	}
@@ -151,7 +153,7 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 		return err
 	}
 	if o.ExitCode && len(rows) > 0 {
-		return &silentExit{code: ExitMatched}
+		return cmdutil.SilentExit(cmdutil.ExitMatched)
 	}
 	return nil
 }
@@ -182,7 +184,7 @@ func requestsListJSON(ctx context.Context, o *RequestsListOptions, p *output.Pri
 	}
 	body, err := c.RequestsJSON(ctx, dealID, indentedList)
 	if client.IsNotFound(err) {
-		return notFoundErrorf("no deal %s reachable with this key: see 'dealctl deals ls'", ref)
+		return cmdutil.NotFoundErrorf("no deal %s reachable with this key: see 'dealctl deals ls'", ref)
 	}
 	if err != nil {
 		return err
@@ -249,12 +251,12 @@ func requestsTable(s *dealScope, rows []api.DealRequest, today string) *output.T
 	// assignee is named rather than e-mailed, and the category, then the
 	// assignee, then the priority go when the terminal is narrow.
 	t := &output.Table{Columns: []output.Column{
-		{Header: "NUMBER", Color: output.CyanColumn},
+		{Header: "NUMBER", Color: display.CyanColumn},
 		{Header: "KIND", PipeOnly: true},
-		{Header: "STATUS", Color: output.StatusColumn},
-		{Header: "PRIORITY", Color: output.PriorityColumn, Drop: 1},
+		{Header: "STATUS", Color: display.StatusColumn},
+		{Header: "PRIORITY", Color: display.PriorityColumn, Drop: 1},
 		{Header: "CATEGORY", Drop: 3, Words: true},
-		{Header: "DUE", Color: func(th *output.Theme, c string, row []string) string {
+		{Header: "DUE", Color: func(th *display.Theme, c string, row []string) string {
 			if row[overdueMark] == "overdue" {
 				return th.Red(c)
 			}

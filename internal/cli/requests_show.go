@@ -9,10 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/sheets"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -23,7 +24,7 @@ type RequestsShowOptions struct {
 }
 
 // NewCmdRequestsShow is `dealctl requests show REQUEST`.
-func NewCmdRequestsShow(f *Factory, runF func(*RequestsShowOptions) error) *cobra.Command {
+func NewCmdRequestsShow(f *Factory) *cobra.Command {
 	opts := &RequestsShowOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:               "show REQUEST",
@@ -33,9 +34,6 @@ func NewCmdRequestsShow(f *Factory, runF func(*RequestsShowOptions) error) *cobr
 		ValidArgsFunction: completeRequests(f, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return requestsShowRun(cmd.Context(), opts)
 		},
 	}
@@ -58,7 +56,7 @@ func requestsShowRun(ctx context.Context, o *RequestsShowOptions) error {
 	}})
 }
 
-func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *output.Theme, today string) error {
+func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *display.Theme, today string) error {
 	fields := []output.Field{
 		{Label: "Number", Value: r.Number},
 		{Label: "Title", Value: th.Bold(r.Title)},
@@ -88,7 +86,7 @@ func writeRequestDetail(w io.Writer, s *dealScope, r *api.DealRequest, th *outpu
 		if a.Author != nil {
 			who = a.Author.Email
 		}
-		fields = append(fields, output.Field{Label: "Latest", Value: fmt.Sprintf("%s: %s", who, exporters.OneLine(a.Preview))})
+		fields = append(fields, output.Field{Label: "Latest", Value: fmt.Sprintf("%s: %s", who, sheets.OneLine(a.Preview))})
 	}
 	if len(r.Files) > 0 {
 		fields = append(fields, output.Field{Label: "Files", Value: fmt.Sprintf("%d ('dealctl files ls %s')", len(r.Files), r.Number)})

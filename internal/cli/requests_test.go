@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 func TestRequestsListFlags(t *testing.T) {
@@ -118,7 +119,7 @@ func TestRequestsListExitCode(t *testing.T) {
 	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "requests", "ls", "--overdue", "--exit-code")
-	r.must(t, ExitMatched, "1.1")
+	r.must(t, cmdutil.ExitMatched, "1.1")
 	if r.err != "" {
 		t.Errorf("stderr = %q; a matching gate should print no error", r.err)
 	}
@@ -129,7 +130,7 @@ func TestRequestsListExitCode(t *testing.T) {
 	down.Close()
 	r = run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": down.URL, "DEALCTL_RATE_WAIT": "-1"}, quickRetries: true},
 		"requests", "ls", "--overdue", "--exit-code")
-	if r.code != ExitFailure || !strings.Contains(r.err, "cannot reach the server") {
+	if r.code != cmdutil.ExitFailure || !strings.Contains(r.err, "cannot reach the server") {
 		t.Errorf("server down: exit %d, stderr %q; want 1 and the reason", r.code, r.err)
 	}
 }
@@ -147,7 +148,7 @@ func TestRequestsListUsageErrors(t *testing.T) {
 	} {
 		r := run(t, ts, runOpts{}, args...)
 		oneLine := strings.Count(r.err, "\n") == 1 && (strings.HasPrefix(r.err, "dealctl: ") || strings.HasPrefix(r.err, "{"))
-		if r.code != ExitUsage || !oneLine {
+		if r.code != cmdutil.ExitUsage || !oneLine {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, r.code, r.err)
 		}
 	}
@@ -161,28 +162,28 @@ func TestNotFoundAndAuthExitCodes(t *testing.T) {
 	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "requests", "show", "9.9")
-	if r.code != ExitNotFound || !strings.Contains(r.err, "no request numbered 9.9") {
+	if r.code != cmdutil.ExitNotFound || !strings.Contains(r.err, "no request numbered 9.9") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, ts, runOpts{}, "--deal", "nope", "requests", "ls")
-	if r.code != ExitNotFound || !strings.Contains(r.err, `no deal "nope"`) {
+	if r.code != cmdutil.ExitNotFound || !strings.Contains(r.err, `no deal "nope"`) {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_API_KEY": "dlk_wrong"}}, "whoami")
-	if r.code != ExitAuth || !strings.Contains(r.err, "auth login") {
+	if r.code != cmdutil.ExitAuth || !strings.Contains(r.err, "auth login") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_API_KEY": "dlk_wrong"}}, "whoami", "--json")
 	var er api.ErrorResponse
-	if r.code != ExitAuth || json.Unmarshal([]byte(r.err), &er) != nil || er.Code != api.CodeUnauthenticated {
+	if r.code != cmdutil.ExitAuth || json.Unmarshal([]byte(r.err), &er) != nil || er.Code != api.CodeUnauthenticated {
 		t.Errorf("--json error: exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_API_KEY": ""}}, "whoami")
-	if r.code != ExitAuth || !strings.Contains(r.err, "no API key") {
+	if r.code != cmdutil.ExitAuth || !strings.Contains(r.err, "no API key") {
 		t.Errorf("no key: exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, nil, runOpts{env: map[string]string{"DEALCTL_SERVER": ""}}, "whoami")
-	if r.code != ExitUsage || !strings.Contains(r.err, "no server chosen") {
+	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "no server chosen") {
 		t.Errorf("no server: exit %d, stderr %q", r.code, r.err)
 	}
 }
@@ -219,16 +220,16 @@ func TestRequestsCreateEditAssign(t *testing.T) {
 		t.Errorf("created = %+v", created)
 	}
 	r = run(t, ts, runOpts{}, "requests", "create", "--title", "Dup", "--number", "1.1")
-	if r.code != ExitConflict || !strings.Contains(r.err, "number 1.1 is already used") {
+	if r.code != cmdutil.ExitConflict || !strings.Contains(r.err, "number 1.1 is already used") {
 		t.Errorf("duplicate: exit %d, stderr %q", r.code, r.err)
 	}
-	run(t, ts, runOpts{}, "requests", "create").must(t, ExitUsage)
+	run(t, ts, runOpts{}, "requests", "create").must(t, cmdutil.ExitUsage)
 
 	r = run(t, ts, runOpts{}, "requests", "edit", "1.1", "--title", strings.Repeat("x", 501))
-	if r.code != ExitValidation || !strings.Contains(r.err, "title: too long (max 500)") {
+	if r.code != cmdutil.ExitValidation || !strings.Contains(r.err, "title: too long (max 500)") {
 		t.Errorf("validation: exit %d, stderr %q", r.code, r.err)
 	}
-	run(t, ts, runOpts{}, "requests", "edit", "1.1").must(t, ExitUsage)
+	run(t, ts, runOpts{}, "requests", "edit", "1.1").must(t, cmdutil.ExitUsage)
 	run(t, ts, runOpts{}, "requests", "edit", "1.1", "--requester", "").must(t, 0)
 
 	run(t, ts, runOpts{}, "requests", "assign", "1.2", "--to", "me", "--due", "tomorrow").must(t, 0)
@@ -240,7 +241,7 @@ func TestRequestsCreateEditAssign(t *testing.T) {
 		t.Error("assign none did not clear")
 	}
 	r = run(t, ts, runOpts{}, "requests", "assign", "1.2", "--to", "zed@nowhere")
-	if r.code != ExitNotFound || !strings.Contains(r.err, "people ls") {
+	if r.code != cmdutil.ExitNotFound || !strings.Contains(r.err, "people ls") {
 		t.Errorf("unknown person: exit %d, stderr %q", r.code, r.err)
 	}
 }
@@ -256,7 +257,7 @@ func TestStatus(t *testing.T) {
 	// 1.2 is partial; bob, on the counterparty's side, may only move it
 	// forward.
 	r = run(t, ts, runOpts{env: map[string]string{"DEALCTL_API_KEY": bobFalconKey}}, "status", "1.2", "open")
-	if r.code != ExitConflict || !strings.Contains(r.err, "allowed moves: complete") {
+	if r.code != cmdutil.ExitConflict || !strings.Contains(r.err, "allowed moves: complete") {
 		t.Errorf("forbidden move: exit %d, stderr %q", r.code, r.err)
 	}
 	r = run(t, ts, runOpts{}, "requests", "status", "1.1", "partial", "--json")
@@ -264,8 +265,8 @@ func TestStatus(t *testing.T) {
 	if ts.row(t, "1.1").Status != api.StatusPartial {
 		t.Error("status not moved")
 	}
-	run(t, ts, runOpts{}, "status", "1", "complete").must(t, ExitUsage)
-	run(t, ts, runOpts{}, "status", "1.1", "done").must(t, ExitUsage)
+	run(t, ts, runOpts{}, "status", "1", "complete").must(t, cmdutil.ExitUsage)
+	run(t, ts, runOpts{}, "status", "1.1", "done").must(t, cmdutil.ExitUsage)
 }
 
 func TestAnswer(t *testing.T) {
@@ -280,10 +281,10 @@ func TestAnswer(t *testing.T) {
 	r.confirms(t, 0, "internal_note", "1.1: status unchanged (complete)")
 	// No text and no terminal: fail at once instead of waiting for an editor.
 	r = run(t, ts, runOpts{}, "answer", "1.1")
-	if r.code != ExitUsage || !strings.Contains(r.err, "-m TEXT or -F FILE") {
+	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "-m TEXT or -F FILE") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
-	run(t, ts, runOpts{}, "answer", "1.1", "-m", "  ").must(t, ExitUsage)
+	run(t, ts, runOpts{}, "answer", "1.1", "-m", "  ").must(t, cmdutil.ExitUsage)
 	if n := ts.callsTo("POST /api/v1/deals/" + ts.dealID() + "/requests/" + ts.id("1.1") + "/messages"); n != 3 {
 		t.Errorf("%d posts, want 3", n)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/domain"
 )
 
@@ -104,7 +105,7 @@ func resolveDeal(ctx context.Context, c *client.Client, ref string) (*dealScope,
 	if api.IsID(ref) {
 		d, err := c.Deal(ctx, ref)
 		if client.IsNotFound(err) {
-			return nil, notFoundErrorf("no deal %s reachable with this key: see 'dealctl deals ls'", ref)
+			return nil, cmdutil.NotFoundErrorf("no deal %s reachable with this key: see 'dealctl deals ls'", ref)
 		}
 		if err != nil {
 			return nil, err
@@ -143,14 +144,10 @@ func (s *dealScope) recheck(ctx context.Context, err error) (bool, error) {
 }
 
 func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
-	found := domain.FirstTierMatches(deals,
-		func(d api.Deal) bool { return d.ID == ref },
-		func(d api.Deal) bool { return strings.EqualFold(d.Codename, ref) },
-		func(d api.Deal) bool { return strings.EqualFold(d.Name, ref) },
-	)
+	found := domain.DealsNamed(deals, ref, func(d api.Deal) (string, string, string) { return d.ID, d.Codename, d.Name })
 	switch len(found) {
 	case 0:
-		return nil, notFoundErrorf("no deal %q among the %d deals this key reaches: see 'dealctl deals ls'", ref, len(deals))
+		return nil, cmdutil.NotFoundErrorf("no deal %q among the %d deals this key reaches: see 'dealctl deals ls'", ref, len(deals))
 	case 1:
 		return &found[0], nil
 	}
@@ -158,7 +155,7 @@ func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
 	for i, d := range found {
 		ids[i] = d.ID
 	}
-	return nil, usageErrorf("%q names %d deals: use an id (%s)", ref, len(found), strings.Join(ids, ", "))
+	return nil, cmdutil.UsageErrorf("%q names %d deals: use an id (%s)", ref, len(found), strings.Join(ids, ", "))
 }
 
 // Detail is the deal as GET /deals/{id} answers it, with the caller's
@@ -245,9 +242,9 @@ func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, 
 		return r, nil
 	}
 	if api.IsID(ref) {
-		return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
+		return nil, cmdutil.NotFoundErrorf("no request %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
 	}
-	return nil, notFoundErrorf("no request numbered %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
+	return nil, cmdutil.NotFoundErrorf("no request numbered %s on %s: see 'dealctl requests ls'", ref, s.Deal.Codename)
 }
 
 // readRequest reads one row by id and keeps its ETag for forUpdate.
@@ -259,7 +256,7 @@ func (s *dealScope) readRequest(ctx context.Context, id string) (*api.DealReques
 		return nil, rerr // the remembered deal is gone or now ambiguous: say that, not "no request"
 	}
 	if client.IsNotFound(err) {
-		return nil, notFoundErrorf("no request %s on %s: see 'dealctl requests ls'", id, s.Deal.Codename)
+		return nil, cmdutil.NotFoundErrorf("no request %s on %s: see 'dealctl requests ls'", id, s.Deal.Codename)
 	}
 	if err != nil {
 		return nil, err
@@ -322,11 +319,11 @@ func (s *dealScope) Person(ctx context.Context, ref string) (*api.Person, error)
 	)
 	switch len(found) {
 	case 0:
-		return nil, notFoundErrorf("no person %q on %s: see 'dealctl people ls'", ref, s.Deal.Codename)
+		return nil, cmdutil.NotFoundErrorf("no person %q on %s: see 'dealctl people ls'", ref, s.Deal.Codename)
 	case 1:
 		return &found[0], nil
 	}
-	return nil, usageErrorf("%q names %d people on %s: use an email", ref, len(found), s.Deal.Codename)
+	return nil, cmdutil.UsageErrorf("%q names %d people on %s: use an email", ref, len(found), s.Deal.Codename)
 }
 
 // personLabel is how a person id is shown: their email, else the id.
@@ -357,17 +354,10 @@ func (s *dealScope) personName(id *string) string {
 }
 
 // Location is the deal's time zone, in which its due dates fall due.
-func (s *dealScope) Location() *time.Location {
-	if loc, err := time.LoadLocation(s.Deal.Timezone); err == nil {
-		return loc
-	}
-	return time.UTC
-}
+func (s *dealScope) Location() *time.Location { return domain.DealLocation(s.Deal.Timezone) }
 
 // Today is the calendar day now in the deal's time zone.
-func (s *dealScope) Today(now time.Time) string {
-	return now.In(s.Location()).Format(time.DateOnly)
-}
+func (s *dealScope) Today(now time.Time) string { return domain.DealToday(now, s.Location()) }
 
 // parseDay reads a calendar day: YYYY-MM-DD, or today/tomorrow in the
 // deal's time zone.
@@ -379,7 +369,7 @@ func (s *dealScope) parseDay(v string, now time.Time) (string, error) {
 		return s.Today(now.AddDate(0, 0, 1)), nil
 	}
 	if _, err := time.Parse(time.DateOnly, v); err != nil {
-		return "", usageErrorf("%q is not a date: use YYYY-MM-DD, today or tomorrow", v)
+		return "", cmdutil.UsageErrorf("%q is not a date: use YYYY-MM-DD, today or tomorrow", v)
 	}
 	return v, nil
 }

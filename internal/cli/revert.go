@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -25,7 +26,7 @@ type RevertOptions struct {
 }
 
 // NewCmdRevert is `dealctl revert REQUEST --to EVENT_ID`.
-func NewCmdRevert(f *Factory, runF func(*RevertOptions) error) *cobra.Command {
+func NewCmdRevert(f *Factory) *cobra.Command {
 	opts := &RevertOptions{cmdEnv: f.env()}
 	cmd := &cobra.Command{
 		Use:   "revert REQUEST --to EVENT_ID",
@@ -55,10 +56,7 @@ the events extension (dealctl serve does).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref = args[0]
 			if opts.To == "" {
-				return usageErrorf("--to EVENT_ID is required: 'dealctl history %s' lists the request's events with their ids", opts.Ref)
-			}
-			if runF != nil {
-				return runF(opts)
+				return cmdutil.UsageErrorf("--to EVENT_ID is required: 'dealctl history %s' lists the request's events with their ids", opts.Ref)
 			}
 			return revertRun(cmd.Context(), opts)
 		},
@@ -98,13 +96,13 @@ func revertRun(ctx context.Context, o *RevertOptions) error {
 				return recreate(ctx, o, h, d)
 			}
 		}
-		return notFoundErrorf("no event %s in the history of %s that this key can see: 'dealctl history %s' lists them", o.To, h.number, o.Ref)
+		return cmdutil.NotFoundErrorf("no event %s in the history of %s that this key can see: 'dealctl history %s' lists them", o.To, h.number, o.Ref)
 	}
 	if d, ok := activity.Deleted(h.events[at]); ok {
 		return recreate(ctx, o, h, d)
 	}
 	if h.row == nil {
-		return withExit(ExitConflict, fmt.Errorf("%s was deleted after that event: revert its deletion first ('dealctl history %s' shows its id)", h.number, o.Ref))
+		return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("%s was deleted after that event: revert its deletion first ('dealctl history %s' shows its id)", h.number, o.Ref))
 	}
 	reverted := h.events[at:]
 	author := actorID(h.events[at])
@@ -165,7 +163,7 @@ func revertConflictError(number string, conflicts []revertConflict) error {
 	for i, c := range conflicts {
 		lines[i] = "  " + c.String()
 	}
-	return withExit(ExitConflict, fmt.Errorf("%s was changed by someone else since: nothing was reverted; see 'dealctl history %s', or pass --force to put it back anyway\n%s",
+	return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("%s was changed by someone else since: nothing was reverted; see 'dealctl history %s', or pass --force to put it back anyway\n%s",
 		number, number, strings.Join(lines, "\n")))
 }
 

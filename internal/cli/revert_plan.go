@@ -9,6 +9,7 @@ import (
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // A revert puts a request's fields back as they were before some of its
@@ -211,7 +212,7 @@ func putBack(ctx context.Context, s *dealScope, r *api.DealRequest, etag string,
 	moved, _, err := s.c.MoveStatus(ctx, s.Deal.ID, after, etag, *plan.status)
 	var refused *client.MoveRefusedError
 	if errors.As(err, &refused) && refused.Err == nil {
-		return nil, withExit(ExitConflict, err)
+		return nil, cmdutil.WithExit(cmdutil.ExitConflict, err)
 	}
 	if err != nil {
 		return nil, explainStale(r, err)

@@ -1,7 +1,9 @@
 // Package cli holds dealctl's cobra commands, one file per noun, built in
-// the cli/cli manner: a Factory carries lazily built dependencies, each
-// command copies what it needs into an Options struct, and NewCmdX(f,
-// runF) lets tests capture the parsed options or stub the behaviour.
+// the cli/cli manner: a Factory carries lazily built dependencies and each
+// command copies what it needs into an Options struct, which its run
+// function works from. Where flags interact (requests ls), NewCmdX(f,
+// runF) lets a table test capture the parsed options; the other commands
+// are tested by running them against a real server.
 package cli
 
 import (
@@ -14,8 +16,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 // CommandBuilder builds a command from the Factory. The root command
@@ -45,9 +48,9 @@ func Main(args []string, more ...CommandBuilder) int {
 func printVersionTo(out, errOut io.Writer) int {
 	if _, err := io.WriteString(out, versionText()); err != nil {
 		fmt.Fprintf(errOut, "dealctl: cannot write the version: %v\n", err)
-		return ExitFailure
+		return cmdutil.ExitFailure
 	}
-	return ExitOK
+	return cmdutil.ExitOK
 }
 
 // Run executes args against f and returns the exit code, printing any
@@ -58,11 +61,10 @@ func Run(ctx context.Context, f *Factory, args []string, more ...CommandBuilder)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	cmd, err := root.ExecuteContextC(ctx)
+	_, err := root.ExecuteContextC(ctx)
 	if err == nil {
-		return ExitOK
+		return cmdutil.ExitOK
 	}
-	err = flagGroupError(cmd, err)
 	printError(f.IO.ErrOut, err, f.Global.JSON || f.Global.Output == output.FormatJSON || f.Global.JQ != "")
 	return exitCode(err)
 }
@@ -85,9 +87,6 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		},
 	}
 	root.SetVersionTemplate(versionText())
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v (see '%s --help')", err, c.CommandPath())
-	})
 
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.Server, "server", "", "server URL (env DEALCTL_SERVER)")
@@ -103,22 +102,22 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 
 	root.AddCommand(
 		NewCmdAuth(f),
-		NewCmdWhoami(f, nil),
+		NewCmdWhoami(f),
 		NewCmdDeals(f),
 		NewCmdPeople(f),
 		NewCmdRequests(f),
-		NewCmdStatus(f, nil),
-		NewCmdAnswer(f, nil),
+		NewCmdStatus(f),
+		NewCmdAnswer(f),
 		NewCmdMessages(f),
 		NewCmdFiles(f),
-		NewCmdDownload(f, nil),
-		NewCmdProgress(f, nil),
-		NewCmdWatch(f, nil),
-		NewCmdActivity(f, nil),
-		NewCmdHistory(f, nil),
-		NewCmdRevert(f, nil),
+		NewCmdDownload(f),
+		NewCmdProgress(f),
+		NewCmdWatch(f),
+		NewCmdActivity(f),
+		NewCmdHistory(f),
+		NewCmdRevert(f),
 		NewCmdAudit(f),
-		NewCmdAPI(f, nil),
+		NewCmdAPI(f),
 		NewCmdCompletion(f),
 		NewCmdVersion(f),
 	)
@@ -127,7 +126,7 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		root.AddCommand(build(f))
 	}
 	refuseUnknownSubcommands(root)
-	explainArgErrors(root)
+	cmdutil.RefuseUsageMistakes(root)
 	return root
 }
 
@@ -157,7 +156,7 @@ func refuseUnknownSubcommands(cmd *cobra.Command) {
 		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
 			suggest = fmt.Sprintf(" (did you mean '%s %s'?)", c.CommandPath(), s[0])
 		}
-		return usageErrorf("unknown command %q for %q%s: run '%s --help' for its commands", args[0], c.CommandPath(), suggest, c.CommandPath())
+		return cmdutil.UsageErrorf("unknown command %q for %q%s: run '%s --help' for its commands", args[0], c.CommandPath(), suggest, c.CommandPath())
 	}
 }
 

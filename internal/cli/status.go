@@ -11,6 +11,8 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 // StatusOptions are `status`'s inputs.
@@ -22,11 +24,11 @@ type StatusOptions struct {
 
 // NewCmdStatus is the top-level `dealctl status REQUEST STATUS`, the same
 // as `dealctl requests status`.
-func NewCmdStatus(f *Factory, runF func(*StatusOptions) error) *cobra.Command {
-	return newCmdStatus(f, runF, "status REQUEST STATUS")
+func NewCmdStatus(f *Factory) *cobra.Command {
+	return newCmdStatus(f, "status REQUEST STATUS")
 }
 
-func newCmdStatus(f *Factory, runF func(*StatusOptions) error, use string) *cobra.Command {
+func newCmdStatus(f *Factory, use string) *cobra.Command {
 	opts := &StatusOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:   use,
@@ -35,7 +37,7 @@ func newCmdStatus(f *Factory, runF func(*StatusOptions) error, use string) *cobr
 and says so without calling the server, so scripts can re-run safely. A
 move your role does not allow exits 5 and lists the moves you may make.`,
 		Args:        cobra.ExactArgs(2),
-		Annotations: map[string]string{argsHintAnnotation: "STATUS is open, partial or complete (dealctl status 2.3 complete)"},
+		Annotations: map[string]string{cmdutil.ArgsHintAnnotation: "STATUS is open, partial or complete (dealctl status 2.3 complete)"},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) == 0 {
 				return completeRequests(f, api.KindRequest)(cmd, args, toComplete)
@@ -47,9 +49,6 @@ move your role does not allow exits 5 and lists the moves you may make.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ref, opts.Status = args[0], args[1]
-			if runF != nil {
-				return runF(opts)
-			}
 			return statusRun(cmd.Context(), opts)
 		},
 	}
@@ -74,7 +73,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 		return err
 	}
 	if r.Kind == api.KindSection {
-		return usageErrorf("%s is a section: sections have no status", r.Number)
+		return cmdutil.UsageErrorf("%s is a section: sections have no status", r.Number)
 	}
 	// r is current: from the list just read or confirmed, whose
 	// updated_at the move sends back as its precondition, or read on its
@@ -82,7 +81,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	after, changed, err := s.c.MoveStatus(ctx, s.Deal.ID, r, s.forUpdate(r), to)
 	var refused *client.MoveRefusedError
 	if errors.As(err, &refused) && refused.Err == nil {
-		return withExit(ExitConflict, err)
+		return cmdutil.WithExit(cmdutil.ExitConflict, err)
 	}
 	if err != nil {
 		return explainStale(r, err)
@@ -91,7 +90,7 @@ func statusRun(ctx context.Context, o *StatusOptions) error {
 	if after == nil {
 		after = r
 	}
-	return printWrite(o.cmdEnv, res, after, func(w io.Writer, th *output.Theme) error {
+	return printWrite(o.cmdEnv, res, after, func(w io.Writer, th *display.Theme) error {
 		res := output.SafeCopy(res)
 		var line string
 		if res.Changed {

@@ -11,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/config"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/tui"
 )
@@ -20,15 +22,16 @@ import (
 type TUIOptions struct {
 	cmdEnv
 	DownloadDir string
+	Env         config.Env // the Factory's: XDG_DOWNLOAD_DIR is read through it
 }
 
 // NewCmdTUI is `dealctl tui`.
 func NewCmdTUI(f *Factory) *cobra.Command {
-	return newCmdTUI(f, nil)
+	return newCmdTUI(f)
 }
 
-func newCmdTUI(f *Factory, runF func(*TUIOptions) error) *cobra.Command {
-	opts := &TUIOptions{cmdEnv: f.env()}
+func newCmdTUI(f *Factory) *cobra.Command {
+	opts := &TUIOptions{cmdEnv: f.env(), Env: f.Env}
 	cmd := &cobra.Command{
 		Use:   "tui",
 		Short: "Work the request list full-screen, from the keyboard",
@@ -37,8 +40,8 @@ headings, the request under the cursor in a detail pane (body, files, the
 conversation), and a status bar with counts, the filter and the rate budget.
 The list is read again every 30 s, cheaply (If-None-Match).
 
-Keys: arrows or j/k, PgUp/PgDn, g/G move; / searches number, title and
-body (an exact number jumps to it); f cycles the status filter, m shows
+Keys: arrows or j/k, PgUp/PgDn, g/G move; / searches number, title,
+body and requester (an exact number jumps to it); f cycles the status filter, m shows
 mine, ! overdue, p cycles priority, c category, o the sort order; tab
 switches panes; enter reads the conversation; a answers (ctrl+s sends);
 s moves the status; d downloads a file; D switches deal; r refreshes;
@@ -51,9 +54,6 @@ shows the full path of each file saved.
 It needs a terminal; scripts use 'dealctl requests ls' instead.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return tuiRun(cmd.Context(), opts)
 		},
 	}
@@ -68,9 +68,9 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 	// keys that never come: fail at once and point at the script-friendly
 	// command.
 	if !o.IO.CanPrompt() {
-		return usageErrorf("dealctl tui needs a terminal on stdin and stdout: in scripts use 'dealctl requests ls' (with --json for programs)")
+		return cmdutil.UsageErrorf("dealctl tui needs a terminal on stdin and stdout: in scripts use 'dealctl requests ls' (with --json for programs)")
 	}
-	dir, err := downloadDir(o.DownloadDir)
+	dir, err := downloadDir(o.DownloadDir, o.Env)
 	if err != nil {
 		return err
 	}
@@ -91,28 +91,28 @@ func tuiRun(ctx context.Context, o *TUIOptions) error {
 // must exist; the default, the user's Downloads folder, is made when the
 // first file is saved (a fresh account or container has none), not when
 // the program opens: nothing is written to disk until asked.
-func downloadDir(flag string) (string, error) {
+func downloadDir(flag string, env config.Env) (string, error) {
 	dir := flag
 	if dir == "" {
-		dir = os.Getenv("XDG_DOWNLOAD_DIR")
+		dir, _ = env("XDG_DOWNLOAD_DIR")
 		if dir == "" {
 			home, err := os.UserHomeDir()
 			if err != nil {
-				return "", usageErrorf("no home folder for the default --download-dir (%v): name a folder with --download-dir", err)
+				return "", cmdutil.UsageErrorf("no home folder for the default --download-dir (%v): name a folder with --download-dir", err)
 			}
 			dir = filepath.Join(home, "Downloads")
 		}
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", usageErrorf("--download-dir %s: %v", dir, err)
+		return "", cmdutil.UsageErrorf("--download-dir %s: %v", dir, err)
 	}
 	fi, err := os.Stat(abs)
 	switch {
 	case err == nil && !fi.IsDir():
-		return "", usageErrorf("--download-dir %s: not a directory", dir)
+		return "", cmdutil.UsageErrorf("--download-dir %s: not a directory", dir)
 	case err != nil && (flag != "" || !errors.Is(err, fs.ErrNotExist)):
-		return "", usageErrorf("--download-dir %s: not a directory", dir)
+		return "", cmdutil.UsageErrorf("--download-dir %s: not a directory", dir)
 	}
 	return abs, nil
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"github.com/dealctl/dealctl/tui"
 )
 
@@ -91,7 +91,7 @@ func TestTUIDownloadDir(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_DOWNLOAD_DIR", "")
-	got, err := downloadDir("")
+	got, err := downloadDir("", os.LookupEnv)
 	if want := filepath.Join(home, "Downloads"); err != nil || got != want {
 		t.Fatalf("default download dir = %q, %v; want %q", got, err, want)
 	}
@@ -100,17 +100,17 @@ func TestTUIDownloadDir(t *testing.T) {
 	}
 	xdg := filepath.Join(home, "dl")
 	t.Setenv("XDG_DOWNLOAD_DIR", xdg)
-	if got, err := downloadDir(""); err != nil || got != xdg {
+	if got, err := downloadDir("", os.LookupEnv); err != nil || got != xdg {
 		t.Errorf("with XDG_DOWNLOAD_DIR: %q, %v; want %q", got, err, xdg)
 	}
 	if err := os.Mkdir(xdg, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(home)
-	if got, err := downloadDir("dl"); err != nil || got != xdg {
+	if got, err := downloadDir("dl", os.LookupEnv); err != nil || got != xdg {
 		t.Errorf("a relative --download-dir should come back absolute: %q, %v", got, err)
 	}
-	if _, err := downloadDir(filepath.Join(home, "missing")); err == nil || !strings.Contains(err.Error(), "not a directory") {
+	if _, err := downloadDir(filepath.Join(home, "missing"), os.LookupEnv); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("a named folder that does not exist: err = %v", err)
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
@@ -29,7 +30,7 @@ func TestFlagGroupsAreUsageErrors(t *testing.T) {
 		{[]string{"requests", "create", "--title", "T", "--body", "B", "-F", file}, "cannot be used together"},
 	} {
 		r := run(t, ts, runOpts{}, c.args...)
-		if r.code != ExitUsage || !strings.Contains(r.err, c.want) {
+		if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, r.code, r.err, c.want)
 		}
 	}
@@ -44,7 +45,7 @@ func TestAPIMethodIsChecked(t *testing.T) {
 	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{}, "api", "FOO", "/me")
-	if r.code != ExitUsage || !strings.Contains(r.err, `"FOO" is not an HTTP method: use GET, POST, PATCH, PUT, DELETE, HEAD`) {
+	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, `"FOO" is not an HTTP method: use GET, POST, PATCH, PUT, DELETE, HEAD`) {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
 	if len(ts.callList()) != 0 {
@@ -78,7 +79,7 @@ func TestUnknownSubcommandIsAUsageError(t *testing.T) {
 	for _, g := range groups {
 		r := run(t, ts, runOpts{}, append(slices.Clone(g), "nosuch")...)
 		want := `unknown command "nosuch" for "dealctl ` + strings.Join(g, " ") + `"`
-		if r.code != ExitUsage || !strings.Contains(r.err, want) {
+		if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, want) {
 			t.Errorf("%v nosuch: exit %d, stderr %q, want 2 and %q", g, r.code, r.err, want)
 		}
 		run(t, ts, runOpts{}, g...).must(t, 0, "Available Commands")
@@ -94,7 +95,7 @@ func TestUnreadableSettingIsAUsageError(t *testing.T) {
 	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{env: map[string]string{"DEALCTL_NO_CACHE": "yes"}}, "requests", "ls")
-	r.must(t, ExitUsage)
+	r.must(t, cmdutil.ExitUsage)
 	if !strings.Contains(r.err, "fix DEALCTL_NO_CACHE") || ts.callsTo("/") != 0 {
 		t.Errorf("stderr %q, %d calls; want the variable named and no call", r.err, ts.callsTo("/"))
 	}
@@ -124,7 +125,7 @@ func TestArgumentMistakesSayTheFix(t *testing.T) {
 		{[]string{"whoami", "extra"}, []string{"whoami takes no arguments, got 1 (extra)"}},
 	} {
 		r := run(t, ts, runOpts{}, c.args...)
-		if r.code != ExitUsage || strings.Count(r.err, "\n") != 1 {
+		if r.code != cmdutil.ExitUsage || strings.Count(r.err, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", c.args, r.code, r.err)
 		}
 		for _, w := range c.want {

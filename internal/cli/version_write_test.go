@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 type failingWriter struct{}
@@ -18,7 +20,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space
 func TestVersionWriteFailure(t *testing.T) {
 	t.Parallel()
 	var errOut bytes.Buffer
-	if code := printVersionTo(failingWriter{}, &errOut); code != ExitFailure {
+	if code := printVersionTo(failingWriter{}, &errOut); code != cmdutil.ExitFailure {
 		t.Errorf("exit %d, want 1", code)
 	}
 	if !strings.Contains(errOut.String(), "cannot write the version: no space left on device") {
@@ -46,7 +48,7 @@ func TestVersionToDevFull(t *testing.T) {
 	cmd.Stderr = &stderr
 	err = cmd.Run()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != ExitFailure || !strings.Contains(stderr.String(), "cannot write the version") {
+	if !errors.As(err, &ee) || ee.ExitCode() != cmdutil.ExitFailure || !strings.Contains(stderr.String(), "cannot write the version") {
 		t.Errorf("dealctl --version > /dev/full: %v, stderr %q; want exit 1 and the reason", err, stderr.String())
 	}
 }

@@ -8,12 +8,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/activity"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/gctune"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // WatchOptions are `watch`'s inputs.
@@ -25,7 +26,7 @@ type WatchOptions struct {
 }
 
 // NewCmdWatch is `dealctl watch`.
-func NewCmdWatch(f *Factory, runF func(*WatchOptions) error) *cobra.Command {
+func NewCmdWatch(f *Factory) *cobra.Command {
 	opts := &WatchOptions{cmdEnv: f.env(), Sleep: client.Sleep}
 	cmd := &cobra.Command{
 		Use:   "watch",
@@ -42,10 +43,7 @@ JSON object on its own line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Interval < time.Second {
-				return usageErrorf("--interval %s: at least 1s, to stay within the rate limit", opts.Interval)
-			}
-			if runF != nil {
-				return runF(opts)
+				return cmdutil.UsageErrorf("--interval %s: at least 1s, to stay within the rate limit", opts.Interval)
 			}
 			return watchRun(cmd.Context(), opts)
 		},
@@ -85,7 +83,7 @@ func watchRun(ctx context.Context, o *WatchOptions) error {
 	if !asJSON {
 		o.Infof("Watching %s every %s (Ctrl-C to stop)", describeDeal(s.Deal), o.Interval)
 	}
-	if s.c.Supports(client.ExtEvents) {
+	if s.c.Supports(api.ExtEvents) {
 		return watchOnEvents(ctx, o, s)
 	}
 	var etag string
@@ -191,7 +189,7 @@ func printEvent(o *WatchOptions, ev watchEvent, asJSON bool) error {
 		if by == "" {
 			by = " by " + orDash(ev.Author)
 		}
-		_, err = fmt.Fprintf(w, "%s %s %s%s: %s\n", at, th.Cyan(ev.Number), kind, by, exporters.OneLine(ev.Preview))
+		_, err = fmt.Fprintf(w, "%s %s %s%s: %s\n", at, th.Cyan(ev.Number), kind, by, sheets.OneLine(ev.Preview))
 	case "new_request":
 		_, err = fmt.Fprintf(w, "%s %s new request: %s%s\n", at, th.Cyan(ev.Number), ev.Title, by)
 	}

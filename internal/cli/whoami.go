@@ -14,16 +14,13 @@ import (
 type WhoamiOptions struct{ cmdEnv }
 
 // NewCmdWhoami is `dealctl whoami`.
-func NewCmdWhoami(f *Factory, runF func(*WhoamiOptions) error) *cobra.Command {
+func NewCmdWhoami(f *Factory) *cobra.Command {
 	opts := &WhoamiOptions{cmdEnv: f.env()}
 	return &cobra.Command{
 		Use:   "whoami",
 		Short: "Show who the API key acts as",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return whoamiRun(cmd.Context(), opts)
 		},
 	}

@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // TestWrongServerIsNotNotFound: an address that answers, but not as a
@@ -17,24 +19,24 @@ func TestWrongServerIsNotNotFound(t *testing.T) {
 	env := map[string]string{"DEALCTL_SERVER": srv.URL}
 	want := srv.URL + " does not answer as a dealctl API (HTTP 404 for GET /api/v1/me): check --server / DEALCTL_SERVER"
 	r := run(t, nil, runOpts{env: env}, "whoami")
-	if r.code != ExitFailure || !strings.Contains(r.err, want) {
+	if r.code != cmdutil.ExitFailure || !strings.Contains(r.err, want) {
 		t.Errorf("exit %d, stderr %q, want exit 1 and %q", r.code, r.err, want)
 	}
 	r = run(t, nil, runOpts{env: env}, "requests", "ls")
-	if r.code != ExitFailure || !strings.Contains(r.err, "does not answer as a dealctl API (HTTP 404 for GET /api/v1/deals)") {
+	if r.code != cmdutil.ExitFailure || !strings.Contains(r.err, "does not answer as a dealctl API (HTTP 404 for GET /api/v1/deals)") {
 		t.Errorf("requests ls: exit %d, stderr %q", r.code, r.err)
 	}
 	// A dealctl server under a wrong path: its 404 for /me, which every
 	// dealctl API serves, means the address is wrong.
 	ls := startLiveServer(t, 0)
 	r = runLive(t, ls.URL+"/x", "whoami")
-	if r.code != ExitFailure || !strings.Contains(r.err, ls.URL+"/x does not answer as a dealctl API (HTTP 404 for GET /api/v1/me)") {
+	if r.code != cmdutil.ExitFailure || !strings.Contains(r.err, ls.URL+"/x does not answer as a dealctl API (HTTP 404 for GET /api/v1/me)") {
 		t.Errorf("wrong prefix: exit %d, stderr %q", r.code, r.err)
 	}
 	ts := newFalcon(t)
 	// A real server's 404 still reads as not found.
 	r = run(t, ts, runOpts{}, "api", "GET", "/deals/"+ts.dealID()+"/requests/"+ts.id("1.1")+"0")
-	if r.code != ExitNotFound || !strings.Contains(r.err, "not found") {
+	if r.code != cmdutil.ExitNotFound || !strings.Contains(r.err, "not found") {
 		t.Errorf("a dealctl 404: exit %d, stderr %q", r.code, r.err)
 	}
 }
@@ -46,7 +48,7 @@ func TestServerWithAnotherAPIPath(t *testing.T) {
 	t.Parallel()
 	ts := newFalcon(t)
 	r := run(t, ts, runOpts{env: map[string]string{"DEALCTL_SERVER": ts.URL + "/api/v2"}}, "requests", "ls")
-	if r.code != ExitUsage || !strings.Contains(r.err, "ends in /api/v2, and dealctl speaks API v1: give the server's address ("+ts.URL+")") {
+	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "ends in /api/v2, and dealctl speaks API v1: give the server's address ("+ts.URL+")") {
 		t.Errorf("exit %d, stderr %q", r.code, r.err)
 	}
 	if n := len(ts.callList()); n != 0 {
@@ -60,11 +62,11 @@ func TestExpiredKeySaysSo(t *testing.T) {
 	t.Parallel()
 	ls := startLiveServer(t, 1_000_000)
 	r := runAs(t, ls.URL, "dlk_old0000000000000000000000000000000000", runOpts{}, "whoami")
-	if r.code != ExitAuth || !strings.Contains(r.err, "the API key has expired: ask an admin of the deal for a new one") {
+	if r.code != cmdutil.ExitAuth || !strings.Contains(r.err, "the API key has expired: ask an admin of the deal for a new one") {
 		t.Errorf("expired: exit %d, stderr %q", r.code, r.err)
 	}
 	r = runAs(t, ls.URL, "dlk_unknown0000000000000000000000000000", runOpts{}, "whoami")
-	if r.code != ExitAuth || !strings.Contains(r.err, "unknown, expired or revoked") {
+	if r.code != cmdutil.ExitAuth || !strings.Contains(r.err, "unknown, expired or revoked") {
 		t.Errorf("unknown: exit %d, stderr %q", r.code, r.err)
 	}
 }

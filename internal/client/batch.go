@@ -6,11 +6,6 @@ import (
 	"time"
 )
 
-// ExtBatch: a write with X-Dealctl-Batch (api.BatchHeader) marks the
-// events it records with that batch id, so that one run's writes can be
-// found and taken back together (docs/api.md, "Batches").
-const ExtBatch = "batch"
-
 // WithBatch returns a client like c whose writes (every call but GET and
 // HEAD) name the batch id, where the server advertises batch. c itself
 // is unchanged; both share what they learn of the server.

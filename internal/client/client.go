@@ -188,7 +188,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, hdr h
 	}
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
-	if c.batch != "" && method != http.MethodGet && method != http.MethodHead && c.Supports(ExtBatch) {
+	if c.batch != "" && method != http.MethodGet && method != http.MethodHead && c.Supports(api.ExtBatch) {
 		req.Header.Set(api.BatchHeader, c.batch)
 	}
 	if body != nil {

@@ -4,12 +4,9 @@ import (
 	"context"
 	"net/http"
 	"strings"
-)
 
-// ExtDelete: DELETE /deals/{id}/requests/{request_id} deletes a request,
-// or an empty section, without messages (docs/api.md, "Deleting a
-// request").
-const ExtDelete = "delete"
+	"github.com/dealctl/dealctl/internal/api"
+)
 
 // DeleteRequest answers DELETE /deals/{id}/requests/{request_id}. etag,
 // when not "", is sent as If-Match where the server advertises if-match
@@ -27,13 +24,13 @@ func (c *Client) DeleteRequest(ctx context.Context, dealID, requestID, etag stri
 func (c *Client) preconditionHeader(etag string) http.Header {
 	updatedAt, fromList := strings.CutPrefix(etag, listRowPrefix)
 	switch {
-	case fromList && c.Supports(ExtIfUpdatedAt):
-		return http.Header{ifUpdatedAtHeader: {updatedAt}}
-	case fromList && c.Supports(ExtIfMatch):
+	case fromList && c.Supports(api.ExtIfUpdatedAt):
+		return http.Header{api.IfUpdatedAtHeader: {updatedAt}}
+	case fromList && c.Supports(api.ExtIfMatch):
 		// A server without if-updated-at: the row is as current as the
 		// list it came from, and only its existence can be asked.
 		return http.Header{"If-Match": {"*"}}
-	case etag != "" && c.Supports(ExtIfMatch):
+	case etag != "" && c.Supports(api.ExtIfMatch):
 		return http.Header{"If-Match": {etag}}
 	}
 	return nil

@@ -131,10 +131,10 @@ func (c *Client) PostMessage(ctx context.Context, dealID, requestID string, in a
 // idempotencyHeader is a fresh Idempotency-Key for one logical POST, or
 // nil when the server does not advertise the extension.
 func (c *Client) idempotencyHeader() http.Header {
-	if !c.Supports(ExtIdempotencyKey) {
+	if !c.Supports(api.ExtIdempotencyKey) {
 		return nil
 	}
-	return http.Header{"Idempotency-Key": {newIdempotencyKey()}}
+	return http.Header{api.IdempotencyKeyHeader: {newIdempotencyKey()}}
 }
 
 // RequestsQuery is the server-side filter of a requests list (the
@@ -190,7 +190,7 @@ func joinStrings[T ~string](xs []T) string {
 // extension is served.
 func (c *Client) RequestsFiltered(ctx context.Context, dealID string, q RequestsQuery) (rows []api.DealRequest, filtered bool, err error) {
 	path := requestsPath(dealID)
-	if !q.IsZero() && c.Supports(ExtListFilters) {
+	if !q.IsZero() && c.Supports(api.ExtListFilters) {
 		path += "?" + q.Encode()
 		filtered = true
 	}
@@ -231,9 +231,8 @@ func (c *Client) doUncached(ctx context.Context, method, path string, hdr http.H
 	return c.do(ctx, method, path, nil, hdr, &exchange{noCache: true})
 }
 
-// ifUpdatedAtHeader carries a ListRowPrecondition (extension
+// api.IfUpdatedAtHeader carries a ListRowPrecondition (extension
 // if-updated-at).
-const ifUpdatedAtHeader = "X-Dealctl-If-Updated-At"
 
 // listRowPrefix marks a ListRowPrecondition; an ETag is a quoted string,
 // so it never starts with it.

@@ -11,10 +11,6 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 )
 
-// ExtEvents: GET /deals/{id}/events?after=ID&limit=N lists what happened
-// on the deal, oldest first, with who did it (docs/api.md, "Extensions").
-const ExtEvents = "events"
-
 // EventsPageSize is how many events one call asks for: the most dealctl
 // serve gives in one page, so that reading a long history back to
 // --since costs as few calls as it can. A server may answer fewer; the

@@ -10,32 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-)
 
-// ExtensionsHeader is how a server names, on every API answer, the
-// extensions it adds to the API contract. A server that sends none (the
-// hosted service as the spec describes it) gets the plain contract.
-const ExtensionsHeader = "X-Dealctl-Extensions"
-
-// The extensions this client knows how to use.
-const (
-	// ExtListFilters: GET …/requests takes status, priority, category,
-	// assignee_id and updated_since query filters.
-	ExtListFilters = "list-filters"
-	// ExtIfMatch: a PATCH with If-Match naming a stale ETag answers 409
-	// conflict_stale instead of overwriting someone else's change.
-	ExtIfMatch = "if-match"
-	// ExtIfUpdatedAt: a PATCH with X-Dealctl-If-Updated-At naming an
-	// updated_at the row no longer has answers 409 conflict_stale: the
-	// precondition for a row read from a list, which has no ETag per row.
-	ExtIfUpdatedAt = "if-updated-at"
-	// ExtIdempotencyKey: a POST with Idempotency-Key replays its first
-	// successful answer, so it can be retried without writing twice.
-	ExtIdempotencyKey = "idempotency-key"
-	// ExtInternalMarks: the owning side's rows mark what its internal
-	// messages gave them, a latest answer or a file or link, "internal":
-	// true; without it only the conversations tell.
-	ExtInternalMarks = "internal-marks"
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // extensions is what the client knows of its server's extensions: learnt
@@ -79,7 +55,7 @@ func (x *extensions) load() {
 // from a proxy) means the server advertises none, and forgets what was
 // known. Changes are written down for the next process.
 func (x *extensions) learn(status int, h http.Header) {
-	vals, ok := h[http.CanonicalHeaderKey(ExtensionsHeader)]
+	vals, ok := h[http.CanonicalHeaderKey(api.ExtensionsHeader)]
 	if !ok && status >= 500 {
 		return
 	}

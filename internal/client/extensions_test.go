@@ -28,7 +28,7 @@ func newExtServer(t *testing.T, advertise bool) *extServer {
 		defer s.mu.Unlock()
 		s.seen = append(s.seen, r.Clone(context.Background()))
 		if s.advertise {
-			w.Header().Set(ExtensionsHeader, "list-filters, if-match, idempotency-key")
+			w.Header().Set(api.ExtensionsHeader, "list-filters, if-match, idempotency-key")
 		}
 		if r.Method == http.MethodPost && s.fail > 0 {
 			s.fail--
@@ -76,7 +76,7 @@ func TestExtensionsUsedOnlyWhenAdvertised(t *testing.T) {
 	for _, advertise := range []bool{false, true} {
 		srv := newExtServer(t, advertise)
 		c, _ := newTestClient(t, srv.Server, nil)
-		if c.Supports(ExtListFilters) {
+		if c.Supports(api.ExtListFilters) {
 			t.Fatalf("advertise=%v: an extension is assumed before any answer", advertise)
 		}
 		if _, err := c.Me(ctx); err != nil {
@@ -198,11 +198,11 @@ func TestExtensionsRemembered(t *testing.T) {
 		t.Errorf("a new client of the same server knows %q before any call", got)
 	}
 	c3, _ := newTestClient(t, other.Server, func(o *Options) { o.Cache = cache })
-	if c3.Supports(ExtIfMatch) {
+	if c3.Supports(api.ExtIfMatch) {
 		t.Error("another server's extensions were assumed")
 	}
 	off, _ := newTestClient(t, srv.Server, func(o *Options) { o.Cache = cache; o.NoExtensions = true })
-	if off.Supports(ExtIfMatch) {
+	if off.Supports(api.ExtIfMatch) {
 		t.Error("NoExtensions still uses them")
 	}
 
@@ -212,7 +212,7 @@ func TestExtensionsRemembered(t *testing.T) {
 	if _, err := c2.Me(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if c2.Supports(ExtListFilters) {
+	if c2.Supports(api.ExtListFilters) {
 		t.Error("still used after the server stopped advertising it")
 	}
 	c4, _ := newTestClient(t, srv.Server, func(o *Options) { o.Cache = cache })

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // debugLayer writes one line per attempt (DEALCTL_DEBUG=api): the call,
@@ -30,7 +32,7 @@ func (t *debugLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 
 func (t *debugLayer) log(req *http.Request, status int, start time.Time, err error) {
 	var sent []string
-	for _, h := range []string{"If-None-Match", "If-Match", ifUpdatedAtHeader, "Idempotency-Key"} {
+	for _, h := range []string{"If-None-Match", "If-Match", api.IfUpdatedAtHeader, api.IdempotencyKeyHeader} {
 		if v := req.Header.Get(h); v != "" {
 			sent = append(sent, h+": "+v)
 		}

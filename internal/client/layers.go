@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // The client sends every call through a stack of http.RoundTrippers, each
@@ -39,7 +41,7 @@ func (c *Client) layers(transport http.RoundTripper) http.RoundTripper {
 		maxRetries:  c.maxRetries,
 		maxRateWait: c.maxRateWait,
 		sleep:       c.sleep,
-		replays:     func() bool { return c.ext.has(ExtIdempotencyKey) },
+		replays:     func() bool { return c.ext.has(api.ExtIdempotencyKey) },
 		waiting:     c.outageWait,
 	}
 	return &cacheLayer{next: rt, cache: c.cache, keyOf: c.cacheKey}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // Each layer on its own, over a scripted next layer.
@@ -257,12 +259,12 @@ func TestCacheLayerPassesWritesAndNoCacheCallsThrough(t *testing.T) {
 func TestExtensionsLayerLearnsFromEveryAnswer(t *testing.T) {
 	x := &extensions{}
 	next := &scripted{answers: []func(*http.Request) (*http.Response, error){
-		answer(404, http.Header{ExtensionsHeader: {"if-match, list-filters"}}, ""),
+		answer(404, http.Header{api.ExtensionsHeader: {"if-match, list-filters"}}, ""),
 		answer(502, nil, ""), // a proxy's: says nothing of the server
 		answer(200, nil, ""), // the server's, without the header: it has none now
 	}}
 	layer := &extensionsLayer{next: next, ext: x}
-	want := [][]string{{ExtIfMatch, ExtListFilters}, {ExtIfMatch, ExtListFilters}, nil}
+	want := [][]string{{api.ExtIfMatch, api.ExtListFilters}, {api.ExtIfMatch, api.ExtListFilters}, nil}
 	for i, w := range want {
 		if _, err := layer.RoundTrip(newRequest(t, "GET", "https://h/api/v1/me", "", nil)); err != nil {
 			t.Fatal(err)

@@ -59,7 +59,7 @@ func (e *MoveRefusedError) Unwrap() error {
 // to explain (read-only key, viewer, archived deal), so the call is made
 // and its answer returned.
 func (c *Client) MoveStatus(ctx context.Context, dealID string, r *api.DealRequest, etag string, to api.RequestStatus) (after *api.DealRequest, changed bool, err error) {
-	if etag == "" && c.Supports(ExtIfMatch) {
+	if etag == "" && c.Supports(api.ExtIfMatch) {
 		if r, etag, err = c.RequestWithETag(ctx, dealID, r.ID); err != nil {
 			return nil, false, err
 		}

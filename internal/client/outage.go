@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // maxOutageWait bounds the waits on 503s with Retry-After within one call:
@@ -38,7 +40,7 @@ func safeToRepeat(req *http.Request, replays func() bool) bool {
 	switch req.Method {
 	case http.MethodPatch:
 		m := req.Header.Get("If-Match")
-		return (m != "" && m != "*") || req.Header.Get(ifUpdatedAtHeader) != ""
+		return (m != "" && m != "*") || req.Header.Get(api.IfUpdatedAtHeader) != ""
 	case http.MethodPost:
 		return req.Header.Get("Idempotency-Key") != "" && replays != nil && replays()
 	}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 var databaseAway = answer(503, http.Header{"Retry-After": {"2"}}, `{"code":"internal","params":{"reason":"database_unavailable"}}`)
@@ -17,7 +19,7 @@ func TestRetryLayerRidesOutADatabaseRestart(t *testing.T) {
 	}{
 		{"GET", nil},
 		{"PATCH", http.Header{"If-Match": {`"v7"`}}},
-		{"PATCH", http.Header{ifUpdatedAtHeader: {"2026-03-02T09:30:00Z"}}},
+		{"PATCH", http.Header{api.IfUpdatedAtHeader: {"2026-03-02T09:30:00Z"}}},
 		{"POST", http.Header{"Idempotency-Key": {"dealctl-1"}}},
 	} {
 		// A restart of some 8 s: four 503s, then the answer.

@@ -34,7 +34,7 @@ func TestListRowPrecondition(t *testing.T) {
 			seen = append(seen, r.Clone(context.Background()))
 			mu.Unlock()
 			if c.advertised != "" {
-				w.Header().Set(ExtensionsHeader, c.advertised)
+				w.Header().Set(api.ExtensionsHeader, c.advertised)
 			}
 			w.Write([]byte(`{"id":"r","number":"1.1","status":"complete"}`))
 		}))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
@@ -48,7 +49,7 @@ func (d *dealData) bodyFor(c content) string {
 		d.writeDue(&b, c.overdue)
 	}
 	if len(c.dueSoon) > 0 {
-		fmt.Fprintf(&b, "\nDue in the next %d days (%d):\n", DueSoonDays, len(c.dueSoon))
+		fmt.Fprintf(&b, "\nDue in the next %d days (%d):\n", domain.DueSoonDays, len(c.dueSoon))
 		d.writeDue(&b, c.dueSoon)
 	}
 	if len(c.fresh) > 0 {

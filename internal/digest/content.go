@@ -9,11 +9,6 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// DueSoonDays is how far ahead "due this week" looks: today and the six
-// days after it, so that a Friday's digest shows next Thursday's dates
-// as a Monday's shows Sunday's.
-const DueSoonDays = 7
-
 // maxWindow bounds how far back "new since the last digest" reaches
 // after a long gap (a server down for days, a deal unarchived).
 const maxWindow = 7 * 24 * time.Hour
@@ -72,7 +67,7 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 // contentFor builds who's digest: requests assigned to them that are not
-// complete and are overdue or due within DueSoonDays, and the answers and
+// complete and are overdue or due this week (domain.DueThisWeek), and the answers and
 // questions posted on those assigned to them after since that they may
 // see (never the other side's internal notes, never their own posts).
 func (d *dealData) contentFor(who store.Person, since time.Time) content {
@@ -86,13 +81,14 @@ func (d *dealData) contentFor(who store.Person, since time.Time) content {
 		if r.Status == api.StatusComplete || r.DueDate == nil {
 			continue
 		}
-		days, ok := d.slot.daysFrom(*r.DueDate)
+		days, ok := domain.DaysBetween(d.slot.day, *r.DueDate)
+		row := &api.DealRequest{Kind: r.Kind, Status: r.Status, DueDate: r.DueDate}
 		switch {
 		case !ok:
-		case domain.Overdue(&api.DealRequest{Kind: r.Kind, Status: r.Status, DueDate: r.DueDate}, d.slot.day):
-			// The rule `requests ls --overdue` and the TUI apply.
+		case domain.Overdue(row, d.slot.day):
+			// The rules `requests ls --overdue`, `progress` and the TUI apply.
 			c.overdue = append(c.overdue, dueItem{req: r, days: days})
-		case days >= 0 && days < DueSoonDays:
+		case domain.DueThisWeek(row, d.slot.day):
 			c.dueSoon = append(c.dueSoon, dueItem{req: r, days: days})
 		}
 	}
@@ -117,16 +113,10 @@ func (d *dealData) contentFor(who store.Person, since time.Time) content {
 		if m.AuthorID != nil && *m.AuthorID == who.ID {
 			continue
 		}
-		if !mayRead(who, m) {
+		if !domain.MessageVisibleTo(m.PartyID, m.Internal, who.PartyID) {
 			continue
 		}
 		c.fresh = append(c.fresh, newItem{req: d.byID[m.RequestID], msg: m})
 	}
 	return c
-}
-
-// mayRead is the API's rule for a conversation: an internal message is
-// seen by its author's side only.
-func mayRead(who store.Person, m store.Message) bool {
-	return !m.Internal || m.PartyID == who.PartyID
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // TimeOfDay is the local time a digest goes out at.
@@ -50,9 +52,8 @@ func (t TimeOfDay) String() string { return fmt.Sprintf("%02d:%02d", t.Hour, t.M
 
 // slot is one local day's digest time in a deal's zone.
 type slot struct {
-	day   string    // the local date, YYYY-MM-DD: the lease's key
-	today time.Time // local midnight of that date, for counting days
-	at    time.Time // the instant the digest is for; its "new since" window ends here
+	day string    // the local date, YYYY-MM-DD: the lease's key and the digest's "today"
+	at  time.Time // the instant the digest is for; its "new since" window ends here
 }
 
 // slotOf is the digest slot of the local day now falls on in loc. On the
@@ -64,21 +65,7 @@ func slotOf(now time.Time, loc *time.Location, at TimeOfDay) slot {
 	l := now.In(loc)
 	y, m, d := l.Date()
 	return slot{
-		day:   l.Format(time.DateOnly),
-		today: time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
-		at:    time.Date(y, m, d, at.Hour, at.Minute, 0, 0, loc),
+		day: domain.DealToday(now, loc),
+		at:  time.Date(y, m, d, at.Hour, at.Minute, 0, 0, loc),
 	}
-}
-
-// daysFrom counts whole calendar days from the slot's date to date
-// (YYYY-MM-DD): negative for a date in the past. ok is false for a date
-// that does not parse.
-func (s slot) daysFrom(date string) (int, bool) {
-	d, err := time.Parse(time.DateOnly, date)
-	if err != nil {
-		return 0, false
-	}
-	// Both are UTC midnights, so the difference is a whole number of days
-	// whatever the deal's zone does in between.
-	return int(d.Sub(s.today).Hours() / 24), true
 }

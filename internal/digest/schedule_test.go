@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 func TestParseTimeOfDay(t *testing.T) {
@@ -54,12 +56,12 @@ func TestSlotDaysAcrossDST(t *testing.T) {
 		t.Fatalf("slot %+v", sl)
 	}
 	for date, want := range map[string]int{"2026-03-28": 0, "2026-03-29": 1, "2026-03-30": 2, "2026-03-27": -1, "2026-04-03": 6} {
-		if got, ok := sl.daysFrom(date); !ok || got != want {
-			t.Errorf("daysFrom(%s) = %d, %v; want %d", date, got, ok, want)
+		if got, ok := domain.DaysBetween(sl.day, date); !ok || got != want {
+			t.Errorf("DaysBetween(%s) = %d, %v; want %d", date, got, ok, want)
 		}
 	}
-	if _, ok := sl.daysFrom("2026-02-30"); ok {
-		t.Errorf("daysFrom takes a date that does not exist")
+	if _, ok := domain.DaysBetween(sl.day, "2026-02-30"); ok {
+		t.Errorf("DaysBetween takes a date that does not exist")
 	}
 	// After the change the slot is 07:00 BST, 06:00 UTC.
 	sl = slotOf(time.Date(2026, 3, 30, 6, 30, 0, 0, time.UTC), loc, DefaultAt)

@@ -54,3 +54,22 @@ func assigneeOf(r *api.DealRequest) string {
 func Overdue(r *api.DealRequest, today string) bool {
 	return r.Kind == api.KindRequest && r.Status != api.StatusComplete && r.DueDate != nil && *r.DueDate < today
 }
+
+// WithSectionsAbove marks the rows a filtered list shows: every request
+// match(i) keeps, and the sections above it, so that a match keeps its
+// headings (the server's list-filters, the TUI's filters and search).
+// parent(i) is the index of row i's section, -1 for none. In a list in
+// tree order the kept rows, in order, read as an outline.
+func WithSectionsAbove(rows []api.DealRequest, match func(i int) bool, parent func(i int) int) []bool {
+	keep := make([]bool, len(rows))
+	for i := range rows {
+		if rows[i].Kind != api.KindRequest || !match(i) {
+			continue
+		}
+		keep[i] = true
+		for p := parent(i); p >= 0 && !keep[p]; p = parent(p) {
+			keep[p] = true
+		}
+	}
+	return keep
+}

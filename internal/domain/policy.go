@@ -88,9 +88,18 @@ func (c Caller) WriteDenial() string {
 }
 
 // MaySeeMessage reports whether a message by authorParty, internal or
-// not, is visible to the caller: internal messages stay on their side.
+// not, is visible to the caller (MessageVisibleTo).
 func (c Caller) MaySeeMessage(authorParty string, internal bool) bool {
-	return !internal || authorParty == c.PartyID
+	return MessageVisibleTo(authorParty, internal, c.PartyID)
+}
+
+// MessageVisibleTo is who may read a message, wherever it is shown (the
+// API's conversations and files, the daily digest): an internal message
+// stays on its author's side, viewerParty the reader's. The stores apply
+// the same rule in SQL (sqlstore's visibleTo) and to events (an internal
+// message's events are scoped to its party, store.scopedToMessage).
+func MessageVisibleTo(authorParty string, internal bool, viewerParty string) bool {
+	return !internal || authorParty == viewerParty
 }
 
 // MayPostInternal reports whether the caller may keep a post to its own

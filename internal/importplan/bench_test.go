@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // BenchmarkBuildUnnumbered plans a sheet of 3,000 unnumbered rows under
@@ -24,7 +24,7 @@ func BenchmarkBuildUnnumbered(b *testing.B) {
 	for i := range inSheet {
 		fmt.Fprintf(&csv, ",request,New request %d\n", i)
 	}
-	sheet, err := exporters.ReadCSV("list.csv", []byte(csv.String()))
+	sheet, err := sheets.ReadCSV("list.csv", []byte(csv.String()))
 	if err != nil {
 		b.Fatal(err)
 	}

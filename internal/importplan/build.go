@@ -5,15 +5,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/english"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // planner matches a sheet against a deal's current list.
 type planner struct {
-	sheet   *exporters.Sheet
+	sheet   *sheets.Sheet
 	current []api.DealRequest
 	people  []api.Person
 	opts    Options
@@ -52,9 +52,9 @@ type planner struct {
 // what to create, update, move or leave alone. It writes nothing. The
 // error is for options that do not fit the deal (--under naming no
 // section); everything wrong with rows is in the plan's Problems.
-func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Person, opts Options) (*Plan, error) {
+func Build(sheet *sheets.Sheet, current []api.DealRequest, people []api.Person, opts Options) (*Plan, error) {
 	p := newPlanner(sheet, current, people, opts)
-	rows := append([]exporters.Row(nil), sheet.Rows...) // numbering and --under rewrite rows: the caller's sheet stays as read
+	rows := append([]sheets.Row(nil), sheet.Rows...) // numbering and --under rewrite rows: the caller's sheet stays as read
 	if opts.Under != "" {
 		if err := p.placeUnder(rows); err != nil {
 			return nil, err
@@ -79,7 +79,7 @@ func Build(sheet *exporters.Sheet, current []api.DealRequest, people []api.Perso
 	return again.plan, nil
 }
 
-func newPlanner(sheet *exporters.Sheet, current []api.DealRequest, people []api.Person, opts Options) *planner {
+func newPlanner(sheet *sheets.Sheet, current []api.DealRequest, people []api.Person, opts Options) *planner {
 	p := &planner{
 		sheet: sheet, current: current, people: people, opts: opts,
 		byNumber: map[string]*api.DealRequest{}, byID: map[string]*api.DealRequest{},
@@ -88,8 +88,8 @@ func newPlanner(sheet *exporters.Sheet, current []api.DealRequest, people []api.
 		plan: &Plan{
 			File: sheet.File, Sheet: sheet.Name, HeaderRow: sheet.HeaderLine, Columns: map[string]string{},
 			Ignored: nonNil(sheet.Ignored), Items: []*Item{}, Conflicts: []Conflict{}, Absent: []Absent{},
-			Notes: []string{}, Warnings: []string{}, Problems: append([]exporters.Problem{}, sheet.Problems...),
-			Exported: sheet.Has(exporters.FieldID) && sheet.Has(exporters.FieldUpdated), BlankCells: "keep",
+			Notes: []string{}, Warnings: []string{}, Problems: append([]sheets.Problem{}, sheet.Problems...),
+			Exported: sheet.Has(sheets.FieldID) && sheet.Has(sheets.FieldUpdated), BlankCells: "keep",
 			Match: MatchID, Under: opts.Under,
 		},
 	}
@@ -113,7 +113,7 @@ func newPlanner(sheet *exporters.Sheet, current []api.DealRequest, people []api.
 }
 
 // planRows plans every row, once the rows have their numbers.
-func (p *planner) planRows(rows []exporters.Row) {
+func (p *planner) planRows(rows []sheets.Row) {
 	for _, r := range rows {
 		p.numbers.Take(r.Number)
 		p.claimed[r.Number] = true
@@ -156,14 +156,14 @@ func (p *planner) inScope(number string) bool {
 // matches a row under the same section on the deal takes its number (so
 // a re-run finds what the first run created), any other the next free
 // number under its section.
-func (p *planner) assignNumbers(rows []exporters.Row) {
+func (p *planner) assignNumbers(rows []sheets.Row) {
 	for _, r := range rows {
 		if r.Number != "" {
 			p.numbers.Take(r.Number)
 			p.claimed[r.Number] = true
 		}
 	}
-	byLine := map[int]*exporters.Row{}
+	byLine := map[int]*sheets.Row{}
 	var fresh []int
 	for i := range rows {
 		r := &rows[i]
@@ -203,7 +203,7 @@ func (p *planner) indexTitles() {
 	p.titled = map[placeKey][]int{}
 	for i := range p.current {
 		c := &p.current[i]
-		k := placeKey{p.parentNumber(c), exporters.OneLine(c.Title)}
+		k := placeKey{p.parentNumber(c), sheets.OneLine(c.Title)}
 		p.titled[k] = append(p.titled[k], i)
 	}
 }
@@ -211,7 +211,7 @@ func (p *planner) indexTitles() {
 // matchByTitle is the number of the first deal row, in list order, under
 // r's section with r's title that no sheet row stands for yet; "" when
 // there is none.
-func (p *planner) matchByTitle(r exporters.Row) string {
+func (p *planner) matchByTitle(r sheets.Row) string {
 	for _, i := range p.titled[placeKey{r.Parent, r.Title}] {
 		if n := p.current[i].Number; !p.claimed[n] {
 			return n
@@ -231,14 +231,14 @@ func (p *planner) parentNumber(d *api.DealRequest) string {
 // counted over the sheet and the deal together.
 func (p *planner) nextNumber(parent string) string { return p.numbers.Next(parent) }
 
-func (p *planner) problem(r *exporters.Row, f exporters.Field, format string, a ...any) {
-	p.plan.Problems = append(p.plan.Problems, exporters.Problem{
+func (p *planner) problem(r *sheets.Row, f sheets.Field, format string, a ...any) {
+	p.plan.Problems = append(p.plan.Problems, sheets.Problem{
 		Line: r.Line, Column: p.sheet.Columns.Headers[f], Field: f, Message: fmt.Sprintf(format, a...),
 	})
 }
 
 // planRow decides one row; nil when the row is too broken to plan.
-func (p *planner) planRow(r *exporters.Row, items map[string]*Item) *Item {
+func (p *planner) planRow(r *sheets.Row, items map[string]*Item) *Item {
 	if !p.checkText(r) {
 		return nil
 	}
@@ -284,7 +284,7 @@ func (p *planner) planRow(r *exporters.Row, items map[string]*Item) *Item {
 // Only a row matched by ID, or by number under --match number, writes;
 // any other whose content differs meets another row on its number and
 // is left alone as a conflict.
-func (p *planner) planUpdate(r *exporters.Row, d *api.DealRequest, assignee string, it *Item) {
+func (p *planner) planUpdate(r *sheets.Row, d *api.DealRequest, assignee string, it *Item) {
 	byID := it.MatchedBy == MatchedByID
 	threeWay := byID && !r.Updated.IsZero()
 	it.Update, it.Changes, it.Kept = p.diff(r, d, assignee, threeWay || p.opts.ClearBlanks, byID)
@@ -336,7 +336,7 @@ func (p *planner) planUpdate(r *exporters.Row, d *api.DealRequest, assignee stri
 
 // leaveAlone makes a row a conflict: every field the sheet would change
 // is listed with both values, and nothing is written.
-func (p *planner) leaveAlone(r *exporters.Row, d *api.DealRequest, it *Item, moves bool, reason string) {
+func (p *planner) leaveAlone(r *sheets.Row, d *api.DealRequest, it *Item, moves bool, reason string) {
 	fields := it.Changes
 	if moves {
 		fields = append(fields, "status")
@@ -372,7 +372,8 @@ func (p *planner) mentionStatuses() {
 func (p *planner) checkRights(d *api.DealRequest, it *Item) {
 	for _, c := range it.Changes {
 		need, may := "edit", d.Can.Edit
-		if c == "due_date" || c == "assignee" {
+		// The plan calls assignee_id a change of "assignee".
+		if field := strings.Replace(c, "assignee", "assignee_id", 1); domain.IsAssignField(field) {
 			need, may = "assign", d.Can.Assign
 		}
 		if !may {

@@ -1,14 +1,14 @@
 package importplan
 
 import (
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // createBody is the POST body: the number is always sent, so that the
 // server's number uniqueness makes a repeated create fail rather than
 // duplicate; fields the sheet leaves empty take the server's defaults.
-func (p *planner) createBody(r *exporters.Row, kind api.RequestKind, assignee string) api.DealRequestCreate {
+func (p *planner) createBody(r *sheets.Row, kind api.RequestKind, assignee string) api.DealRequestCreate {
 	in := api.DealRequestCreate{Title: api.Some(r.Title), Number: api.Some(r.Number), Kind: api.Some(kind)}
 	if r.Body != "" {
 		in.Body = api.Some(r.Body)
@@ -42,21 +42,21 @@ func (p *planner) createBody(r *exporters.Row, kind api.RequestKind, assignee st
 // often means "not filled in here" than "remove". A title that differs
 // only in case and spacing is no change unless the row is matched by ID:
 // a sheet's capitals never retitle a row it matched by number.
-func (p *planner) diff(r *exporters.Row, d *api.DealRequest, assignee string, clearBlanks, byID bool) (up api.DealRequestUpdate, changes, kept []string) {
+func (p *planner) diff(r *sheets.Row, d *api.DealRequest, assignee string, clearBlanks, byID bool) (up api.DealRequestUpdate, changes, kept []string) {
 	has := p.sheet.Has
 	blank := func(field, sheet, deal string) bool {
 		// A cell --map made blank keeps the deal's value even where a blank
 		// would clear it (docs/spreadsheets.md: it changes nothing).
-		if sheet != "" || deal == "" || (clearBlanks && !r.MappedBlank(exporters.Field(field))) {
+		if sheet != "" || deal == "" || (clearBlanks && !r.MappedBlank(sheets.Field(field))) {
 			return false
 		}
 		kept = append(kept, field)
 		return true
 	}
-	if r.Title != exporters.OneLine(d.Title) && (byID || !sameText(r.Title, d.Title)) {
+	if r.Title != sheets.OneLine(d.Title) && (byID || !sameText(r.Title, d.Title)) {
 		up.Title, changes = api.Some(r.Title), append(changes, "title")
 	}
-	if has(exporters.FieldBody) && r.Body != exporters.Text(d.Body) && !blank("body", r.Body, d.Body) {
+	if has(sheets.FieldBody) && r.Body != sheets.Text(d.Body) && !blank("body", r.Body, d.Body) {
 		up.Body, changes = api.Some(r.Body), append(changes, "body")
 	}
 	if d.Kind == api.KindSection {
@@ -68,14 +68,14 @@ func (p *planner) diff(r *exporters.Row, d *api.DealRequest, assignee string, cl
 	if r.Category != "" && r.Category != d.Category {
 		up.Category, changes = api.Some(r.Category), append(changes, "category")
 	}
-	requester := exporters.OneLine(deref(d.Requester))
-	if has(exporters.FieldRequester) && r.Requester != requester && !blank("requester", r.Requester, requester) {
+	requester := sheets.OneLine(deref(d.Requester))
+	if has(sheets.FieldRequester) && r.Requester != requester && !blank("requester", r.Requester, requester) {
 		up.Requester, changes = optional(r.Requester), append(changes, "requester")
 	}
-	if has(exporters.FieldDueDate) && r.DueDate != deref(d.DueDate) && !blank("due_date", r.DueDate, deref(d.DueDate)) {
+	if has(sheets.FieldDueDate) && r.DueDate != deref(d.DueDate) && !blank("due_date", r.DueDate, deref(d.DueDate)) {
 		up.DueDate, changes = optional(r.DueDate), append(changes, "due_date")
 	}
-	if has(exporters.FieldAssignee) && assignee != deref(d.AssigneeID) && !blank("assignee", assignee, deref(d.AssigneeID)) {
+	if has(sheets.FieldAssignee) && assignee != deref(d.AssigneeID) && !blank("assignee", assignee, deref(d.AssigneeID)) {
 		up.AssigneeID, changes = optional(assignee), append(changes, "assignee")
 	}
 	return up, changes, kept
@@ -83,7 +83,7 @@ func (p *planner) diff(r *exporters.Row, d *api.DealRequest, assignee string, cl
 
 // values are a field's sheet and deal values as a person reads them, for
 // a conflict.
-func (p *planner) values(r *exporters.Row, d *api.DealRequest, field string) (sheet, server string) {
+func (p *planner) values(r *sheets.Row, d *api.DealRequest, field string) (sheet, server string) {
 	switch field {
 	case "title":
 		return r.Title, d.Title

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // match finds the deal row a sheet row stands for: by the export's ID
@@ -15,10 +15,10 @@ import (
 // problem is recorded); a nil row with ok is a row to create. A row
 // whose ID is not this deal's (another deal's export, or a row deleted
 // since) is matched like a row without one.
-func (p *planner) match(r *exporters.Row) (d *api.DealRequest, by string, ok bool) {
+func (p *planner) match(r *sheets.Row) (d *api.DealRequest, by string, ok bool) {
 	if r.ID != "" {
 		if line, dup := p.idLine[r.ID]; dup {
-			p.problem(r, exporters.FieldID, "this row's ID is also on row %d: each row of the deal once; delete one of the two rows", line)
+			p.problem(r, sheets.FieldID, "this row's ID is also on row %d: each row of the deal once; delete one of the two rows", line)
 			return nil, "", false
 		}
 		p.idLine[r.ID] = r.Line
@@ -42,26 +42,26 @@ func (p *planner) match(r *exporters.Row) (d *api.DealRequest, by string, ok boo
 // renumberedProblem refuses an exported row whose number is not its
 // row's number on the deal, with a way through that works: renumbering
 // on the deal only where the sheet's number is free there.
-func (p *planner) renumberedProblem(r *exporters.Row, d *api.DealRequest) {
+func (p *planner) renumberedProblem(r *sheets.Row, d *api.DealRequest) {
 	if other := p.byNumber[r.Number]; other != nil {
-		p.problem(r, exporters.FieldNumber, "this row (by its ID) is %s on the deal, and the sheet numbers it %s, which is %q on the deal: import does not renumber; put back %s in the sheet",
+		p.problem(r, sheets.FieldNumber, "this row (by its ID) is %s on the deal, and the sheet numbers it %s, which is %q on the deal: import does not renumber; put back %s in the sheet",
 			d.Number, r.Number, other.Title, d.Number)
 		return
 	}
-	p.problem(r, exporters.FieldNumber, "this row (by its ID) is %s on the deal, and the sheet numbers it %s: import does not renumber; put back %s, or renumber it on the deal ('dealctl requests edit %s --number %s')",
+	p.problem(r, sheets.FieldNumber, "this row (by its ID) is %s on the deal, and the sheet numbers it %s: import does not renumber; put back %s, or renumber it on the deal ('dealctl requests edit %s --number %s')",
 		d.Number, r.Number, d.Number, d.Number, r.Number)
 }
 
 // checkIdentity makes sure a row never turns a section into a request
 // or back. It records a problem otherwise; a row matched by number is
 // then a collision, which --renumber moves to a free number.
-func (p *planner) checkIdentity(r *exporters.Row, d *api.DealRequest, by string) bool {
+func (p *planner) checkIdentity(r *sheets.Row, d *api.DealRequest, by string) bool {
 	if r.Kind == d.Kind || sameHeading(r, d, by) {
 		return true
 	}
-	field := exporters.FieldNumber // the number is what collides
+	field := sheets.FieldNumber // the number is what collides
 	if r.KindGiven() {
-		field = exporters.FieldKind
+		field = sheets.FieldKind
 	}
 	if by != MatchedByID {
 		p.collided[r.Line] = true // the command prints the ways through
@@ -79,7 +79,7 @@ func (p *planner) checkIdentity(r *exporters.Row, d *api.DealRequest, by string)
 // nothing else, the section's own (case and spacing aside). Anything
 // more (a due date, another title) is a request that happens to share a
 // number with a section, as in a workstream tab numbered 1, 2, 3.
-func sameHeading(r *exporters.Row, d *api.DealRequest, by string) bool {
+func sameHeading(r *sheets.Row, d *api.DealRequest, by string) bool {
 	if r.KindGiven() || r.Kind == api.KindSection || d.Kind != api.KindSection {
 		return false
 	}
@@ -91,7 +91,7 @@ func sameHeading(r *exporters.Row, d *api.DealRequest, by string) bool {
 // spacing: a sheet's typography ("1 CORPORATE"), never a change to a
 // row it matched by number.
 func sameText(a, b string) bool {
-	return strings.EqualFold(exporters.OneLine(a), exporters.OneLine(b))
+	return strings.EqualFold(sheets.OneLine(a), sheets.OneLine(b))
 }
 
 // checkText applies the server's rules for text that the sheet reader
@@ -99,16 +99,16 @@ func sameText(a, b string) bool {
 // UTF-8 (a file read in the wrong encoding), and the length of a number
 // import made (--under lengthens them). A row that passes here is not
 // refused by the server for its text.
-func (p *planner) checkText(r *exporters.Row) bool {
+func (p *planner) checkText(r *sheets.Row) bool {
 	ok := true
 	for _, f := range []struct {
-		field exporters.Field
+		field sheets.Field
 		name  string
 		value string
 	}{
-		{exporters.FieldNumber, "number", r.Number}, {exporters.FieldTitle, "title", r.Title},
-		{exporters.FieldBody, "text", r.Body}, {exporters.FieldRequester, "requester", r.Requester},
-		{exporters.FieldAssignee, "assignee", r.Assignee},
+		{sheets.FieldNumber, "number", r.Number}, {sheets.FieldTitle, "title", r.Title},
+		{sheets.FieldBody, "text", r.Body}, {sheets.FieldRequester, "requester", r.Requester},
+		{sheets.FieldAssignee, "assignee", r.Assignee},
 	} {
 		switch {
 		case api.HasNUL(f.value):
@@ -120,7 +120,7 @@ func (p *planner) checkText(r *exporters.Row) bool {
 		}
 	}
 	if p.renumber[r.Line] != "" && domain.NumberRule.Check(r.Number) == domain.TextTooLong {
-		p.problem(r, exporters.FieldNumber, "under %s the number %s is %d characters long: at most %d", p.opts.Under, r.Number, api.TextLen(r.Number), domain.NumberRule.Max)
+		p.problem(r, sheets.FieldNumber, "under %s the number %s is %d characters long: at most %d", p.opts.Under, r.Number, api.TextLen(r.Number), domain.NumberRule.Max)
 		ok = false
 	}
 	return ok
@@ -128,13 +128,13 @@ func (p *planner) checkText(r *exporters.Row) bool {
 
 // checkParent makes sure the section a row sits under exists: earlier in
 // the sheet, or on the deal.
-func (p *planner) checkParent(r *exporters.Row, items map[string]*Item, it *Item) bool {
+func (p *planner) checkParent(r *sheets.Row, items map[string]*Item, it *Item) bool {
 	if r.Parent == "" {
 		return true
 	}
 	if parent := items[r.Parent]; parent != nil {
 		if parent.Kind != api.KindSection {
-			p.problem(r, exporters.FieldNumber, "%s sits under %s, which is a request: only a section can hold others", r.Number, r.Parent)
+			p.problem(r, sheets.FieldNumber, "%s sits under %s, which is a request: only a section can hold others", r.Number, r.Parent)
 			return false
 		}
 		if parent.Action == ActionCreate {
@@ -147,19 +147,19 @@ func (p *planner) checkParent(r *exporters.Row, items map[string]*Item, it *Item
 	}
 	if d := p.byNumber[r.Parent]; d != nil {
 		if d.Kind != api.KindSection {
-			p.problem(r, exporters.FieldNumber, "%s sits under %s, which is a request on the deal: only a section can hold others", r.Number, r.Parent)
+			p.problem(r, sheets.FieldNumber, "%s sits under %s, which is a request on the deal: only a section can hold others", r.Number, r.Parent)
 			return false
 		}
 		it.ParentID = d.ID
 		return true
 	}
-	p.problem(r, exporters.FieldNumber, "%s sits under section %s, which is neither in the sheet (above it) nor on the deal: add a row for section %s", r.Number, r.Parent, r.Parent)
+	p.problem(r, sheets.FieldNumber, "%s sits under section %s, which is neither in the sheet (above it) nor on the deal: add a row for section %s", r.Number, r.Parent, r.Parent)
 	return false
 }
 
 // resolveAssignee finds the row's assignee among the deal's people, by
 // email, then name, then id.
-func (p *planner) resolveAssignee(r *exporters.Row) (string, bool) {
+func (p *planner) resolveAssignee(r *sheets.Row) (string, bool) {
 	if r.Assignee == "" || r.Kind == api.KindSection {
 		return "", true
 	}
@@ -181,7 +181,7 @@ func (p *planner) resolveAssignee(r *exporters.Row) (string, bool) {
 	case 1:
 		return found[0].ID, true
 	}
-	p.problem(r, exporters.FieldAssignee, "%q names %d people on the deal: use an email", r.Assignee, len(found))
+	p.problem(r, sheets.FieldAssignee, "%q names %d people on the deal: use an email", r.Assignee, len(found))
 	return "", false
 }
 
@@ -189,14 +189,14 @@ func (p *planner) resolveAssignee(r *exporters.Row) (string, bool) {
 // on the deal, naming every row it stands on: a tracker whose owners are
 // initials would otherwise print a line per row.
 func (p *planner) reportUnknownPeople() {
-	column := p.sheet.Columns.Headers[exporters.FieldAssignee]
+	column := p.sheet.Columns.Headers[sheets.FieldAssignee]
 	for _, name := range p.unknownPeople {
 		rows := p.unknownRows[name]
 		msg := fmt.Sprintf("no person %q on the deal: use the email of someone on it ('dealctl people ls'), or --map '%s:%s=EMAIL'", name, column, name)
-		pr := exporters.Problem{Line: rows[0], Column: column, Field: exporters.FieldAssignee, Message: msg}
+		pr := sheets.Problem{Line: rows[0], Column: column, Field: sheets.FieldAssignee, Message: msg}
 		if len(rows) > 1 {
 			pr.Rows = rows
-			pr.Message += " (" + exporters.RowList(rows) + ")"
+			pr.Message += " (" + sheets.RowList(rows) + ")"
 		}
 		p.plan.Problems = append(p.plan.Problems, pr)
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // answered is a deal of three sections of three requests each, as a
@@ -169,7 +169,7 @@ func TestDefaultImportWritesOnlyRowsOfItsIDs(t *testing.T) {
 		}
 		return strings.Join(ws, " ")
 	}
-	stamp := exportedAt.Format(exporters.UpdatedLayout)
+	stamp := exportedAt.Format(sheets.UpdatedLayout)
 	for seed := uint64(1); seed <= 300; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 25))
 		var current []api.DealRequest

@@ -16,8 +16,8 @@ package importplan
 import (
 	"time"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // What an Item does.
@@ -179,16 +179,16 @@ type Plan struct {
 	Renumbered bool   `json:"renumbered,omitempty"` // --renumber moved colliding rows
 	// Collisions are the sheet rows whose number is on the deal with
 	// other content or as another kind: the rows --renumber moves.
-	Collisions []int               `json:"collisions,omitempty"`
-	Items      []*Item             `json:"plan"`
-	Conflicts  []Conflict          `json:"conflicts"`
-	Absent     []Absent            `json:"absent"`
-	Notes      []string            `json:"notes"`
-	Warnings   []string            `json:"warnings"`
-	Problems   []exporters.Problem `json:"problems"`
-	Summary    Summary             `json:"summary"`
-	DryRun     bool                `json:"dry_run"`
-	Applied    bool                `json:"applied"`
+	Collisions []int            `json:"collisions,omitempty"`
+	Items      []*Item          `json:"plan"`
+	Conflicts  []Conflict       `json:"conflicts"`
+	Absent     []Absent         `json:"absent"`
+	Notes      []string         `json:"notes"`
+	Warnings   []string         `json:"warnings"`
+	Problems   []sheets.Problem `json:"problems"`
+	Summary    Summary          `json:"summary"`
+	DryRun     bool             `json:"dry_run"`
+	Applied    bool             `json:"applied"`
 	// Forbidden lists the changes the caller's seat may not make; the
 	// command adds what it learns from the server (may it create rows?).
 	Forbidden []string `json:"-"`

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // sheetOf reads a csv given as text.
-func sheetOf(t *testing.T, csv string) *exporters.Sheet {
+func sheetOf(t *testing.T, csv string) *sheets.Sheet {
 	t.Helper()
-	s, err := exporters.ReadCSV("list.csv", []byte(csv))
+	s, err := sheets.ReadCSV("list.csv", []byte(csv))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,11 +122,11 @@ func TestMappedBlankKeepsTheDealsValue(t *testing.T) {
 	row := dealRow("r1", "1.1", api.KindRequest, "Board minutes", "s1")
 	row.DueDate = &due
 	current := []api.DealRequest{dealRow("s1", "1", api.KindSection, "Corporate", ""), row}
-	m := exporters.ValueMap{}
+	m := sheets.ValueMap{}
 	if err := m.Add("due_date:TBD="); err != nil {
 		t.Fatal(err)
 	}
-	sheet, err := exporters.ReadCSVWith("list.csv", []byte("Number,Title,Due date\n1,Corporate,\n1.1,Board minutes,TBD\n"), exporters.ReadOptions{Map: m})
+	sheet, err := sheets.ReadCSVWith("list.csv", []byte("Number,Title,Due date\n1,Corporate,\n1.1,Board minutes,TBD\n"), sheets.ReadOptions{Map: m})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/english"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // renumberCollisions is --renumber: each row that met another deal row
@@ -19,7 +19,7 @@ import (
 // run put it (the deal's row under the same section with the same title
 // and kind, that no other sheet row stands for), so that running the
 // same command again creates nothing twice.
-func (p *planner) renumberCollisions(rows []exporters.Row, collided map[int]bool) {
+func (p *planner) renumberCollisions(rows []sheets.Row, collided map[int]bool) {
 	for _, r := range rows {
 		p.numbers.Take(r.Number)
 		p.claimed[r.Number] = true
@@ -66,7 +66,7 @@ func (p *planner) renumberCollisions(rows []exporters.Row, collided map[int]bool
 
 // movedBefore is the number of the deal row an earlier --renumber made of
 // r, or "".
-func (p *planner) movedBefore(r exporters.Row) string {
+func (p *planner) movedBefore(r sheets.Row) string {
 	for _, i := range p.titled[placeKey{r.Parent, r.Title}] {
 		if d := &p.current[i]; !p.claimed[d.Number] && d.Kind == r.Kind {
 			return d.Number

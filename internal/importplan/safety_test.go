@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 const (
@@ -69,7 +69,7 @@ const exportHeader = "Number,Kind,Title,Status,Assignee,Updated,ID\n"
 // An exported row matches by ID; one changed on the deal after its
 // Updated is a conflict with both values; --overwrite takes the sheet's.
 func TestExportedRowsMatchByIDAndConflictWhenStale(t *testing.T) {
-	stamp := exportedAt.Format(exporters.UpdatedLayout)
+	stamp := exportedAt.Format(sheets.UpdatedLayout)
 	csv := exportHeader + "1,section,Corporate,,," + stamp + "," + idCorp + "\n" +
 		"1.1,request,Board minutes 2024,complete,bob@acme.example," + stamp + "," + idBoard + "\n"
 
@@ -114,7 +114,7 @@ func TestUpdatedPrecisionDoesNotMakeFalseConflicts(t *testing.T) {
 }
 
 func TestIdentityProblems(t *testing.T) {
-	stamp := exportedAt.Format(exporters.UpdatedLayout)
+	stamp := exportedAt.Format(sheets.UpdatedLayout)
 	cases := []struct{ name, csv, want string }{
 		{"renumbered", exportHeader + "1.5,request,Board minutes,,," + stamp + "," + idBoard + "\n",
 			"this row (by its ID) is 1.1 on the deal, and the sheet numbers it 1.5: import does not renumber"},

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dealctl/dealctl/exporters"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/sheets"
 )
 
 // UnderError says that --under does not name a section of the deal.
@@ -29,7 +29,7 @@ func (e *UnderError) Error() string { return e.msg }
 //     is that section: 1 → 2, 1.1 → 2.1;
 //   - a tab already numbered under the section (2.1, 2.2) is left as it
 //     is.
-func (p *planner) placeUnder(rows []exporters.Row) error {
+func (p *planner) placeUnder(rows []sheets.Row) error {
 	n := strings.TrimSuffix(strings.TrimSpace(p.opts.Under), ".")
 	p.opts.Under, p.plan.Under = n, n
 	d := p.byNumber[n]
@@ -105,7 +105,7 @@ func (p *planner) sectionList() string {
 }
 
 // allWithin reports whether every numbered row is top or under it.
-func allWithin(rows []exporters.Row, top string) bool {
+func allWithin(rows []sheets.Row, top string) bool {
 	for _, r := range rows {
 		if r.Number != "" && r.Number != top && !strings.HasPrefix(r.Number, top+".") {
 			return false

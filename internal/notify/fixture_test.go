@@ -33,7 +33,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(func() { st.Close() })
 	f.st = st
-	id := sqlstore.NewID
+	id := store.NewID
 	orgSell, orgBuy, alice, bob, dave, buy := id(), id(), id(), id(), id(), id()
 	f.deal, f.sell = id(), id()
 	str := func(s string) *string { return &s }
@@ -107,7 +107,7 @@ func (f *fixture) post(t *testing.T, text string, to ...recipient) []string {
 		Notify: func(m store.Message) []store.Notification {
 			var out []store.Notification
 			for _, r := range to {
-				n := store.Notification{ID: sqlstore.NewID(), PersonID: r.person, Email: r.email,
+				n := store.Notification{ID: store.NewID(), PersonID: r.person, Email: r.email,
 					Subject: "New answer on 2.1 Audited accounts", Body: m.Text}
 				ids = append(ids, n.ID)
 				out = append(out, n)

@@ -33,7 +33,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c *call) error
 // bodies being read (bodyGate).
 func (s *Server) authed(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set(ExtensionsHeader, Extensions)
+		w.Header().Set(api.ExtensionsHeader, api.ServerExtensions)
 		c, err := s.authenticate(r)
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="dealctl"`)
@@ -56,16 +56,6 @@ func (s *Server) authed(h handlerFunc) http.Handler {
 		}
 	})
 }
-
-// ExtensionsHeader advertises, on every API answer, the extensions this
-// server adds to the contract, so that a client uses them only where they
-// exist (docs/api.md#extensions-x-dealctl-extensions): list filters,
-// If-Match and X-Dealctl-If-Updated-At on PATCH, Idempotency-Key on POST,
-// the events feed, DELETE of a request, and X-Dealctl-Batch on writes.
-const ExtensionsHeader = "X-Dealctl-Extensions"
-
-// Extensions is the value of ExtensionsHeader.
-const Extensions = "list-filters, if-match, if-updated-at, idempotency-key, events, delete, batch, internal-marks"
 
 var errUnauthenticated = api.NewError(api.CodeUnauthenticated, "")
 
@@ -144,9 +134,9 @@ func (s *Server) allow(w http.ResponseWriter, r *http.Request, keyID string) boo
 		return true
 	}
 	h := w.Header()
-	h.Set("X-RateLimit-Limit", strconv.Itoa(s.rateLimit))
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
-	h.Set("X-RateLimit-Reset", strconv.Itoa(ceilSeconds(d.Reset)))
+	h.Set(api.RateLimitLimitHeader, strconv.Itoa(s.rateLimit))
+	h.Set(api.RateLimitRemainingHeader, strconv.Itoa(d.Remaining))
+	h.Set(api.RateLimitResetHeader, strconv.Itoa(ceilSeconds(d.Reset)))
 	if d.Allowed {
 		return true
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/store"
 )
 
 // maxFailureAddresses bounds the addresses whose failed keys are counted
@@ -32,13 +33,13 @@ const reasonTooManyBadKeys = "too_many_bad_keys"
 // key in use goes on (docs/server.md, "Security").
 type failedKeys struct {
 	mu      sync.Mutex
-	buckets map[string]*bucket
+	buckets map[string]*store.Bucket
 	max     int
 	sweep   time.Time // when full buckets were last dropped
 }
 
 func newFailedKeys(max int) *failedKeys {
-	return &failedKeys{buckets: map[string]*bucket{}, max: max}
+	return &failedKeys{buckets: map[string]*store.Bucket{}, max: max}
 }
 
 // spent reports whether addr has no failure left to spend now, and when
@@ -50,11 +51,11 @@ func (f *failedKeys) spent(addr string, limit int, now time.Time) (bool, time.Du
 	if !ok {
 		return false, 0
 	}
-	rate := b.refill(limit, now)
-	if b.tokens >= 1 {
+	b.Refill(limit, now)
+	if b.Tokens >= 1 {
 		return false, 0
 	}
-	return true, time.Duration((1 - b.tokens) / rate * float64(time.Second))
+	return true, store.UntilTokens(1-b.Tokens, limit)
 }
 
 // fail spends one failure of addr's budget.
@@ -69,10 +70,10 @@ func (f *failedKeys) fail(addr string, limit int, now time.Time) {
 	}
 	b, ok := f.buckets[slot]
 	if !ok {
-		b = &bucket{tokens: float64(limit), at: now}
+		b = store.NewBucket(limit, now)
 		f.buckets[slot] = b
 	}
-	b.take(limit, now)
+	b.Take(limit, now)
 }
 
 // slot is the bucket addr counts in: its own, or the shared one when the
@@ -87,7 +88,7 @@ func (f *failedKeys) slot(addr string) string {
 // forgetFull drops the buckets that have refilled completely.
 func (f *failedKeys) forgetFull(limit int, now time.Time) {
 	for k, b := range f.buckets {
-		if b.refill(limit, now); b.tokens >= float64(limit) {
+		if b.Full(limit, now) {
 			delete(f.buckets, k)
 		}
 	}
@@ -127,9 +128,9 @@ func (s *Server) writeBadKeysRefused(w http.ResponseWriter, e *badKeysRefused) {
 	secs := max(1, ceilSeconds(e.wait))
 	h := w.Header()
 	h.Set("Retry-After", strconv.Itoa(secs))
-	h.Set("X-RateLimit-Limit", strconv.Itoa(s.rateLimit))
-	h.Set("X-RateLimit-Remaining", "0")
-	h.Set("X-RateLimit-Reset", strconv.Itoa(secs))
+	h.Set(api.RateLimitLimitHeader, strconv.Itoa(s.rateLimit))
+	h.Set(api.RateLimitRemainingHeader, "0")
+	h.Set(api.RateLimitResetHeader, strconv.Itoa(secs))
 	writeJSON(w, http.StatusTooManyRequests, &api.ErrorResponse{Code: api.CodeRateLimited,
 		Params: map[string]any{"reason": reasonTooManyBadKeys, "retry_after": secs, "limit": s.rateLimit}})
 }

@@ -61,7 +61,7 @@ func dealOfSize(b *testing.B, dsn string, cacheBytes, sections, perSection int) 
 	}
 	b.Cleanup(func() { st.Close() })
 	now := time.Now().UTC()
-	id := func() string { return sqlstore.NewID() }
+	id := func() string { return store.NewID() }
 	dealID, sellParty, buyParty := id(), id(), id()
 	var requestIDs []string
 	err = st.Apply(ctx, func(tx store.AdminTx) error {

@@ -143,23 +143,22 @@ func (f listFilter) apply(rows []api.DealRequest) []api.DealRequest {
 	if f.canonical == "" {
 		return rows
 	}
-	parent := make(map[string]string, len(rows))
-	for _, r := range rows {
-		if r.ParentID != nil {
-			parent[r.ID] = *r.ParentID
-		}
+	index := make(map[string]int, len(rows))
+	for i, r := range rows {
+		index[r.ID] = i
 	}
-	keep := map[string]bool{}
-	for _, r := range rows {
-		if r.Kind == api.KindRequest && f.match.Matches(&r) {
-			for id := r.ID; id != "" && !keep[id]; id = parent[id] {
-				keep[id] = true
+	parent := func(i int) int {
+		if p := rows[i].ParentID; p != nil {
+			if j, ok := index[*p]; ok {
+				return j
 			}
 		}
+		return -1
 	}
-	out := make([]api.DealRequest, 0, len(keep))
-	for _, r := range rows {
-		if keep[r.ID] {
+	keep := domain.WithSectionsAbove(rows, func(i int) bool { return f.match.Matches(&rows[i]) }, parent)
+	out := make([]api.DealRequest, 0, len(rows))
+	for i, r := range rows {
+		if keep[i] {
 			out = append(out, r)
 		}
 	}

@@ -91,7 +91,7 @@ func (s *Server) idempotent(cr create) handlerFunc {
 		}
 		h := func(w http.ResponseWriter, r *http.Request, _ *call) error { return cr.perform(w, r, t) }
 		replay := func(w http.ResponseWriter, r *http.Request, _ *call, id string) error { return cr.replay(w, r, t, id) }
-		idemKey := r.Header.Get("Idempotency-Key")
+		idemKey := r.Header.Get(api.IdempotencyKeyHeader)
 		if idemKey == "" {
 			return h(w, r, c)
 		}

@@ -17,7 +17,8 @@ type outcome string
 const (
 	ok200      outcome = "200"
 	ok201      outcome = "201"
-	unauth     outcome = "401"
+	expiredKey outcome = "401 key_expired"
+	revokedKey outcome = "401 key_revoked"
 	notFound   outcome = "404"
 	readOnly   outcome = "403 read_only_key"
 	archived   outcome = "403 deal_archived"
@@ -101,9 +102,12 @@ var (
 	unreachable = expect{
 		list: notFound, create: notFound, edit: notFound, assign: notFound, status: notFound, reopen: notFound, post: notFound, internal: notFound,
 	}
-	// An expired or revoked key: 401 for everything.
-	unauthenticated = expect{
-		list: unauth, create: unauth, edit: unauth, assign: unauth, status: unauth, reopen: unauth, post: unauth, internal: unauth,
+	// An expired or a revoked key: 401 for everything, saying which.
+	expired = expect{
+		list: expiredKey, create: expiredKey, edit: expiredKey, assign: expiredKey, status: expiredKey, reopen: expiredKey, post: expiredKey, internal: expiredKey,
+	}
+	revoked = expect{
+		list: revokedKey, create: revokedKey, edit: revokedKey, assign: revokedKey, status: revokedKey, reopen: revokedKey, post: revokedKey, internal: revokedKey,
 	}
 )
 
@@ -156,11 +160,11 @@ func TestPermissionMatrix(t *testing.T) {
 		{"o-viewer-r", "arch", unreachable},
 		{"c-editor-r", "arch", unreachable},
 		// Expired and revoked keys.
-		{"o-admin-pa-expired", "live", unauthenticated},
-		{"o-admin-pa-expired", "arch", unauthenticated},
-		{"c-editor-expired", "live", unauthenticated},
-		{"o-admin-revoked", "live", unauthenticated},
-		{"c-admin-revoked", "live", unauthenticated},
+		{"o-admin-pa-expired", "live", expired},
+		{"o-admin-pa-expired", "arch", expired},
+		{"c-editor-expired", "live", expired},
+		{"o-admin-revoked", "live", revoked},
+		{"c-admin-revoked", "live", revoked},
 	}
 	for _, row := range rows {
 		t.Run(row.key+"@"+row.deal, func(t *testing.T) {

@@ -211,7 +211,7 @@ func notificationBody(dc *dealCall, req store.Request, m store.Message, who *str
 		author = termsafe.OneLine(*who, 0)
 	}
 	return fmt.Sprintf("%s posted a %s (via API) on %s %s in %s:\n\n%s\n", author, m.Kind, termsafe.OneLine(req.Number, 0),
-		termsafe.OneLine(req.Title, notifiedTitleLen), termsafe.OneLine(dc.deal.Name, notifiedTitleLen), termsafe.Text(preview(m.Text)))
+		termsafe.OneLine(req.Title, notifiedTitleLen), termsafe.OneLine(dc.deal.Name, notifiedTitleLen), termsafe.Text(domain.Preview(m.Text)))
 }
 
 // replayMessage answers a repeated post whose first answer was never

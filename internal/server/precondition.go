@@ -8,13 +8,13 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// IfUpdatedAtHeader is the *extension* precondition for a PATCH of a row
-// read from a list, which carries no ETag per row: the row's updated_at as
-// the list showed it (RFC 3339, to the microsecond). The PATCH applies
+// X-Dealctl-If-Updated-At (api.IfUpdatedAtHeader) is the *extension*
+// precondition for a PATCH of a row read from a list, which carries no
+// ETag per row: the row's updated_at as the list showed it (RFC 3339, to
+// the microsecond). The PATCH applies
 // only while the row's updated_at is still that; otherwise 409
 // conflict_stale. docs/decisions.md, "Calls per command", says why a
 // second precondition beside If-Match.
-const IfUpdatedAtHeader = "X-Dealctl-If-Updated-At"
 
 // precondition is what a PATCH asks of the row before it changes it.
 type precondition struct {
@@ -35,11 +35,11 @@ var (
 // 400, since guessing what it meant could overwrite someone's change.
 func preconditionOf(r *http.Request) (precondition, error) {
 	p := precondition{ifMatch: r.Header.Get("If-Match")}
-	if v := r.Header.Get(IfUpdatedAtHeader); v != "" {
+	if v := r.Header.Get(api.IfUpdatedAtHeader); v != "" {
 		t, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
 			return p, &api.ErrorResponse{Code: api.CodeBadRequest, Params: map[string]any{"reason": "malformed_precondition",
-				"header": IfUpdatedAtHeader, "detail": "want the row's updated_at as RFC 3339, e.g. 2027-03-01T09:00:00.123456Z"}}
+				"header": api.IfUpdatedAtHeader, "detail": "want the row's updated_at as RFC 3339, e.g. 2027-03-01T09:00:00.123456Z"}}
 		}
 		p.updatedAt = t
 	}

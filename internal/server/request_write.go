@@ -177,8 +177,8 @@ func (s *Server) updateRequest(w http.ResponseWriter, r *http.Request, c *call) 
 		return err
 	}
 	can := dc.caller.Can(row.Kind, row.Status)
-	edits := body.has("title") || body.has("body") || body.has("number") || body.has("priority") || body.has("category") || body.has("requester")
-	assigns := body.has("assignee_id") || body.has("due_date")
+	edits := slices.ContainsFunc(domain.EditFields, body.has)
+	assigns := slices.ContainsFunc(domain.AssignFields, body.has)
 	switch {
 	case edits && !can.Edit:
 		return api.NewError(api.CodeForbidden, api.ReasonCannotEditRequest)

@@ -398,3 +398,24 @@ func TestRequestCallsReadRowAndPeopleOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestMalformedNumberIs422: a number the spreadsheet import could not
+// read back (domain.CheckNumberShape) is refused on create and on edit,
+// so that a deal always imports its own export.
+func TestMalformedNumberIs422(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	falcon := e.deal("falcon")
+	olivia := e.as(t, "olivia-write")
+	for n, reason := range map[string]string{"2..3": "empty_part", "2.": "empty_part", ".2": "empty_part", "A 1": "whitespace_inside"} {
+		f := olivia.post(requestsPath(falcon), map[string]any{"title": "x", "number": n}).wantField("number", api.FieldInvalid)
+		if f.Params["reason"] != reason {
+			t.Errorf("create with number %q: params %v, want reason %s", n, f.Params, reason)
+		}
+		f = olivia.patch(requestPath(falcon, e.row("falcon/2.1")), map[string]any{"number": n}).wantField("number", api.FieldInvalid)
+		if f.Params["reason"] != reason {
+			t.Errorf("edit to number %q: params %v, want reason %s", n, f.Params, reason)
+		}
+	}
+	olivia.post(requestsPath(falcon), map[string]any{"title": "x", "number": "A.7"}).want(http.StatusCreated)
+}

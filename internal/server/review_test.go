@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -59,8 +58,8 @@ func TestMethodNotAllowedAdvertisesExtensions(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	r := e.as(t, "olivia-write").do(http.MethodDelete, "/api/v1/deals/"+e.deal("falcon"), nil).want(http.StatusMethodNotAllowed)
-	if got := r.header.Get(server.ExtensionsHeader); got != server.Extensions {
-		t.Errorf("%s = %q on a 405", server.ExtensionsHeader, got)
+	if got := r.header.Get(api.ExtensionsHeader); got != api.ServerExtensions {
+		t.Errorf("%s = %q on a 405", api.ExtensionsHeader, got)
 	}
 }
 

@@ -89,7 +89,8 @@ type Server struct {
 	listBuilds coalescer
 	access     accessCaches
 	mux        *http.ServeMux
-	patterns   []string // every "METHOD /path" routed, for Routes
+	handler    http.Handler // mux behind the log and the schema gate, built once in New
+	patterns   []string     // every "METHOD /path" routed, for Routes
 	schema     *schemaWatch
 	objects    ObjectStore
 	presign    bool // links to object-stored files are presigned URLs
@@ -141,6 +142,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.mux = s.routes()
+	s.handler = s.logged(s.schemaGate(s.bounded(s.mux)))
 	return s, nil
 }
 
@@ -155,9 +157,7 @@ func cacheBudget(n int) int {
 }
 
 // ServeHTTP logs, recovers and routes every call.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.logged(s.schemaGate(s.bounded(s.mux))).ServeHTTP(w, r)
-}
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // Routes lists "METHOD /pattern" of every route, so that a test can hold
 // them to the OpenAPI document.
@@ -222,7 +222,7 @@ func (s *Server) methodNotAllowed(path string) http.Handler {
 		// An identified key's call counts like any other and carries the
 		// X-RateLimit-* headers (docs/decisions.md); without one it is still 405.
 		if strings.HasPrefix(path, "/api/") {
-			w.Header().Set(ExtensionsHeader, Extensions)
+			w.Header().Set(api.ExtensionsHeader, api.ServerExtensions)
 			if c, err := s.authenticate(r); err == nil {
 				noteKeyPrefix(r.Context(), c.key.Prefix)
 				if !s.allow(w, r, c.key.ID) {

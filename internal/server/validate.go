@@ -79,6 +79,20 @@ func (f *fieldErrors) number(o api.Optional[string], nullable bool) {
 		}
 	default:
 		f.check("number", o.Value, domain.NumberRule)
+		if domain.NumberRule.Check(o.Value) == domain.TextOK {
+			f.numberShape(o.Value)
+		}
+	}
+}
+
+// numberShape refuses a number the spreadsheet import could not read
+// back (domain.CheckNumberShape), so that a deal imports its own export.
+func (f *fieldErrors) numberShape(n string) {
+	switch domain.CheckNumberShape(n) {
+	case domain.NumberHasSpace:
+		f.add("number", api.FieldInvalid, map[string]any{"reason": "whitespace_inside", "example": "2.3"})
+	case domain.NumberEmptyPart:
+		f.add("number", api.FieldInvalid, map[string]any{"reason": "empty_part", "example": "2.3"})
 	}
 }
 

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"unicode/utf8"
-
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/store"
@@ -71,7 +69,7 @@ func (v *dealView) request(r store.Request, latest *store.Message, files []store
 	if latest != nil {
 		posted := latest.PostedAt
 		out.LatestAnswer = &api.AnswerPreview{
-			MessageID: latest.ID, Preview: preview(latest.Text), Partial: latest.Partial,
+			MessageID: latest.ID, Preview: domain.Preview(latest.Text), Partial: latest.Partial,
 			Source: latest.Source, Author: v.author(latest.AuthorID), PostedAt: &posted,
 			Internal: latest.Internal,
 		}
@@ -80,16 +78,6 @@ func (v *dealView) request(r store.Request, latest *store.Message, files []store
 		out.Files = append(out.Files, apiFile(f))
 	}
 	return out
-}
-
-// preview cuts text to at most MaxPreviewLen characters, ending with an
-// ellipsis when it was cut.
-func preview(text string) string {
-	if utf8.RuneCountInString(text) <= api.MaxPreviewLen {
-		return text
-	}
-	runes := []rune(text)
-	return string(runes[:api.MaxPreviewLen-1]) + "…"
 }
 
 func (v *dealView) message(m store.Message, files []store.File) api.Message {

@@ -2,9 +2,11 @@ package store
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // These build the events of the store's writes from what the write read
@@ -64,15 +66,24 @@ func editedFields(old, new Request) ([]string, map[string]api.FieldChange) {
 			changes[name] = api.FieldChange{From: from, To: to}
 		}
 	}
-	text := func(s string) *string { return &s }
-	add("number", text(old.Number), text(new.Number))
-	add("title", text(old.Title), text(new.Title))
-	add("body", text(old.Body), text(new.Body))
-	add("priority", text(string(old.Priority)), text(string(new.Priority)))
-	add("category", text(string(old.Category)), text(string(new.Category)))
-	add("requester", old.Requester, new.Requester)
-	add("parent_id", old.ParentID, new.ParentID)
+	was, is := editValues(old), editValues(new)
+	// The fields an edit changes (domain.EditFields), and where the row
+	// sits, which revert and delete put back.
+	for _, name := range append(slices.Clone(domain.EditFields), "parent_id") {
+		add(name, was[name], is[name])
+	}
 	return names, changes
+}
+
+// editValues is r's value of each field editedFields compares, by API
+// name.
+func editValues(r Request) map[string]*string {
+	text := func(s string) *string { return &s }
+	return map[string]*string{
+		"number": text(r.Number), "title": text(r.Title), "body": text(r.Body),
+		"priority": text(string(r.Priority)), "category": text(string(r.Category)),
+		"requester": r.Requester, "parent_id": r.ParentID,
+	}
 }
 
 // DeletedEvent is the event of deleting r: it carries every field of the
@@ -102,6 +113,8 @@ func FileEvent(t api.EventType, r Request, m Message, f File, at time.Time, acto
 	return e
 }
 
+// scopedToMessage gives e the readers of m: an internal message's events
+// are its party's alone (domain.MessageVisibleTo).
 func scopedToMessage(e Event, m Message) Event {
 	if m.Internal {
 		party := m.PartyID

@@ -144,6 +144,9 @@ type Admin interface {
 	APIKeys(ctx context.Context, userID string) ([]APIKey, error)
 	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
 	SetDealArchived(ctx context.Context, dealID string, archived bool) error
+	// Deals lists every deal, archived ones too: the admin commands find
+	// a deal named by codename or name among them.
+	Deals(ctx context.Context) ([]Deal, error)
 	// AttachFile stores data as a blob and lists it on the message.
 	AttachFile(ctx context.Context, f File, data []byte) (File, error)
 	// Backup writes a consistent copy of the database to path (SQLite).

@@ -11,7 +11,6 @@ import (
 
 	"github.com/dealctl/dealctl/internal/keys"
 	"github.com/dealctl/dealctl/internal/store"
-	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
 // Ref kinds recorded in the store. Besides the local names of the file,
@@ -186,7 +185,7 @@ func (a *applier) idNew(kind, name string) (string, bool, error) {
 	if !errors.Is(err, store.ErrNotFound) {
 		return "", false, err
 	}
-	id = sqlstore.NewID()
+	id = store.NewID()
 	return id, true, a.tx.PutRef(kind, name, id)
 }
 

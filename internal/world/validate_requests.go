@@ -50,7 +50,18 @@ func (v *validator) number(path, n string) bool {
 		v.add(path, "missing: every row needs its number (like \"2\" or \"2.3\")")
 		return false
 	}
-	return v.text(path, n, domain.NumberRule)
+	if !v.text(path, n, domain.NumberRule) {
+		return false
+	}
+	switch domain.CheckNumberShape(n) {
+	case domain.NumberHasSpace:
+		v.add(path, "%q has spaces in it: use dotted numbers such as \"2.3\"", n)
+		return false
+	case domain.NumberEmptyPart:
+		v.add(path, "%q has an empty part: use dotted numbers such as \"2.3\"", n)
+		return false
+	}
+	return true
 }
 
 // parent resolves the section a row sits under: the explicit parent, or

@@ -270,3 +270,18 @@ func TestValidateCountsCharactersAsTheServerDoes(t *testing.T) {
 		}
 	}
 }
+
+// A world file's numbers follow the one rule of a number's shape
+// (domain.CheckNumberShape), as the server's and the import's do.
+func TestValidateRefusesMalformedNumbers(t *testing.T) {
+	for n, want := range map[string]string{"1..2": "has an empty part", "A 1": "has spaces in it"} {
+		w, err := decode([]byte(baseWorld))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Deals[0].Requests[1].Number = n
+		if err := w.Validate(); err == nil || !strings.Contains(err.Error(), "deals[0].requests[1].number: ") || !strings.Contains(err.Error(), want) {
+			t.Errorf("number %q: Validate() = %v, want requests[1].number %s", n, err, want)
+		}
+	}
+}

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/display"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 func sample() *Table {
@@ -33,7 +34,7 @@ func TestPipedAndDelimited(t *testing.T) {
 
 func TestTerminalTable(t *testing.T) {
 	var b bytes.Buffer
-	if err := sample().render(&b, NewTheme(&b, false), 0); err != nil {
+	if err := sample().render(&b, display.NewTheme(&b, false), 0); err != nil {
 		t.Fatal(err)
 	}
 	want := "A  B     BAR\n1  tab…  ███\n"
@@ -41,11 +42,11 @@ func TestTerminalTable(t *testing.T) {
 		t.Errorf("table = %q, want %q", b.String(), want)
 	}
 	b.Reset()
-	th := NewTheme(&b, true)
+	th := display.NewTheme(&b, true)
 	if got := th.Status("complete"); !strings.Contains(got, "\x1b[") {
 		t.Errorf("coloured status = %q", got)
 	}
-	if got := NewTheme(&b, false).Status("complete"); got != "complete" {
+	if got := display.NewTheme(&b, false).Status("complete"); got != "complete" {
 		t.Errorf("status with colour off = %q", got)
 	}
 }

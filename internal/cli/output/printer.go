@@ -12,8 +12,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/csvsafe"
+	"github.com/dealctl/dealctl/internal/display"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -34,7 +35,7 @@ type Printer struct {
 	IO     *iostreams.IOStreams
 	Format string // one of Formats; "" means table
 	JQ     string // a jq expression; implies JSON input
-	Theme  *Theme
+	Theme  *display.Theme
 }
 
 // View is one result: Data is what json, yaml and --jq see (the API's own
@@ -74,7 +75,7 @@ func (p *Printer) Print(v View) error {
 	case p.JQ != "":
 		return runJQ(w, p.JQ, v.Data, tty)
 	case p.Format == FormatJSON:
-		return WriteJSON(w, v.Data)
+		return display.WriteJSON(w, v.Data)
 	case p.Format == FormatYAML:
 		return writeYAML(w, v.Data)
 	case p.Format == FormatCSV, p.Format == FormatTSV:
@@ -98,21 +99,12 @@ func (p *Printer) Print(v View) error {
 		return err
 	}
 	if v.Table == nil {
-		return WriteJSON(w, v.Data)
+		return display.WriteJSON(w, v.Data)
 	}
 	if p.IO.IsStdoutTTY() {
 		return v.Table.render(w, p.Theme, p.IO.TerminalWidth())
 	}
 	return v.Table.writePlain(w)
-}
-
-// WriteJSON writes v as indented JSON without HTML escaping (bodies carry
-// Markdown with & and <).
-func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // writeYAML goes through JSON so field names and omissions are the API's,

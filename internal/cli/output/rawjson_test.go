@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/display"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -43,7 +44,7 @@ func TestWriteRawJSONMatchesDecodeEncode(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want, got bytes.Buffer
-		if err := WriteJSON(&want, reflect.ValueOf(decoded).Elem().Interface()); err != nil {
+		if err := display.WriteJSON(&want, reflect.ValueOf(decoded).Elem().Interface()); err != nil {
 			t.Fatal(err)
 		}
 		if err := WriteRawJSON(&got, body); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -34,7 +35,7 @@ type Column struct {
 	Drop int
 	// Color styles a cell on a terminal, by its text (e.g. a status) and,
 	// when needed, the rest of its row (the whole row, every column).
-	Color func(t *Theme, cell string, row []string) string
+	Color func(t *display.Theme, cell string, row []string) string
 }
 
 // Table is rows of cells under columns. Every row has one cell a column.
@@ -120,11 +121,13 @@ func (t *Table) writePlain(w io.Writer) error {
 
 // Render writes the terminal form, for views that combine tables, fitted
 // to width columns (0: not fitted).
-func (t *Table) Render(w io.Writer, th *Theme, width int) error { return t.render(w, th, width) }
+func (t *Table) Render(w io.Writer, th *display.Theme, width int) error {
+	return t.render(w, th, width)
+}
 
 // render is the terminal form: a header row and aligned, coloured cells,
 // fitted to width (see table_fit.go).
-func (t *Table) render(w io.Writer, theme *Theme, width int) error {
+func (t *Table) render(w io.Writer, theme *display.Theme, width int) error {
 	all := t.ttyColumns()
 	shown := make([][]string, len(t.Rows))
 	for i, r := range t.Rows {

@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmd/settings"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/dbpath"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
@@ -23,10 +23,18 @@ type adminOptions struct {
 	Files  string // the object store file bytes go to; "" the database
 	Output string
 	IO     *iostreams.IOStreams // what is known of the terminal; output goes to cmd.OutOrStdout()
+
+	origins settings.Origins // which setting gave each flag, for messages
 }
 
-func NewCmd(f *cli.Factory) *cobra.Command {
-	o := &adminOptions{IO: f.IO}
+// adminSettings are the environment variables that stand in for the
+// admin commands' flags (DEALCTL_DB is dbpath's, which also says where the
+// database came from).
+var adminSettings = []settings.Var{{Flag: "files", Env: "DEALCTL_FILES"}}
+
+// NewCmd builds `dealctl admin`; io tells what is known of the terminal.
+func NewCmd(io *iostreams.IOStreams) *cobra.Command {
+	o := &adminOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "admin",
 		Short: "Administer a dealctl server's database: seed worlds, keys, archiving, files, digests, backups",
@@ -44,9 +52,22 @@ default one and says so.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	cmd.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		// Cobra runs only the nearest PersistentPreRunE: the root's
+		// (when admin is in the whole tree) runs first, as it would
+		// without this one.
+		if root := c.Root(); root != cmd && root.PersistentPreRunE != nil {
+			if err := root.PersistentPreRunE(c, args); err != nil {
+				return err
+			}
+		}
+		origins, err := settings.Apply(c.Flags(), settings.System, adminSettings)
+		o.origins = origins
+		return err
+	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&o.DB, "db", "", "database: file path, sqlite:PATH or postgres:// URL (env DEALCTL_DB)")
-	pf.StringVar(&o.Files, "files", os.Getenv("DEALCTL_FILES"), "where file bytes live, as serve --files: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
+	pf.StringVar(&o.Files, "files", "", "where file bytes live, as serve --files (env DEALCTL_FILES): the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	// Shadows the root's -o for admin commands, which print results of
 	// their own rather than API resources.
 	pf.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
@@ -126,5 +147,5 @@ func (o *adminOptions) asJSON(cmd *cobra.Command) (bool, error) {
 	case "text", "table", "":
 		return false, nil
 	}
-	return false, cli.UsageErrorf("-o %q: admin commands print text or json", o.Output)
+	return false, cmdutil.UsageErrorf("-o %q: admin commands print text or json", o.Output)
 }

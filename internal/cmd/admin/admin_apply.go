@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/world"
 )
 
@@ -42,7 +42,7 @@ yet, never at the default location.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if file == "" {
-				return cli.UsageErrorf("no world file: pass -f FILE (or -f - for stdin)")
+				return cmdutil.UsageErrorf("no world file: pass -f FILE (or -f - for stdin)")
 			}
 			ro := o.runOptions(cmd)
 			var err error
@@ -79,7 +79,7 @@ func adminApplyRun(ctx context.Context, o *adminApplyOptions) error {
 		return worldError(name, err)
 	}
 	if o.AsJSON {
-		return output.WriteJSON(o.Out, res)
+		return display.WriteJSON(o.Out, res)
 	}
 	return res.WriteText(o.Out)
 }
@@ -96,7 +96,7 @@ func readWorldFile(stdin io.Reader, file string) ([]byte, string, error) {
 	}
 	data, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, "", cli.WithExit(cli.ExitNotFound, fmt.Errorf("world file %s does not exist", file))
+		return nil, "", cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("world file %s does not exist", file))
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("cannot read the world file: %w", err)
@@ -117,11 +117,11 @@ func worldError(name string, err error) error {
 		if len(lines) > 1 {
 			what = "problems"
 		}
-		return cli.WithExit(cli.ExitValidation, fmt.Errorf("%s has %d %s; fix them and apply again:\n%s", name, len(lines), what, strings.Join(lines, "\n")))
+		return cmdutil.WithExit(cmdutil.ExitValidation, fmt.Errorf("%s has %d %s; fix them and apply again:\n%s", name, len(lines), what, strings.Join(lines, "\n")))
 	}
 	var syn *world.SyntaxError
 	if errors.As(err, &syn) {
-		return cli.WithExit(cli.ExitValidation, fmt.Errorf("%s: %w", name, err))
+		return cmdutil.WithExit(cmdutil.ExitValidation, fmt.Errorf("%s: %w", name, err))
 	}
 	return fmt.Errorf("applying %s failed, nothing was written: %w", name, err)
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
@@ -34,7 +34,7 @@ func newAdminBackupCmd(o *adminOptions) *cobra.Command {
 
 func adminBackupRun(ctx context.Context, o *adminBackupOptions) error {
 	if _, err := os.Stat(o.Path); err == nil {
-		return cli.UsageErrorf("%s already exists: choose a new file name, or remove it first", o.Path)
+		return cmdutil.UsageErrorf("%s already exists: choose a new file name, or remove it first", o.Path)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
@@ -99,7 +99,7 @@ func adminMigrateRun(ctx context.Context, o *adminMigrateOptions) error {
 	defer db.Close()
 	r := db.Migrated()
 	if o.AsJSON {
-		return output.WriteJSON(o.Out, migrateResult{Dialect: db.Dialect(), SchemaVersion: r.To, FromVersion: r.From, Created: r.Created(),
+		return display.WriteJSON(o.Out, migrateResult{Dialect: db.Dialect(), SchemaVersion: r.To, FromVersion: r.From, Created: r.Created(),
 			Applied: append([]string{}, r.Applied...), TookMS: float64(r.Took.Microseconds()) / 1000})
 	}
 	_, err = fmt.Fprintln(o.Out, migrationSummary(r, db.Dialect()))

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/pgtest"
 )
@@ -70,8 +70,8 @@ func TestAdminNeverCreatesADatabaseNoOneNamed(t *testing.T) {
 		{"migrate"},
 	} {
 		out, _, err := runAdminArgs(t, args...)
-		if exitOf(err) != cli.ExitNotFound {
-			t.Errorf("admin %v without a database: exit %d (%v), want %d", args, exitOf(err), err, cli.ExitNotFound)
+		if exitOf(err) != cmdutil.ExitNotFound {
+			t.Errorf("admin %v without a database: exit %d (%v), want %d", args, exitOf(err), err, cmdutil.ExitNotFound)
 			continue
 		}
 		msg := err.Error()
@@ -94,13 +94,13 @@ func TestAdminMissingNamedDatabase(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "deals.db")
 	_, _, err := runAdminArgs(t, "keys", "ls", "--db", missing)
-	if exitOf(err) != cli.ExitNotFound || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "--db") {
-		t.Errorf("keys ls --db MISSING: exit %d, %v; want %d naming the path and --db", exitOf(err), err, cli.ExitNotFound)
+	if exitOf(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "--db") {
+		t.Errorf("keys ls --db MISSING: exit %d, %v; want %d naming the path and --db", exitOf(err), err, cmdutil.ExitNotFound)
 	}
 	t.Setenv(dbpath.EnvVar, missing)
 	_, _, err = runAdminArgs(t, "keys", "ls")
-	if exitOf(err) != cli.ExitNotFound || !strings.Contains(err.Error(), dbpath.EnvVar) {
-		t.Errorf("keys ls with %s=MISSING: exit %d, %v; want %d naming %s", dbpath.EnvVar, exitOf(err), err, cli.ExitNotFound, dbpath.EnvVar)
+	if exitOf(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), dbpath.EnvVar) {
+		t.Errorf("keys ls with %s=MISSING: exit %d, %v; want %d naming %s", dbpath.EnvVar, exitOf(err), err, cmdutil.ExitNotFound, dbpath.EnvVar)
 	}
 	if found := filesUnder(t, dir); len(found) > 0 {
 		t.Fatalf("created %v", found)
@@ -110,8 +110,8 @@ func TestAdminMissingNamedDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = runAdminArgs(t, "keys", "ls", "--db", missing)
-	if exitOf(err) != cli.ExitNotFound || !strings.Contains(err.Error(), "no dealctl schema") {
-		t.Errorf("keys ls on an empty file: exit %d, %v; want %d saying it has no schema", exitOf(err), err, cli.ExitNotFound)
+	if exitOf(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), "no dealctl schema") {
+		t.Errorf("keys ls on an empty file: exit %d, %v; want %d saying it has no schema", exitOf(err), err, cmdutil.ExitNotFound)
 	}
 	if fi, err := os.Stat(missing); err != nil || fi.Size() != 0 {
 		t.Errorf("the empty file was changed: %v, %v", fi, err)
@@ -283,14 +283,14 @@ func TestAdminMissingPostgresDatabase(t *testing.T) {
 	u.Path = "/no_such_database_here"
 	for _, args := range [][]string{{"keys", "ls"}, {"migrate"}} {
 		_, _, err := runAdminArgs(t, append(args, "--db", u.String())...)
-		if exitOf(err) != cli.ExitNotFound || !strings.Contains(err.Error(), "no_such_database_here") || !strings.Contains(err.Error(), "createdb") {
-			t.Errorf("admin %v on a missing PostgreSQL database: exit %d, %v; want %d naming it and how to create it", args, exitOf(err), err, cli.ExitNotFound)
+		if exitOf(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), "no_such_database_here") || !strings.Contains(err.Error(), "createdb") {
+			t.Errorf("admin %v on a missing PostgreSQL database: exit %d, %v; want %d naming it and how to create it", args, exitOf(err), err, cmdutil.ExitNotFound)
 		}
 	}
 	// An empty database is no dealctl database for keys ls; migrate,
 	// told the URL, creates the schema.
-	if _, _, err := runAdminArgs(t, "keys", "ls", "--db", url); exitOf(err) != cli.ExitNotFound || !strings.Contains(err.Error(), "no dealctl schema") {
-		t.Errorf("keys ls on an empty PostgreSQL database: exit %d, %v; want %d", exitOf(err), err, cli.ExitNotFound)
+	if _, _, err := runAdminArgs(t, "keys", "ls", "--db", url); exitOf(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), "no dealctl schema") {
+		t.Errorf("keys ls on an empty PostgreSQL database: exit %d, %v; want %d", exitOf(err), err, cmdutil.ExitNotFound)
 	}
 	out, _, err := runAdminArgs(t, "migrate", "--db", url)
 	if err != nil || !strings.HasPrefix(out, "Created the schema of a new database (postgres)") {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
@@ -62,7 +62,7 @@ func newAdminDigestSetCmd(o *adminOptions, on bool) *cobra.Command {
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if deal == "" {
-				return cli.UsageErrorf("--deal is required: the deal whose digest to turn %s", verb)
+				return cmdutil.UsageErrorf("--deal is required: the deal whose digest to turn %s", verb)
 			}
 			ro := o.runOptions(cmd)
 			var err error
@@ -96,7 +96,7 @@ func adminDigestSetRun(ctx context.Context, o *adminDigestSetOptions) error {
 		}
 		p, err := db.Seat(ctx, d.ID, u.ID)
 		if errors.Is(err, store.ErrNotFound) {
-			return cli.WithExit(cli.ExitNotFound, fmt.Errorf("%s is not on deal %s: see 'dealctl admin digest ls --deal %s'", ref, d.Codename, d.Codename))
+			return cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("%s is not on deal %s: see 'dealctl admin digest ls --deal %s'", ref, d.Codename, d.Codename))
 		}
 		if err != nil {
 			return err
@@ -109,7 +109,7 @@ func adminDigestSetRun(ctx context.Context, o *adminDigestSetOptions) error {
 		}
 	}
 	if o.AsJSON {
-		return output.WriteJSON(o.Out, out)
+		return display.WriteJSON(o.Out, out)
 	}
 	for _, c := range out {
 		already := ""
@@ -153,7 +153,7 @@ func newAdminDigestLsCmd(o *adminOptions) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if deal == "" {
-				return cli.UsageErrorf("--deal is required")
+				return cmdutil.UsageErrorf("--deal is required")
 			}
 			ro := o.runOptions(cmd)
 			var err error
@@ -187,7 +187,7 @@ func adminDigestLsRun(ctx context.Context, o *adminDigestLsOptions) error {
 			LastSlot: p.LastWindowEnd, LastOutcome: p.LastOutcome})
 	}
 	if o.AsJSON {
-		return output.WriteJSON(o.Out, out)
+		return display.WriteJSON(o.Out, out)
 	}
 	loc, err := time.LoadLocation(d.Timezone)
 	if err != nil {

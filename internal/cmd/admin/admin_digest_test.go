@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // digestSettings runs `admin digest ls -o json` and returns each
@@ -50,7 +50,7 @@ func TestAdminDigestOffOn(t *testing.T) {
 
 	// One unknown name among several changes nothing.
 	_, err = runAdmin(t, db, "", "digest", "off", "--deal", "Falcon", "alice", "nobody@nowhere.example")
-	if exitOf(err) != cli.ExitNotFound || !strings.Contains(err.Error(), "nobody@nowhere.example") {
+	if exitOf(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), "nobody@nowhere.example") {
 		t.Errorf("digest off with an unknown user: exit %d, %v; want exit 3 naming them", exitOf(err), err)
 	}
 	if got := digestSettings(t, db); !got["alice@target.example"].Digest {
@@ -79,11 +79,11 @@ func TestAdminDigestErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"digest", "off", "bob@acme.example"}, cli.ExitUsage, "--deal is required"},
-		{[]string{"digest", "off", "--deal", "Falcon"}, cli.ExitUsage, "requires at least 1 arg"},
-		{[]string{"digest", "ls"}, cli.ExitUsage, "--deal is required"},
-		{[]string{"digest", "off", "--deal", "Nope", "bob"}, cli.ExitNotFound, `no deal "Nope"`},
-		{[]string{"digest", "ls", "--deal", "Nope"}, cli.ExitNotFound, `no deal "Nope"`},
+		{[]string{"digest", "off", "bob@acme.example"}, cmdutil.ExitUsage, "--deal is required"},
+		{[]string{"digest", "off", "--deal", "Falcon"}, cmdutil.ExitUsage, "needs --deal DEAL USER..."},
+		{[]string{"digest", "ls"}, cmdutil.ExitUsage, "--deal is required"},
+		{[]string{"digest", "off", "--deal", "Nope", "bob"}, cmdutil.ExitNotFound, `no deal "Nope"`},
+		{[]string{"digest", "ls", "--deal", "Nope"}, cmdutil.ExitNotFound, `no deal "Nope"`},
 	}
 	for _, tc := range cases {
 		_, err := runAdmin(t, db, "", tc.args...)

@@ -15,9 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/blob"
-	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -56,13 +56,13 @@ input (give --name).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if a.Deal == "" || a.Request == "" {
-				return cli.UsageErrorf("--deal and --request are required")
+				return cmdutil.UsageErrorf("--deal and --request are required")
 			}
 			if slices.Contains(args, "-") && a.Name == "" {
-				return cli.UsageErrorf("FILE - reads standard input: give its name with --name")
+				return cmdutil.UsageErrorf("FILE - reads standard input: give its name with --name")
 			}
 			if a.Name != "" && len(args) > 1 {
-				return cli.UsageErrorf("--name renames one file; attach %d files one at a time to name them", len(args))
+				return cmdutil.UsageErrorf("--name renames one file; attach %d files one at a time to name them", len(args))
 			}
 			a.runOptions = o.runOptions(cmd)
 			var err error
@@ -124,7 +124,7 @@ func adminAttachRun(ctx context.Context, a *attachOptions) error {
 		}
 	}
 	if a.AsJSON {
-		return output.WriteJSON(a.Out, attached)
+		return display.WriteJSON(a.Out, attached)
 	}
 	return nil
 }
@@ -134,7 +134,7 @@ func attachTarget(ctx context.Context, st store.Store, d store.Deal, r store.Req
 	if messageID != "" {
 		m, err := st.Message(ctx, d.ID, messageID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && m.RequestID != r.ID) {
-			return m, cli.WithExit(cli.ExitNotFound, fmt.Errorf("request %s has no message %s (list them with 'dealctl messages ls %s')", r.Number, messageID, r.Number))
+			return m, cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("request %s has no message %s (list them with 'dealctl messages ls %s')", r.Number, messageID, r.Number))
 		}
 		return m, err
 	}
@@ -144,7 +144,7 @@ func attachTarget(ctx context.Context, st store.Store, d store.Deal, r store.Req
 	}
 	m, ok := newestAnswer(msgs)
 	if !ok {
-		return m, cli.WithExit(cli.ExitNotFound, fmt.Errorf("request %s has no answer to attach files to: post one first (dealctl answer %s -m ...) or pass --message ID", r.Number, r.Number))
+		return m, cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("request %s has no answer to attach files to: post one first (dealctl answer %s -m ...) or pass --message ID", r.Number, r.Number))
 	}
 	return m, nil
 }
@@ -220,11 +220,11 @@ func openAttachment(path string, stdin io.Reader) (io.ReadCloser, error) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, cli.WithExit(cli.ExitNotFound, fmt.Errorf("file %s does not exist", path))
+		return nil, cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("file %s does not exist", path))
 	case err != nil:
 		return nil, err
 	case info.IsDir():
-		return nil, cli.UsageErrorf("%s is a folder; attach files", path)
+		return nil, cmdutil.UsageErrorf("%s is a folder; attach files", path)
 	}
 	return os.Open(path)
 }
@@ -234,5 +234,5 @@ func (o *adminOptions) openFiles(ctx context.Context) (*blob.S3, error) {
 	if o.Files == "" {
 		return nil, nil
 	}
-	return dbopen.OpenFiles(ctx, "--files", o.Files)
+	return dbopen.OpenFiles(ctx, o.origins.Of("files"), o.Files)
 }

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/blob"
-	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -47,7 +47,7 @@ standard error. The totals go to standard output (-o json for JSON).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if m.To == "" {
-				return cli.UsageErrorf("--to is required: s3://BUCKET/PREFIX?… or db")
+				return cmdutil.UsageErrorf("--to is required: s3://BUCKET/PREFIX?… or db")
 			}
 			m.runOptions = o.runOptions(cmd)
 			var err error
@@ -102,7 +102,7 @@ func adminFilesMigrateRun(ctx context.Context, m *migrateFilesOptions) error {
 		}
 	}
 	if m.AsJSON {
-		return output.WriteJSON(m.Out, totals)
+		return display.WriteJSON(m.Out, totals)
 	}
 	fmt.Fprintf(m.Out, "Moved %d file contents (%s); %d were in place already.\n", totals.Moved, humanBytes(totals.Bytes), totals.Present)
 	return nil
@@ -294,7 +294,7 @@ func (m *migrateFilesOptions) checkStores() error {
 		return dbopen.CheckFilesURL("--to", m.To)
 	}
 	if m.Files == "" {
-		return cli.UsageErrorf("--to db moves bytes back from an object store: name it with --files s3://…")
+		return cmdutil.UsageErrorf("--to db moves bytes back from an object store: name it with --files s3://…")
 	}
-	return dbopen.CheckFilesURL("--files", m.Files)
+	return dbopen.CheckFilesURL(m.origins.Of("files"), m.Files)
 }

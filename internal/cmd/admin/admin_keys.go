@@ -13,11 +13,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/keys"
 	"github.com/dealctl/dealctl/internal/store"
-	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
 )
 
@@ -63,16 +62,16 @@ func newAdminKeysCreateCmd(o *adminOptions) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if user == "" || name == "" || access == "" {
-				return cli.UsageErrorf("--user, --name and --access are required")
+				return cmdutil.UsageErrorf("--user, --name and --access are required")
 			}
 			if !api.OneOf(api.KeyAccess(access), api.KeyAccesses) {
-				return cli.UsageErrorf("--access %q: choose read or write", access)
+				return cmdutil.UsageErrorf("--access %q: choose read or write", access)
 			}
 			lifetime := world.DefaultKeyLifetime
 			if expiresIn != "" {
 				d, err := world.ParseDuration(expiresIn)
 				if err != nil || d <= 0 {
-					return cli.UsageErrorf("--expires-in %q: give a positive duration like 720h or 30d", expiresIn)
+					return cmdutil.UsageErrorf("--expires-in %q: give a positive duration like 720h or 30d", expiresIn)
 				}
 				lifetime = d
 			}
@@ -104,14 +103,14 @@ func adminKeysCreateRun(ctx context.Context, o *adminKeysCreateOptions) error {
 	if err != nil {
 		return err
 	}
-	k := store.APIKey{ID: sqlstore.NewID(), UserID: u.ID, Name: o.Name, Access: o.Access}
+	k := store.APIKey{ID: store.NewID(), UserID: u.ID, Name: o.Name, Access: o.Access}
 	for _, ref := range o.Deals {
 		d, err := findDeal(ctx, db, ref)
 		if err != nil {
 			return err
 		}
 		if _, err := db.Seat(ctx, d.ID, u.ID); errors.Is(err, store.ErrNotFound) {
-			return cli.UsageErrorf("%s is not on deal %s, so a key limited to it would reach nothing", o.User, d.Codename)
+			return cmdutil.UsageErrorf("%s is not on deal %s, so a key limited to it would reach nothing", o.User, d.Codename)
 		}
 		if !slices.Contains(k.DealIDs, d.ID) {
 			k.DealIDs = append(k.DealIDs, d.ID)
@@ -129,7 +128,7 @@ func adminKeysCreateRun(ctx context.Context, o *adminKeysCreateOptions) error {
 	out := toAdminKey(k, u)
 	out.Secret = secret
 	if o.AsJSON {
-		return output.WriteJSON(o.Out, out)
+		return display.WriteJSON(o.Out, out)
 	}
 	_, err = fmt.Fprintf(o.Out, "Created %s key %q (%s) for %s, expires %s.\n%s\nThe secret is shown only this once: store it now (e.g. export DEALCTL_API_KEY=%s).\n",
 		k.Access, k.Name, k.ID, out.Email, k.ExpiresAt.Format(time.RFC3339), secret, secret)
@@ -199,7 +198,7 @@ func adminKeysLsRun(ctx context.Context, o *adminKeysLsOptions) error {
 		out = append(out, toAdminKey(k, u))
 	}
 	if o.AsJSON {
-		return output.WriteJSON(o.Out, out)
+		return display.WriteJSON(o.Out, out)
 	}
 	// Aligned with a header for a person; tab-separated stable
 	// columns without one when piped, as every other list.
@@ -260,7 +259,7 @@ func adminKeysRevokeRun(ctx context.Context, o *adminKeysRevokeOptions) error {
 	defer db.Close()
 	err = db.RevokeAPIKey(ctx, o.Key, time.Now().UTC())
 	if errors.Is(err, store.ErrNotFound) {
-		return cli.WithExit(cli.ExitNotFound, fmt.Errorf("no key with id or prefix %q (see 'dealctl admin keys ls')", o.Key))
+		return cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("no key with id or prefix %q (see 'dealctl admin keys ls')", o.Key))
 	}
 	if err != nil {
 		return err

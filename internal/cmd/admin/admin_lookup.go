@@ -7,27 +7,15 @@ import (
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/world"
 )
 
-// The store has no reader for "user by email" or "every deal", so admin
-// commands find users and deals through the refs a world apply records
-// (world files are the only way users and deals come to exist). A store
-// that grows these readers is used instead.
-type (
-	userByEmailer interface {
-		UserByEmail(ctx context.Context, email string) (store.User, error)
-	}
-	dealLister interface {
-		Deals(ctx context.Context) ([]store.Deal, error)
-	}
-)
-
 // findUser resolves a user by email, id, or world-file key.
 func findUser(ctx context.Context, st store.Store, s string) (store.User, error) {
-	notFound := cli.WithExit(cli.ExitNotFound, fmt.Errorf("no user %q in the database: name a user by email, id or world-file key (users come from 'dealctl admin apply')", s))
+	notFound := cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("no user %q in the database: name a user by email, id or world-file key (users come from 'dealctl admin apply')", s))
 	if api.IsID(s) {
 		u, err := st.User(ctx, s)
 		if errors.Is(err, store.ErrNotFound) {
@@ -36,13 +24,8 @@ func findUser(ctx context.Context, st store.Store, s string) (store.User, error)
 		return u, err
 	}
 	if strings.Contains(s, "@") {
-		if ue, ok := st.(userByEmailer); ok {
-			u, err := ue.UserByEmail(ctx, s)
-			if errors.Is(err, store.ErrNotFound) {
-				return u, notFound
-			}
-			return u, err
-		}
+		// Users come to exist only through world files, whose apply
+		// records each one's email as a ref.
 		u, err := userByRef(ctx, st, world.RefUserEmail, strings.ToLower(s))
 		// The ref outlives an email change: trust it only while it matches.
 		if err == nil && (u.Email == nil || !strings.EqualFold(*u.Email, s)) {
@@ -68,9 +51,11 @@ func userByRef(ctx context.Context, st store.Store, kind, name string) (store.Us
 	return st.User(ctx, id)
 }
 
-// findDeal resolves a deal by id, world-file key, codename or name.
+// findDeal resolves a deal by id, world-file key, codename or name, as
+// the client commands do (domain.DealsNamed): a codename or name two deals
+// share is refused, not taken to mean the first of them.
 func findDeal(ctx context.Context, st store.Store, s string) (store.Deal, error) {
-	notFound := cli.WithExit(cli.ExitNotFound, fmt.Errorf("no deal %q in the database: name it by id, codename, name or world-file key", s))
+	notFound := cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("no deal %q in the database: name it by id, codename, name or world-file key", s))
 	if api.IsID(s) {
 		d, err := st.Deal(ctx, s)
 		if errors.Is(err, store.ErrNotFound) {
@@ -78,43 +63,32 @@ func findDeal(ctx context.Context, st store.Store, s string) (store.Deal, error)
 		}
 		return d, err
 	}
-	if dl, ok := st.(dealLister); ok {
-		deals, err := dl.Deals(ctx)
-		if err != nil {
-			return store.Deal{}, err
-		}
-		for _, d := range deals {
-			if strings.EqualFold(d.Codename, s) || strings.EqualFold(d.Name, s) {
-				return d, nil
-			}
-		}
-	}
-	for _, kind := range []string{world.RefDeal, world.RefDealName} {
-		name := s
-		if kind == world.RefDealName {
-			name = strings.ToLower(strings.TrimSpace(s))
-		}
-		id, err := st.Ref(ctx, kind, name)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return store.Deal{}, err
-		}
+	// A world-file key names one deal, as an id does.
+	id, err := st.Ref(ctx, world.RefDeal, s)
+	if err == nil {
 		d, err := st.Deal(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
 			return d, err
 		}
-		// A name ref outlives a rename: trust it only while it matches.
-		if kind == world.RefDealName && !strings.EqualFold(d.Name, s) && !strings.EqualFold(d.Codename, s) {
-			continue
-		}
-		return d, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return store.Deal{}, err
 	}
-	return store.Deal{}, notFound
+	deals, err := st.Deals(ctx)
+	if err != nil {
+		return store.Deal{}, err
+	}
+	found := domain.DealsNamed(deals, s, func(d store.Deal) (string, string, string) { return d.ID, d.Codename, d.Name })
+	switch len(found) {
+	case 0:
+		return store.Deal{}, notFound
+	case 1:
+		return found[0], nil
+	}
+	ids := make([]string, len(found))
+	for i, d := range found {
+		ids[i] = d.ID
+	}
+	return store.Deal{}, cmdutil.UsageErrorf("%q names %d deals: use an id or the world-file key (%s)", s, len(found), strings.Join(ids, ", "))
 }
 
 // findRequest resolves a row of a deal by number or id.
@@ -134,7 +108,7 @@ func findRequest(ctx context.Context, st store.Store, d store.Deal, s string) (s
 			return r, nil
 		}
 	}
-	return store.Request{}, cli.WithExit(cli.ExitNotFound, fmt.Errorf("deal %s has no request %q: name it by number (like 2.3) or id", d.Codename, s))
+	return store.Request{}, cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("deal %s has no request %q: name it by number (like 2.3) or id", d.Codename, s))
 }
 
 // newestAnswer is the message a file attaches to by default: the newest

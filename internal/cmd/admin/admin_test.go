@@ -12,19 +12,22 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
 )
 
 const exampleWorld = "../../../testdata/worlds/contract-example.yaml"
 
-// testAdminCmd is `dealctl admin` on streams that are no terminal; the
-// caller points its output where it wants.
+// testAdminCmd is `dealctl admin` on streams that are no terminal, its
+// usage mistakes refused as the whole tree refuses them; the caller
+// points its output where it wants.
 func testAdminCmd() *cobra.Command {
 	ios, _, _, _ := iostreams.Test()
-	return NewCmd(cli.NewFactory(ios))
+	cmd := NewCmd(ios)
+	cmdutil.RefuseUsageMistakes(cmd)
+	return cmd
 }
 
 // runAdminOnTerminal runs `dealctl admin ARGS` as given, its stdout a
@@ -33,7 +36,8 @@ func runAdminOnTerminal(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	cmd := NewCmd(cli.NewFactory(ios))
+	cmd := NewCmd(ios)
+	cmdutil.RefuseUsageMistakes(cmd)
 	cmd.SetOut(out)
 	cmd.SetErr(io.Discard)
 	cmd.SetArgs(args)
@@ -55,7 +59,7 @@ func runAdmin(t *testing.T, db, stdin string, args ...string) (string, error) {
 }
 
 // exitOf is the exit code dealctl gives for err.
-func exitOf(err error) int { return cli.ExitCode(err) }
+func exitOf(err error) int { return cmdutil.ExitCode(err) }
 
 func seededDB(t *testing.T) (string, world.Result) {
 	t.Helper()
@@ -129,10 +133,10 @@ func TestAdminApplyErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"apply", "-f", bad}, cli.ExitValidation, `deals[0].parties[0].side: "seller" is not one of buy, sell`},
-		{[]string{"apply", "-f", filepath.Join(dir, "none.yaml")}, cli.ExitNotFound, "does not exist"},
-		{[]string{"apply"}, cli.ExitUsage, "pass -f FILE"},
-		{[]string{"apply", "-f", exampleWorld, "-o", "xml"}, cli.ExitUsage, "text or json"},
+		{[]string{"apply", "-f", bad}, cmdutil.ExitValidation, `deals[0].parties[0].side: "seller" is not one of buy, sell`},
+		{[]string{"apply", "-f", filepath.Join(dir, "none.yaml")}, cmdutil.ExitNotFound, "does not exist"},
+		{[]string{"apply"}, cmdutil.ExitUsage, "pass -f FILE"},
+		{[]string{"apply", "-f", exampleWorld, "-o", "xml"}, cmdutil.ExitUsage, "text or json"},
 	}
 	for _, tc := range cases {
 		_, err := runAdmin(t, db, "", tc.args...)
@@ -186,19 +190,19 @@ func TestAdminKeys(t *testing.T) {
 	if _, err := runAdmin(t, db, "", "keys", "revoke", k.Prefix); err != nil {
 		t.Errorf("revoking twice: %v", err)
 	}
-	if _, err := runAdmin(t, db, "", "keys", "revoke", "dlk_nosuchkey"); exitOf(err) != cli.ExitNotFound {
-		t.Errorf("revoking an unknown key: exit %d, %v; want %d", exitOf(err), err, cli.ExitNotFound)
+	if _, err := runAdmin(t, db, "", "keys", "revoke", "dlk_nosuchkey"); exitOf(err) != cmdutil.ExitNotFound {
+		t.Errorf("revoking an unknown key: exit %d, %v; want %d", exitOf(err), err, cmdutil.ExitNotFound)
 	}
 	for _, args := range [][]string{
 		{"keys", "create", "--user", "carol@nowhere.example", "--name", "x", "--access", "read"},
 		{"keys", "create", "--user", "bob", "--name", "x", "--access", "read", "--deal", "Hawk"},
 	} {
-		if _, err := runAdmin(t, db, "", args...); exitOf(err) != cli.ExitNotFound {
-			t.Errorf("admin %v: exit %d, %v; want %d", args, exitOf(err), err, cli.ExitNotFound)
+		if _, err := runAdmin(t, db, "", args...); exitOf(err) != cmdutil.ExitNotFound {
+			t.Errorf("admin %v: exit %d, %v; want %d", args, exitOf(err), err, cmdutil.ExitNotFound)
 		}
 	}
-	if _, err := runAdmin(t, db, "", "keys", "create", "--user", "bob", "--name", "x", "--access", "admin"); exitOf(err) != cli.ExitUsage {
-		t.Errorf("--access admin: exit %d, want %d", exitOf(err), cli.ExitUsage)
+	if _, err := runAdmin(t, db, "", "keys", "create", "--user", "bob", "--name", "x", "--access", "admin"); exitOf(err) != cmdutil.ExitUsage {
+		t.Errorf("--access admin: exit %d, want %d", exitOf(err), cmdutil.ExitUsage)
 	}
 }
 
@@ -217,8 +221,8 @@ func TestAdminDealsArchive(t *testing.T) {
 			t.Errorf("after %v: archived = %v", tc.args, d.Archived)
 		}
 	}
-	if _, err := runAdmin(t, db, "", "deals", "archive", "Hawk"); exitOf(err) != cli.ExitNotFound {
-		t.Errorf("unknown deal: exit %d, want %d", exitOf(err), cli.ExitNotFound)
+	if _, err := runAdmin(t, db, "", "deals", "archive", "Hawk"); exitOf(err) != cmdutil.ExitNotFound {
+		t.Errorf("unknown deal: exit %d, want %d", exitOf(err), cmdutil.ExitNotFound)
 	}
 }
 
@@ -244,12 +248,12 @@ func TestAdminFilesAttach(t *testing.T) {
 		t.Errorf("minutes.txt not listed on 1.1: %+v", files)
 	}
 	_, err := runAdmin(t, db, "", "files", "attach", "--deal", "Falcon", "--request", "1", file)
-	if exitOf(err) != cli.ExitNotFound || !strings.Contains(err.Error(), "has no answer") {
+	if exitOf(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), "has no answer") {
 		t.Errorf("attach to a request without messages: exit %d, %v", exitOf(err), err)
 	}
 	_, err = runAdmin(t, db, "", "files", "attach", "--deal", "Falcon", "--request", "1.1", "--name", "x", file, file)
-	if exitOf(err) != cli.ExitUsage {
-		t.Errorf("--name with two files: exit %d, want %d", exitOf(err), cli.ExitUsage)
+	if exitOf(err) != cmdutil.ExitUsage {
+		t.Errorf("--name with two files: exit %d, want %d", exitOf(err), cmdutil.ExitUsage)
 	}
 }
 
@@ -263,8 +267,8 @@ func TestAdminBackupAndMigrate(t *testing.T) {
 	if _, err := openTestDB(t, backup).Deal(context.Background(), res.Deals["falcon"]); err != nil {
 		t.Errorf("the backup lacks the deal: %v", err)
 	}
-	if _, err := runAdmin(t, db, "", "backup", backup); exitOf(err) != cli.ExitUsage {
-		t.Errorf("backup over an existing file: exit %d, want %d", exitOf(err), cli.ExitUsage)
+	if _, err := runAdmin(t, db, "", "backup", backup); exitOf(err) != cmdutil.ExitUsage {
+		t.Errorf("backup over an existing file: exit %d, want %d", exitOf(err), cmdutil.ExitUsage)
 	}
 	out, err := runAdmin(t, db, "", "migrate", "-o", "json")
 	if err != nil {
@@ -296,5 +300,46 @@ func TestAdminDefaultDB(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "already up to date") {
 		t.Errorf("migrate on the default database printed %q", out.String())
+	}
+}
+
+// TestAdminRefusesAnAmbiguousDealName: a name two deals share names
+// neither (as in the client commands); an id, a world-file key or the
+// codename that only one holds still names one.
+func TestAdminRefusesAnAmbiguousDealName(t *testing.T) {
+	t.Parallel()
+	db, res := seededDB(t)
+	second := filepath.Join(t.TempDir(), "second.yaml")
+	os.WriteFile(second, []byte("organizations:\n  - {key: target, name: Target Co}\ndeals:\n  - key: falcon-two\n    name: Project Falcon\n    codename: Falcon II\n    timezone: UTC\n    parties:\n      - {key: sell, side: sell, label: Target Co, owner: true, organization: target}\n"), 0o600)
+	if out, err := runAdmin(t, db, "", "apply", "-f", second); err != nil {
+		t.Fatalf("apply a second deal: %v\n%s", err, out)
+	}
+	_, err := runAdmin(t, db, "", "deals", "archive", "project falcon")
+	if exitOf(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "names 2 deals") || !strings.Contains(err.Error(), res.Deals["falcon"]) {
+		t.Errorf("archive a shared name: exit %d, %v; want %d naming both deals' ids", exitOf(err), err, cmdutil.ExitUsage)
+	}
+	for _, ref := range []string{"Falcon", "falcon", res.Deals["falcon"]} {
+		if _, err := runAdmin(t, db, "", "deals", "archive", ref); err != nil {
+			t.Errorf("archive %q: %v", ref, err)
+		}
+	}
+	if d, _ := openTestDB(t, db).Deal(context.Background(), res.Deals["falcon"]); !d.Archived {
+		t.Errorf("deal falcon not archived by its codename, key and id")
+	}
+}
+
+// TestAdminReadsDEALCTL_FILESAsItsFlag: the variable stands in for
+// --files, read when the command runs (no longer when the tree is built),
+// and a bad value is a usage error naming the variable.
+func TestAdminReadsDEALCTL_FILESAsItsFlag(t *testing.T) {
+	db, _ := seededDB(t)
+	t.Setenv("DEALCTL_FILES", "ftp://nowhere")
+	_, err := runAdmin(t, db, "", "files", "migrate", "--to", "db")
+	if exitOf(err) != cmdutil.ExitUsage || !strings.HasPrefix(err.Error(), "DEALCTL_FILES: ") {
+		t.Errorf("files migrate with DEALCTL_FILES=ftp://nowhere: exit %d, %v; want a usage error naming DEALCTL_FILES", exitOf(err), err)
+	}
+	_, err = runAdmin(t, db, "", "files", "migrate", "--to", "db", "--files", "ftp://typed")
+	if exitOf(err) != cmdutil.ExitUsage || !strings.HasPrefix(err.Error(), "--files: ") {
+		t.Errorf("files migrate --files ftp://typed: exit %d, %v; want a usage error naming --files", exitOf(err), err)
 	}
 }

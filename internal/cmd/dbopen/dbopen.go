@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -20,9 +20,9 @@ func Error(choice dbpath.Choice, err error) error {
 	var newer *sqlstore.SchemaNewerError
 	switch {
 	case errors.As(err, &missing) && missing.Postgres:
-		return cli.WithExit(cli.ExitNotFound, fmt.Errorf("%w (%s): check the URL, or create the database (createdb -O ROLE NAME), then run 'dealctl admin migrate'", missing, sourceOf(choice)))
+		return cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("%w (%s): check the URL, or create the database (createdb -O ROLE NAME), then run 'dealctl admin migrate'", missing, sourceOf(choice)))
 	case errors.As(err, &missing):
-		return cli.WithExit(cli.ExitNotFound, fmt.Errorf("%w; %s", missing, chooseDatabaseHint(choice)))
+		return cmdutil.WithExit(cmdutil.ExitNotFound, fmt.Errorf("%w; %s", missing, chooseDatabaseHint(choice)))
 	case errors.As(err, &newer):
 		return fmt.Errorf("cannot use the database %s: %w", where, newer)
 	}
@@ -44,8 +44,8 @@ func sourceOf(choice dbpath.Choice) string {
 func chooseDatabaseHint(choice dbpath.Choice) string {
 	if choice.Source == dbpath.FromDefault {
 		return fmt.Sprintf("that is the default location, used because neither --db nor %s is set (a sudo that drops the environment does this): pass --db with the server's database, or set %s; to create a new one there, run 'dealctl admin migrate --db %s'",
-			dbpath.EnvVar, dbpath.EnvVar, cli.ShellQuote(choice.DSN))
+			dbpath.EnvVar, dbpath.EnvVar, cmdutil.ShellQuote(choice.DSN))
 	}
 	return fmt.Sprintf("it was %s: check the name, or create the database with 'dealctl admin migrate --db %s'",
-		sourceOf(choice), cli.ShellQuote(dbpath.Redact(choice.DSN)))
+		sourceOf(choice), cmdutil.ShellQuote(dbpath.Redact(choice.DSN)))
 }

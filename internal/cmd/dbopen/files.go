@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/dealctl/dealctl/internal/blob"
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 // OpenFiles connects to the object store an s3:// URL names (serve and
@@ -19,9 +19,9 @@ func OpenFiles(ctx context.Context, flag, rawURL string) (*blob.S3, error) {
 	s, err := blob.OpenS3(ctx, rawURL)
 	switch {
 	case errors.Is(err, blob.ErrNoBucket):
-		return nil, cli.WithExit(cli.ExitNotFound, err)
+		return nil, cmdutil.WithExit(cmdutil.ExitNotFound, err)
 	case errors.Is(err, blob.ErrDenied):
-		return nil, cli.WithExit(cli.ExitAuth, err)
+		return nil, cmdutil.WithExit(cmdutil.ExitAuth, err)
 	}
 	return s, err
 }
@@ -31,7 +31,7 @@ func OpenFiles(ctx context.Context, flag, rawURL string) (*blob.S3, error) {
 // anything.
 func CheckFilesURL(flag, rawURL string) error {
 	if _, err := blob.ParseS3URL(rawURL); err != nil {
-		return cli.UsageErrorf("%s: %v", flag, err)
+		return cmdutil.UsageErrorf("%s: %v", flag, err)
 	}
 	return nil
 }

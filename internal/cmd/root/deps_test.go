@@ -72,3 +72,51 @@ func TestTestFixturesDoNotShip(t *testing.T) {
 		t.Errorf("cmd/dealctl links %s: only _test.go files may import it", strings.Join(found, ", "))
 	}
 }
+
+// TestRoomsStayApart: `serve` and `admin` link none of the client
+// commands, the TUI or the spreadsheet and terminal libraries; world
+// files are built without a database driver; the TUI takes its shared
+// rendering from internal/display, not from the client commands
+// (docs/decisions.md, "Packages by job"). Each pairing is also checked
+// to be seen where it belongs, so the lists cannot go stale unnoticed.
+func TestRoomsStayApart(t *testing.T) {
+	const module = "github.com/dealctl/dealctl/"
+	clientSide := []string{
+		module + "internal/cli",
+		module + "tui",
+		module + "exporters",
+		module + "internal/sheets",
+		"charm.land/bubbletea/v2",
+		"github.com/xuri/excelize/v2",
+		"github.com/itchyny/gojq",
+	}
+	drivers := []string{"modernc.org/sqlite", "github.com/jackc/pgx"}
+	whole := depsOf(t, module+"cmd/dealctl")
+	for _, p := range append(append([]string{}, clientSide...), drivers...) {
+		if len(linked(whole, p)) == 0 {
+			t.Errorf("cmd/dealctl does not link %s: the lists of this test are out of date", p)
+		}
+	}
+	for _, cmd := range []string{"internal/cmd/serve", "internal/cmd/admin"} {
+		deps := depsOf(t, module+cmd)
+		for _, p := range clientSide {
+			if found := linked(deps, p); len(found) > 0 {
+				t.Errorf("%s links %s: what it needs of the client commands belongs in internal/cmdutil or internal/display", cmd, strings.Join(found, ", "))
+			}
+		}
+	}
+	for _, p := range drivers {
+		if found := linked(depsOf(t, module+"internal/world"), p); len(found) > 0 {
+			t.Errorf("internal/world links the database driver %s: it builds rows through store's interfaces and ids", strings.Join(found, ", "))
+		}
+	}
+	tuiImports, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}{{"\n"}}{{join .TestImports "\n"}}`, module+"tui").Output()
+	if err != nil {
+		t.Fatalf("go list tui: %v", err)
+	}
+	for _, imp := range strings.Fields(string(tuiImports)) {
+		if imp == module+"internal/cli" || strings.HasPrefix(imp, module+"internal/cli/") {
+			t.Errorf("tui imports %s: shared rendering lives in internal/display", imp)
+		}
+	}
+}

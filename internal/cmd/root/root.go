@@ -18,7 +18,7 @@ import (
 // databaseCommands are the commands that work on the database itself.
 var databaseCommands = []cli.CommandBuilder{
 	func(*cli.Factory) *cobra.Command { return serve.NewCmd() },
-	admin.NewCmd,
+	func(f *cli.Factory) *cobra.Command { return admin.NewCmd(f.IO) },
 }
 
 // Main runs dealctl with args and returns the process exit code.

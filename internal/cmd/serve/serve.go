@@ -12,15 +12,15 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmd/settings"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/server"
@@ -45,6 +45,23 @@ type serveOptions struct {
 	files           string
 	filesProxy      bool
 	sqliteSync      string // full (default) or normal
+
+	origins settings.Origins // which setting gave each flag, for messages
+}
+
+// serveSettings are the environment variables that stand in for serve's
+// flags. The secrets among them are read here, never as flag defaults,
+// so that --help cannot print them.
+var serveSettings = []settings.Var{
+	{Flag: "addr", Env: "DEALCTL_ADDR"},
+	{Flag: "base-url", Env: "DEALCTL_BASE_URL"},
+	{Flag: "rate-limit", Env: "DEALCTL_RATE_LIMIT"},
+	{Flag: "notify-url", Env: "DEALCTL_NOTIFY_URL", Also: []string{"smtp-url"}},
+	{Flag: "webhook-secret", Env: "DEALCTL_WEBHOOK_SECRET"},
+	{Flag: "log-format", Env: "DEALCTL_LOG_FORMAT"},
+	{Flag: "digest-at", Env: "DEALCTL_DIGEST_AT"},
+	{Flag: "files", Env: "DEALCTL_FILES"},
+	{Flag: "sqlite-sync", Env: "DEALCTL_SQLITE_SYNC"},
 }
 
 func NewCmd() *cobra.Command {
@@ -91,65 +108,52 @@ through the server (docs/server.md, "Files in object storage").`,
   dealctl serve --db postgres://dealctl@db/dealctl --notify-url smtp://mail:25?from=deals@example.com`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			origins, err := settings.Apply(cmd.Flags(), settings.System, serveSettings)
+			if err != nil {
+				return err
+			}
+			o.origins = origins
 			return runServe(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.addr, "addr", envOr("DEALCTL_ADDR", "127.0.0.1:8080"), "address to listen on (port 0 picks a free one)")
+	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	f.StringVar(&o.db, "db", "", "database: a file path, sqlite:PATH or postgres://… (default $DEALCTL_DB, else the embedded database in the user's data directory)")
-	f.StringVar(&o.baseURL, "base-url", os.Getenv("DEALCTL_BASE_URL"), "public URL download links are built on (default http://ADDR)")
-	f.IntVar(&o.rateLimit, "rate-limit", envInt("DEALCTL_RATE_LIMIT", 600), "calls a minute per key")
+	f.StringVar(&o.baseURL, "base-url", "", "public URL download links are built on (default http://ADDR)")
+	f.IntVar(&o.rateLimit, "rate-limit", 600, "calls a minute per key")
 	f.BoolVar(&o.demo, "demo", false, "load the demo deal and print keys for both sides (on a throwaway database unless --db is given)")
-	// No environment value as a default: --help prints defaults, and
-	// these may hold passwords. runServe reads the environment instead.
 	f.StringVar(&o.notifyURL, "notify-url", "", "where notifications go: log (default), smtp://host:port?from=ADDR, or an https:// webhook (default $DEALCTL_NOTIFY_URL)")
 	f.StringVar(&o.notifyURL, "smtp-url", "", "same as --notify-url with an smtp:// URL")
 	f.StringVar(&o.webhookSecret, "webhook-secret", "", "secret that signs webhook notifications (default $DEALCTL_WEBHOOK_SECRET)")
-	f.StringVar(&o.logFormat, "log-format", envOr("DEALCTL_LOG_FORMAT", "text"), "access log format: text or json")
+	f.StringVar(&o.logFormat, "log-format", "text", "access log format: text or json")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to let calls in flight finish on SIGINT/SIGTERM")
-	f.StringVar(&o.files, "files", os.Getenv("DEALCTL_FILES"), "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
+	f.StringVar(&o.files, "files", "", "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	f.BoolVar(&o.filesProxy, "files-proxy", false, "with --files: download links go through this server (/dl/{token}) instead of presigned URLs to the store")
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
-	f.StringVar(&o.sqliteSync, "sqlite-sync", envOr("DEALCTL_SQLITE_SYNC", sqlstore.SyncFull), "SQLite only: full (every answered write survives a power cut) or normal (faster; may lose the last second's writes)")
-	f.StringVar(&o.digestAt, "digest-at", envOr("DEALCTL_DIGEST_AT", "07:00"), "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
+	f.StringVar(&o.sqliteSync, "sqlite-sync", sqlstore.SyncFull, "SQLite only: full (every answered write survives a power cut) or normal (faster; may lose the last second's writes)")
+	f.StringVar(&o.digestAt, "digest-at", "07:00", "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
 	return cmd
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
-
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
-		return n
-	}
-	return def
 }
 
 func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
 	gctune.ForLongRuns()
 	if o.rateLimit < 1 {
-		return cli.UsageErrorf("--rate-limit must be at least 1 call a minute")
+		return cmdutil.UsageErrorf("%s must be at least 1 call a minute", o.origins.Of("rate-limit"))
 	}
 	if o.sqliteSync != "" && o.sqliteSync != sqlstore.SyncFull && o.sqliteSync != sqlstore.SyncNormal {
-		return cli.UsageErrorf("--sqlite-sync must be %s or %s, not %q", sqlstore.SyncFull, sqlstore.SyncNormal, o.sqliteSync)
+		return cmdutil.UsageErrorf("--sqlite-sync must be %s or %s, not %q", sqlstore.SyncFull, sqlstore.SyncNormal, o.sqliteSync)
 	}
 	if o.schemaCheck <= 0 {
-		return cli.UsageErrorf("--schema-check-interval must be positive, like 5s")
+		return cmdutil.UsageErrorf("--schema-check-interval must be positive, like 5s")
 	}
-	digestAt, digestsOn, err := digestSchedule(o.digestAt)
+	digestAt, digestsOn, err := digestSchedule(o.origins.Of("digest-at"), o.digestAt)
 	if err != nil {
 		return err
 	}
 	if err := checkFilesFlags(o); err != nil {
 		return err
 	}
-	o.notifyURL = cmp.Or(o.notifyURL, os.Getenv("DEALCTL_NOTIFY_URL"))
-	o.webhookSecret = cmp.Or(o.webhookSecret, os.Getenv("DEALCTL_WEBHOOK_SECRET"))
-	logger, err := newLogger(o.logFormat, stderr)
+	logger, err := newLogger(o.origins.Of("log-format"), o.logFormat, stderr)
 	if err != nil {
 		return err
 	}
@@ -176,7 +180,7 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	}
 	reportMigrations(stdout, logger, db, where, o.demo)
 
-	ln, err := listen(o.addr)
+	ln, err := listen(o.origins.Of("addr"), o.addr)
 	if err != nil {
 		return err
 	}
@@ -205,8 +209,10 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	if objects != nil {
 		cfg.Objects = objects
 	}
-	if shared, ok := any(db).(interface{ RateLimiter() store.RateLimiter }); ok && db.Dialect() == sqlstore.Postgres {
-		cfg.Limiter = shared.RateLimiter()
+	if db.Dialect() == sqlstore.Postgres {
+		// Instances on one PostgreSQL share its buckets; one SQLite file
+		// has one instance, whose buckets in memory cost no write.
+		cfg.Limiter = db.RateLimiter()
 	}
 	if digestsOn {
 		logger.Info("daily digests", "at", digestAt.String(), "zone", "each deal's time zone")
@@ -260,10 +266,10 @@ func reportMigrations(stdout io.Writer, logger *slog.Logger, db *sqlstore.DB, wh
 }
 
 // listen opens the listening socket, telling a malformed --addr (a usage
-// mistake) from one that is taken.
-func listen(addr string) (net.Listener, error) {
+// mistake, named as name says) from one that is taken.
+func listen(name, addr string) (net.Listener, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return nil, cli.UsageErrorf("--addr %q: give HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)", addr)
+		return nil, cmdutil.UsageErrorf("%s %q: give HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)", name, addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	switch {
@@ -306,14 +312,14 @@ func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, timeou
 	return nil
 }
 
-func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+func newLogger(name, format string, w io.Writer) (*slog.Logger, error) {
 	switch format {
 	case "text":
 		return slog.New(slog.NewTextHandler(w, nil)), nil
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, nil)), nil
 	}
-	return nil, cli.UsageErrorf("--log-format must be text or json, not %q", format)
+	return nil, cmdutil.UsageErrorf("%s must be text or json, not %q", name, format)
 }
 
 // serveDatabase picks the database: --demo without --db (or DEALCTL_DB)
@@ -341,7 +347,7 @@ func loadDemo(ctx context.Context, db *sqlstore.DB) (*world.Result, error) {
 		return nil, err
 	}
 	if deals > 0 {
-		return nil, cli.UsageErrorf("--demo loads the demo deal into an empty database, and this one has %d deal(s): drop --demo, or give another --db", deals)
+		return nil, cmdutil.UsageErrorf("--demo loads the demo deal into an empty database, and this one has %d deal(s): drop --demo, or give another --db", deals)
 	}
 	return world.ApplyDemo(ctx, db, time.Now())
 }
@@ -379,7 +385,7 @@ func printDemo(w io.Writer, r *world.Result, baseURL string) {
 	// Without a deal chosen, the line below would fail with "no deal
 	// chosen".
 	if deal := demoDeal(); deal != "" {
-		fmt.Fprintf(w, "  export DEALCTL_DEAL=%s\n", cli.ShellQuote(deal))
+		fmt.Fprintf(w, "  export DEALCTL_DEAL=%s\n", cmdutil.ShellQuote(deal))
 	}
 	fmt.Fprintln(w, "  dealctl requests ls")
 	if k, ok := r.Keys["demo-buy-editor"]; ok {

@@ -11,7 +11,8 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -58,7 +59,7 @@ func TestDemoBannerCommandsWork(t *testing.T) {
 		t.Fatalf("banner lacks export DEALCTL_DEAL=Orion before dealctl requests ls:\n%s", banner.String())
 	}
 	out, errOut, code := runClient(t, env, strings.Fields(command)[1:]...)
-	if code != cli.ExitOK || out == "" {
+	if code != cmdutil.ExitOK || out == "" {
 		t.Errorf("%s: exit %d, printed %q; want exit 0 and the requests\n%s", command, code, out, errOut)
 	}
 }

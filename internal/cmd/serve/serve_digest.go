@@ -5,13 +5,14 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/digest"
 )
 
-// digestSchedule reads --digest-at: a time of day, or "off". Empty is
-// the default, 07:00.
-func digestSchedule(s string) (at digest.TimeOfDay, on bool, err error) {
+// digestSchedule reads --digest-at (given as name: the flag, or the
+// variable it came from): a time of day, or "off". Empty is the default,
+// 07:00.
+func digestSchedule(name, s string) (at digest.TimeOfDay, on bool, err error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "":
 		return digest.DefaultAt, true, nil
@@ -20,7 +21,7 @@ func digestSchedule(s string) (at digest.TimeOfDay, on bool, err error) {
 	}
 	at, err = digest.ParseTimeOfDay(s)
 	if err != nil {
-		return at, false, cli.UsageErrorf("--digest-at: %v, or off for no digests", err)
+		return at, false, cmdutil.UsageErrorf("%s: %v, or off for no digests", name, err)
 	}
 	return at, true, nil
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 func TestServeDigestAt(t *testing.T) {
@@ -20,7 +20,7 @@ func TestServeDigestAt(t *testing.T) {
 		on   bool
 		at   string
 	}{{"", true, "07:00"}, {"18:30", true, "18:30"}, {"6", true, "06:00"}, {"off", false, ""}, {"OFF", false, ""}} {
-		at, on, err := digestSchedule(tc.flag)
+		at, on, err := digestSchedule("--digest-at", tc.flag)
 		if err != nil || on != tc.on || (on && at.String() != tc.at) {
 			t.Errorf("--digest-at %q: %v, %v, %v; want %v at %s", tc.flag, at, on, err, tc.on, tc.at)
 		}
@@ -30,8 +30,8 @@ func TestServeDigestAt(t *testing.T) {
 	var out bytes.Buffer
 	err := runServe(context.Background(), &serveOptions{db: db, addr: "127.0.0.1:0", rateLimit: 600, logFormat: "text",
 		schemaCheck: time.Second, digestAt: "25:00"}, &out, &out)
-	if cli.ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "--digest-at") || !strings.Contains(err.Error(), "HH:MM") {
-		t.Errorf("--digest-at 25:00: %v (exit %d), want a usage error naming the flag and HH:MM", err, cli.ExitCode(err))
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "--digest-at") || !strings.Contains(err.Error(), "HH:MM") {
+		t.Errorf("--digest-at 25:00: %v (exit %d), want a usage error naming the flag and HH:MM", err, cmdutil.ExitCode(err))
 	}
 	if _, statErr := os.Stat(db); !errors.Is(statErr, fs.ErrNotExist) || out.Len() > 0 {
 		t.Errorf("a bad --digest-at printed %q and left the database %v; want neither", out.String(), statErr)

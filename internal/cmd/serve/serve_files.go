@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/dealctl/dealctl/internal/blob"
-	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cmd/dbopen"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -18,7 +18,7 @@ func openObjectStore(ctx context.Context, o *serveOptions) (*blob.S3, error) {
 	if o.files == "" {
 		return nil, nil
 	}
-	return dbopen.OpenFiles(ctx, "--files", o.files)
+	return dbopen.OpenFiles(ctx, o.origins.Of("files"), o.files)
 }
 
 // checkNoFilesMoved refuses a database some of whose file contents are in
@@ -40,11 +40,11 @@ func checkNoFilesMoved(ctx context.Context, db *sqlstore.DB) error {
 func checkFilesFlags(o *serveOptions) error {
 	if o.files == "" {
 		if o.filesProxy {
-			return cli.UsageErrorf("--files-proxy goes with --files s3://…: without it every download goes through this server already")
+			return cmdutil.UsageErrorf("--files-proxy goes with --files s3://…: without it every download goes through this server already")
 		}
 		return nil
 	}
-	return dbopen.CheckFilesURL("--files", o.files)
+	return dbopen.CheckFilesURL(o.origins.Of("files"), o.files)
 }
 
 // filesWhere says where file bytes go, for the start-up log.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/blob"
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/s3test"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -41,13 +41,13 @@ func TestServeFilesRefusesABadStore(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(out.String(), "serving the API") {
 			t.Errorf("serve --files %s: %v\n%s\nwant a refusal saying %q", files, err, out.String(), want)
 		}
-		if strings.Contains(files, "no-such-bucket") && cli.ExitCode(err) != cli.ExitNotFound {
-			t.Errorf("a missing bucket: exit %d, want %d (not found)", cli.ExitCode(err), cli.ExitNotFound)
+		if strings.Contains(files, "no-such-bucket") && cmdutil.ExitCode(err) != cmdutil.ExitNotFound {
+			t.Errorf("a missing bucket: exit %d, want %d (not found)", cmdutil.ExitCode(err), cmdutil.ExitNotFound)
 		}
 	}
 	o := filesOptions(db, "")
 	o.filesProxy = true
-	if err := runServe(context.Background(), o, &bytes.Buffer{}, &bytes.Buffer{}); cli.ExitCode(err) != cli.ExitUsage {
+	if err := runServe(context.Background(), o, &bytes.Buffer{}, &bytes.Buffer{}); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("--files-proxy without --files: %v, want a usage error", err)
 	}
 }
@@ -93,8 +93,8 @@ func TestServeFilesWrongCredentials(t *testing.T) {
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "wrong")
 	var out bytes.Buffer
 	err := runServe(context.Background(), filesOptions(filepath.Join(t.TempDir(), "deals.db"), url), &out, &out)
-	if cli.ExitCode(err) != cli.ExitAuth || !strings.Contains(fmt.Sprint(err), "refused the credentials") || strings.Contains(fmt.Sprint(err), "wrong") {
-		t.Errorf("serve with a wrong secret: exit %d, %v", cli.ExitCode(err), err)
+	if cmdutil.ExitCode(err) != cmdutil.ExitAuth || !strings.Contains(fmt.Sprint(err), "refused the credentials") || strings.Contains(fmt.Sprint(err), "wrong") {
+		t.Errorf("serve with a wrong secret: exit %d, %v", cmdutil.ExitCode(err), err)
 	}
 }
 
@@ -113,8 +113,8 @@ func TestServeChecksFilesBeforeTheDatabase(t *testing.T) {
 	for _, files := range []string{"s3://b/files", "s3://Deal_Files/x", "ftp://bucket"} {
 		var out bytes.Buffer
 		err := runServe(context.Background(), filesOptions(db, files), &out, &out)
-		if cli.ExitCode(err) != cli.ExitUsage {
-			t.Errorf("--files %s: %v (exit %d), want a usage error", files, err, cli.ExitCode(err))
+		if cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+			t.Errorf("--files %s: %v (exit %d), want a usage error", files, err, cmdutil.ExitCode(err))
 		}
 		noDatabase(files)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/notify"
 	"github.com/dealctl/dealctl/internal/store"
 )
@@ -15,7 +15,7 @@ import (
 func startNotifier(ctx context.Context, st store.Outbox, o *serveOptions, logger *slog.Logger) (*notify.Worker, func(), error) {
 	sender, err := notify.ParseURL(o.notifyURL, o.webhookSecret)
 	if err != nil {
-		return nil, nil, cli.UsageErrorf("--notify-url: %v", err)
+		return nil, nil, cmdutil.UsageErrorf("--notify-url: %v", err)
 	}
 	if ls, ok := sender.(*notify.LogSender); ok {
 		ls.Log = logger

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -14,21 +15,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealctl/dealctl/internal/cli"
+	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
 func TestListenSaysWhatIsWrongWithAddr(t *testing.T) {
-	_, err := listen("nonsense")
-	if cli.ExitCode(err) != cli.ExitUsage || !strings.Contains(err.Error(), "HOST:PORT") {
+	_, err := listen("--addr", "nonsense")
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "HOST:PORT") {
 		t.Fatalf("a malformed --addr: %v, want a usage error naming HOST:PORT", err)
 	}
-	ln, err := listen("127.0.0.1:0")
+	ln, err := listen("--addr", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	_, err = listen(ln.Addr().String())
-	if err == nil || !strings.Contains(err.Error(), "in use") || cli.ExitCode(err) != cli.ExitFailure {
+	_, err = listen("--addr", ln.Addr().String())
+	if err == nil || !strings.Contains(err.Error(), "in use") || cmdutil.ExitCode(err) != cmdutil.ExitFailure {
 		t.Fatalf("a taken address: %v, want a failure saying it is in use", err)
 	}
 }
@@ -192,5 +193,31 @@ func TestServeDatabaseSecretsNeverPrinted(t *testing.T) {
 		if err == nil || strings.Contains(err.Error()+out.String(), "s3cret") {
 			t.Errorf("serve --db %q: %v\n%s; want a failure without the password", dsn, err, out.String())
 		}
+	}
+}
+
+// TestServeRefusesSettingsItCannotRead: a variable standing in for a flag
+// is read as the flag reads it; a value the flag refuses, or one out of
+// range, is a usage error naming the variable, before anything starts
+// (DEALCTL_RATE_LIMIT=banana used to serve at 600 without a word).
+func TestServeRefusesSettingsItCannotRead(t *testing.T) {
+	for env, want := range map[string]string{
+		"DEALCTL_RATE_LIMIT=banana": `DEALCTL_RATE_LIMIT="banana" is not a value --rate-limit takes`,
+		"DEALCTL_RATE_LIMIT=0":      "DEALCTL_RATE_LIMIT must be at least 1 call a minute",
+		"DEALCTL_LOG_FORMAT=xml":    `DEALCTL_LOG_FORMAT must be text or json, not "xml"`,
+		"DEALCTL_DIGEST_AT=25:00":   "DEALCTL_DIGEST_AT: ",
+	} {
+		name, value, _ := strings.Cut(env, "=")
+		t.Run(env, func(t *testing.T) {
+			t.Setenv(name, value)
+			cmd := NewCmd()
+			cmd.SetOut(io.Discard)
+			cmd.SetErr(io.Discard)
+			cmd.SetArgs([]string{"--db", filepath.Join(t.TempDir(), "deals.db"), "--addr", "127.0.0.1:0"})
+			err := cmd.Execute()
+			if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(fmt.Sprint(err), want) {
+				t.Errorf("serve with %s: %v (exit %d); want exit 2 saying %q", env, err, cmdutil.ExitCode(err), want)
+			}
+		})
 	}
 }

@@ -97,7 +97,7 @@ func (a *adminTx) PutPerson(p store.Person) (string, error) {
 	switch {
 	case err == sql.ErrNoRows:
 		if p.ID == "" {
-			p.ID = NewID()
+			p.ID = store.NewID()
 		}
 		return p.ID, a.exec(`INSERT INTO people (id, deal_id, user_id, party_id, access, role, is_project_admin, joined) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.ID, p.DealID, p.UserID, p.PartyID, string(p.Access), string(p.Role), p.IsProjectAdmin, p.Joined)
@@ -119,7 +119,7 @@ func (a *adminTx) PutRequest(r store.Request) (string, error) {
 	switch {
 	case err == store.ErrNotFound:
 		if r.ID == "" {
-			r.ID = NewID()
+			r.ID = store.NewID()
 		}
 		a.moved[r.ID] = true
 		return r.ID, a.exec(insertRequest, requestArgs(r)...)
@@ -319,7 +319,7 @@ func (db *DB) attach(ctx context.Context, f store.File, put func(tx *sql.Tx) (st
 		}
 		f.RequestID = m.RequestID
 		if f.VersionID == "" {
-			f.VersionID = NewID()
+			f.VersionID = store.NewID()
 		}
 		if err := tx.QueryRowContext(ctx, db.q("SELECT COALESCE(MAX(position) + 1, 0) FROM files WHERE message_id = ?"), f.MessageID).Scan(&f.Position); err != nil {
 			return err

@@ -25,7 +25,7 @@ const chunkSize = 1 << 20
 // (PurgeAbandonedUploads).
 func (db *DB) PutBlob(ctx context.Context, r io.Reader) (blob.Info, error) {
 	started := time.Now()
-	pending := pendingPrefix + NewID()
+	pending := pendingPrefix + store.NewID()
 	h := blob.NewHashingReader(r)
 	buf := make([]byte, chunkSize)
 	for seq := 0; ; seq++ {

@@ -74,7 +74,7 @@ func (db *DB) ClaimDigest(ctx context.Context, r store.DigestRecord, n *store.No
 		var notificationID any
 		if n != nil {
 			if n.ID == "" {
-				n.ID = NewID()
+				n.ID = store.NewID()
 			}
 			notificationID = n.ID
 		}

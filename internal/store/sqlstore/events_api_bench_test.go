@@ -86,7 +86,7 @@ func benchAPIServer(b *testing.B, db *DB, w benchIDs) *httptest.Server {
 		b.Fatalf("people: %v %v", people, err)
 	}
 	now := time.Now()
-	if err := db.CreateAPIKey(ctx, store.APIKey{ID: NewID(), UserID: people[0].UserID, Name: "bench", Prefix: keys.Prefix(benchAPISecret),
+	if err := db.CreateAPIKey(ctx, store.APIKey{ID: store.NewID(), UserID: people[0].UserID, Name: "bench", Prefix: keys.Prefix(benchAPISecret),
 		Hash: keys.Hash(benchAPISecret), Access: api.KeyWrite, ExpiresAt: now.Add(time.Hour), CreatedAt: now}); err != nil {
 		b.Fatal(err)
 	}

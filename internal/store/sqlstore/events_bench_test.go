@@ -106,10 +106,10 @@ func benchWorldWith(b *testing.B, opt OpenOptions) (*DB, benchIDs) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	w := benchIDs{deal: NewID(), request: NewID(), party: NewID()}
+	w := benchIDs{deal: store.NewID(), request: store.NewID(), party: store.NewID()}
 	now := time.Now().UTC()
 	err = db.Apply(ctx, func(tx store.AdminTx) error {
-		org, user := NewID(), NewID()
+		org, user := store.NewID(), store.NewID()
 		if err := tx.PutOrganization(store.Organization{ID: org, Name: "Target"}); err != nil {
 			return err
 		}

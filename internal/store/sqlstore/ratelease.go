@@ -130,13 +130,13 @@ func (l *leasedLimiter) Take(ctx context.Context, key string, limit int, now tim
 		ls.want = 1
 		// At least a microsecond: the database's arithmetic can refuse a
 		// level that reads back as 1 give or take float noise.
-		ls.deniedUntil = now.Add(max(untilTokens(1-level, float64(limit)), time.Microsecond))
+		ls.deniedUntil = now.Add(max(store.UntilTokens(1-level, limit), time.Microsecond))
 		return ls.denied(limit, now), nil
 	}
 	ls.tokens += granted - 1
 	if level < 1 {
 		// The shared bucket is empty: no call need ask before it refills.
-		ls.deniedUntil = now.Add(untilTokens(1-level, float64(limit)))
+		ls.deniedUntil = now.Add(store.UntilTokens(1-level, limit))
 	}
 	return ls.allowed(limit, now), nil
 }
@@ -159,8 +159,7 @@ func (ls *lease) nextLease(now time.Time) int {
 // levelAt is the shared bucket's level at now as this instance last saw
 // it, refilled since: exact while no other instance spends from it.
 func (ls *lease) levelAt(limit int, now time.Time) float64 {
-	elapsed := max(now.Sub(ls.leasedAt), 0)
-	return min(float64(limit), ls.level+elapsed.Seconds()*float64(limit)/60)
+	return store.RefilledLevel(ls.level, now.Sub(ls.leasedAt), limit)
 }
 
 func (ls *lease) allowed(limit int, now time.Time) store.RateDecision {
@@ -168,14 +167,14 @@ func (ls *lease) allowed(limit int, now time.Time) store.RateDecision {
 	return store.RateDecision{
 		Allowed:   true,
 		Remaining: min(limit, ls.tokens+int(math.Floor(ls.levelAt(limit, now)))),
-		Reset:     untilTokens(float64(limit)-have, float64(limit)),
+		Reset:     store.UntilTokens(float64(limit)-have, limit),
 	}
 }
 
 func (ls *lease) denied(limit int, now time.Time) store.RateDecision {
 	return store.RateDecision{
 		RetryAfter: ls.deniedUntil.Sub(now),
-		Reset:      untilTokens(float64(limit)-ls.levelAt(limit, now), float64(limit)),
+		Reset:      store.UntilTokens(float64(limit)-ls.levelAt(limit, now), limit),
 	}
 }
 

@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/store"
 )
 
 // takePostgres spends `want` tokens in a single statement. The bucket is
@@ -67,19 +68,5 @@ func (db *DB) takeTokens(ctx context.Context, key string, limit, want int, now t
 	if err := db.reads.QueryRowContext(ctx, db.q("SELECT tokens, updated_at FROM rate_buckets WHERE key = ?"), key).Scan(&stored, &updated); err != nil {
 		return 0, 0, err
 	}
-	return 0, min(capacity, stored+float64(max(at-updated, 0))*capacity/perMinute), nil
+	return 0, store.RefilledLevel(stored, time.Duration(at-updated)*time.Microsecond, limit), nil
 }
-
-// untilTokens is how long the bucket takes to gain n tokens, rounded up
-// to the microsecond so that waiting that long is enough. The slack keeps
-// float noise (0.01 tokens computed as 0.010000000000000009) from adding
-// a microsecond.
-func untilTokens(n, limit float64) time.Duration {
-	if n <= 0 {
-		return 0
-	}
-	return time.Duration(math.Ceil(n*perMinute/limit-1e-6)) * time.Microsecond
-}
-
-// perMinute is a minute in µs, the unit of stored times.
-const perMinute = 60_000_000.0

@@ -77,7 +77,7 @@ func TestRequestWriteFailuresChangeNothing(t *testing.T) {
 			return state{d, r, changed, len(ms), len(es)}
 		}
 		seeded := read()
-		first := NewID()
+		first := store.NewID()
 		if err := post(ctx, first, ids.request); err != nil {
 			t.Fatalf("the first post: %v", err)
 		}
@@ -87,14 +87,14 @@ func TestRequestWriteFailuresChangeNothing(t *testing.T) {
 		}
 
 		// The claim was never taken, so it is not held.
-		lost := store.WithClaim(ctx, &store.Claim{KeyID: NewID(), IdemKey: "k", CreatedAt: time.Now()})
+		lost := store.WithClaim(ctx, &store.Claim{KeyID: store.NewID(), IdemKey: "k", CreatedAt: time.Now()})
 		failures := map[string]struct {
 			write func() error
 			want  error
 		}{
 			"duplicate message id":   {func() error { return post(ctx, first, ids.request) }, store.ErrDuplicate},
-			"idempotency claim lost": {func() error { return post(lost, NewID(), ids.request) }, store.ErrClaimLost},
-			"no such request":        {func() error { return post(ctx, NewID(), NewID()) }, store.ErrNotFound},
+			"idempotency claim lost": {func() error { return post(lost, store.NewID(), ids.request) }, store.ErrClaimLost},
+			"no such request":        {func() error { return post(ctx, store.NewID(), store.NewID()) }, store.ErrNotFound},
 			"edit refused by change": {func() error {
 				_, err := db.UpdateRequest(ctx, ids.deal, ids.request, func(r *store.Request) error { return errRefused })
 				return err

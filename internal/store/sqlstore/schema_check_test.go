@@ -26,7 +26,7 @@ func TestWritesRefuseNewerSchema(t *testing.T) {
 				PartyID: ids.party, AuthorID: &ids.person, Kind: api.MessageResponse, Source: api.SourceAPI, Format: api.FormatMarkdown, Text: "x"}})
 			return err
 		}
-		if err := post(NewID()); !errors.Is(err, store.ErrNotFound) {
+		if err := post(store.NewID()); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("a post on no deal: %v, want ErrNotFound", err)
 		}
 		before, err := db.Deal(ctx, ids.deal)

@@ -120,8 +120,8 @@ type minimalIDs struct{ deal, party, person, request, message string }
 // conformance suite.
 func seedMinimal(t *testing.T, s store.Store) minimalIDs {
 	t.Helper()
-	ids := minimalIDs{deal: NewID(), party: NewID(), request: NewID()}
-	org, user := NewID(), NewID()
+	ids := minimalIDs{deal: store.NewID(), party: store.NewID(), request: store.NewID()}
+	org, user := store.NewID(), store.NewID()
 	err := s.Apply(context.Background(), func(tx store.AdminTx) error {
 		for _, step := range []func() error{
 			func() error { return tx.PutOrganization(store.Organization{ID: org, Name: "Org"}) },

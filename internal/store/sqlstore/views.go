@@ -8,7 +8,7 @@ import (
 )
 
 // visibleTo is the condition on messages m that a viewer on party ? may
-// see: shared ones, and internal ones of their own side.
+// see: shared ones, and internal ones of their own side (domain.MessageVisibleTo in SQL).
 const visibleTo = "(m.internal = FALSE OR m.party_id = ?)"
 
 // LatestAnswers picks the newest visible response per request in one

@@ -7,15 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/store"
 )
-
-// NewID returns a time-ordered UUID (v7), so rows sort by creation.
-func NewID() string { return uuid.Must(uuid.NewV7()).String() }
 
 // isDuplicate tells a unique-constraint violation on either dialect.
 func isDuplicate(err error) bool {
@@ -107,7 +103,7 @@ const insertRequest = "INSERT INTO requests (" + requestCols + ") VALUES (?, ?, 
 // its parent, chosen inside the transaction.
 func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request, error) {
 	if r.ID == "" {
-		r.ID = NewID()
+		r.ID = store.NewID()
 	}
 	// Return exactly what is stored (microseconds), so that an ETag built
 	// from this value matches the one built from a later read of the row.
@@ -227,7 +223,7 @@ const insertNotification = "INSERT INTO notifications (id, deal_id, message_id, 
 func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Message, store.Request, error) {
 	m := p.Message
 	if m.ID == "" {
-		m.ID = NewID()
+		m.ID = store.NewID()
 	}
 	if m.PostedAt.IsZero() {
 		m.PostedAt = time.Now()
@@ -239,7 +235,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		for i, f := range p.Files {
 			f.MessageID, f.RequestID, f.DealID, f.Position = m.ID, m.RequestID, m.DealID, i
 			if f.VersionID == "" {
-				f.VersionID = NewID()
+				f.VersionID = store.NewID()
 			}
 			w.exec(insertFile, fileArgs(f)...)
 		}
@@ -261,7 +257,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		}
 		for _, n := range p.Notify(m) {
 			if n.ID == "" {
-				n.ID = NewID()
+				n.ID = store.NewID()
 			}
 			n.DealID, n.MessageID = m.DealID, m.ID
 			// A row without times is due at once.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -266,6 +267,15 @@ func testDealArchived(t *testing.T, s store.Store) {
 	must(t, s.SetDealArchived(ctx, w.deal, false))
 	if d := mustGet[store.Deal](t)(s.Deal(ctx, w.deal)); d.Archived {
 		t.Error("deal still archived")
+	}
+	// Deals lists archived deals too: admin finds deals by name in it.
+	must(t, s.SetDealArchived(ctx, w.other, true))
+	var codenames []string
+	for _, d := range mustGet[[]store.Deal](t)(s.Deals(ctx)) {
+		codenames = append(codenames, d.Codename)
+	}
+	if len(codenames) != 2 || !slices.Contains(codenames, "Falcon") || !slices.Contains(codenames, "Hawk") {
+		t.Errorf("Deals = %v, want Falcon and the archived Hawk", codenames)
 	}
 }
 

@@ -25,8 +25,9 @@ import (
 	"github.com/spf13/cobra/doc"
 
 	"github.com/dealctl/dealctl/internal/cli"
-	"github.com/dealctl/dealctl/internal/cli/iostreams"
 	"github.com/dealctl/dealctl/internal/cmd/root"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
 // Where the generated files live, relative to the repository root.
@@ -80,7 +81,7 @@ func writeCompletions(dir string) error {
 	for shell, name := range completionFiles {
 		io, _, out, errOut := iostreams.Test()
 		f := cli.NewFactory(io)
-		if code := root.Run(context.Background(), f, []string{"completion", shell}); code != cli.ExitOK {
+		if code := root.Run(context.Background(), f, []string{"completion", shell}); code != cmdutil.ExitOK {
 			return fmt.Errorf("dealctl completion %s: exit %d: %s", shell, code, errOut)
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), out.Bytes(), 0o644); err != nil {
