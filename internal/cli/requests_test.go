@@ -278,7 +278,7 @@ func TestAnswer(t *testing.T) {
 	r = run(t, ts, runOpts{stdin: "Final answer\n"}, "answer", "1.1", "-F", "-", "--json")
 	r.must(t, 0, `"status": "complete"`, `"text": "Final answer\n"`)
 	r = run(t, ts, runOpts{}, "answer", "1.1", "-m", "A note", "--kind", "internal_note", "--no-status", "--internal")
-	r.confirms(t, 0, "internal_note", "1.1: status unchanged (complete)")
+	r.confirms(t, 0, "(internal note, internal", "1.1: status unchanged (complete)")
 	// No text and no terminal: fail at once instead of waiting for an editor.
 	r = run(t, ts, runOpts{}, "answer", "1.1")
 	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "-m TEXT or -F FILE") {

@@ -1,6 +1,8 @@
 package display
 
 import (
+	"strings"
+
 	"github.com/dealctl/dealctl/internal/api"
 )
 
@@ -10,7 +12,8 @@ import (
 // MessageTags are the words after a message's header line: its kind,
 // then its flags and where it came from (web, the default, goes unsaid).
 func MessageTags(m api.Message) []string {
-	tags := []string{string(m.Kind)}
+	// A person reads words: "internal note", not the API's internal_note.
+	tags := []string{strings.ReplaceAll(string(m.Kind), "_", " ")}
 	if m.Partial {
 		tags = append(tags, "partial")
 	}
