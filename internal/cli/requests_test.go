@@ -2,12 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 )
@@ -373,6 +375,26 @@ func TestWritesShareOnePipedShapeAndQuiet(t *testing.T) {
 		r = run(t, ts, runOpts{tty: true}, append([]string{"-q"}, args...)...)
 		if r.code != 0 || r.out != "" || r.err != "" {
 			t.Errorf("%v -q on a terminal: exit %d, stdout %q, stderr %q", args, r.code, r.out, r.err)
+		}
+	}
+}
+
+// TestTablesAtTerminalWidthsGolden: the list and the people, on terminals
+// 80 and 120 columns wide: every row on one line, the title after the
+// number and cut to fit, less important columns dropped when narrow.
+func TestTablesAtTerminalWidthsGolden(t *testing.T) {
+	t.Parallel()
+	ts := newFalcon(t)
+	for _, width := range []int{80, 120} {
+		for _, args := range [][]string{{"requests", "ls"}, {"people", "ls"}} {
+			r := run(t, ts, runOpts{tty: true, width: width}, args...)
+			r.must(t, 0)
+			for _, line := range strings.Split(strings.TrimRight(r.out, "\n"), "\n") {
+				if w := ansi.StringWidth(line); w > width {
+					t.Errorf("%v at %d: a line %d wide: %q", args, width, w, line)
+				}
+			}
+			golden(t, fmt.Sprintf("%s_%s_%d.txt", args[0], args[1], width), r.out)
 		}
 	}
 }
