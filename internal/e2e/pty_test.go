@@ -31,14 +31,7 @@ var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 // on it nor write a query to it: Bubble Tea v1 asked for the background
 // colour at package init, in every process.
 func TestShortCommandsDoNotQueryTheTerminal(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "pty.db")
-	applyWorld(t, db)
-	srv := startServer(t, db)
-	home := t.TempDir()
-	env := append(withoutEnv(os.Environ(), "NO_COLOR=", "CLICOLOR", "DEALCTL_", "TERM="),
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"),
-		"DEALCTL_KEYRING=file", "DEALCTL_SERVER="+srv.url, "DEALCTL_API_KEY=dlk_e2ealice000000000000000000000000000",
-		"DEALCTL_DEAL=Falcon", "TERM=xterm-256color")
+	env := terminalUserEnv(t)
 	for _, c := range []struct {
 		name string
 		args []string
@@ -70,6 +63,23 @@ func TestShortCommandsDoNotQueryTheTerminal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// terminalUserEnv starts a server on a seeded database and returns the
+// environment of a user on a terminal pointed at it: alice, on Falcon,
+// with a home of their own and none of the test process's DEALCTL_,
+// colour or TERM settings.
+func terminalUserEnv(t *testing.T) []string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "pty.db")
+	applyWorld(t, db)
+	srv := startServer(t, db)
+	home := t.TempDir()
+	env := append(withoutEnv(os.Environ(), "NO_COLOR=", "CLICOLOR", "DEALCTL_", "TERM="),
+		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"),
+		"DEALCTL_KEYRING=file", "DEALCTL_SERVER="+srv.url, "DEALCTL_API_KEY=dlk_e2ealice000000000000000000000000000",
+		"DEALCTL_DEAL=Falcon", "TERM=xterm-256color")
+	return env
 }
 
 // runOnSilentTerminal runs dealctl with args on a new pseudo-terminal

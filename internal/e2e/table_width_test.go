@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,14 +12,7 @@ import (
 // width (a long title is cut with "…", less important columns go), and
 // the title follows the number.
 func TestTablesFitTheTerminal(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "pty.db")
-	applyWorld(t, db)
-	srv := startServer(t, db)
-	home := t.TempDir()
-	env := append(withoutEnv(os.Environ(), "NO_COLOR=", "CLICOLOR", "DEALCTL_", "TERM="),
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"),
-		"DEALCTL_KEYRING=file", "DEALCTL_SERVER="+srv.url, "DEALCTL_API_KEY=dlk_e2ealice000000000000000000000000000",
-		"DEALCTL_DEAL=Falcon", "TERM=xterm-256color", "NO_COLOR=1")
+	env := append(terminalUserEnv(t), "NO_COLOR=1")
 	for _, cols := range []uint16{80, 120} {
 		for _, args := range [][]string{{"requests", "ls"}, {"people", "ls"}, {"progress"}, {"deals", "ls"}, {"files", "ls"}} {
 			out, _ := runOnTerminal(t, env, cols, args...)
