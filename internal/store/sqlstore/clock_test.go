@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -99,6 +100,31 @@ func testStampsComeFrom(t *testing.T, db *DB, clk *testClock) {
 		t.Fatal(err)
 	}
 	want("a posted message", m.PostedAt)
+
+	clk.Advance(time.Minute)
+	info, err := db.PutBlob(ctx, strings.NewReader("file bytes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AttachBlob(ctx, store.File{DealID: ids.deal, MessageID: m.ID, Name: ptr("a.txt"), SHA256: info.SHA256, Size: &info.Size}); err != nil {
+		t.Fatal(err)
+	}
+	wantSectionUpdated := func(what string) {
+		t.Helper()
+		section, err := db.Request(ctx, ids.deal, ids.request)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want(what, section.UpdatedAt)
+	}
+	wantSectionUpdated("a file attached by an administrator")
+
+	clk.Advance(time.Minute)
+	m.Text = "Hello again"
+	if err := db.Apply(ctx, func(tx store.AdminTx) error { return tx.PutMessage(m) }); err != nil {
+		t.Fatal(err)
+	}
+	wantSectionUpdated("a message changed by a world file")
 
 	clk.Advance(time.Minute)
 	if _, err := db.DeleteRequest(ctx, ids.deal, r.ID, func(store.Request, int, int) error { return nil }); err != nil {
