@@ -50,11 +50,11 @@ type accessCaches struct {
 	members *ttlCache[string, dealMembers]        // by deal id
 }
 
-func newAccessCaches(ttl time.Duration) accessCaches {
+func newAccessCaches(ttl time.Duration, now func() time.Time) accessCaches {
 	return accessCaches{
-		keys:    newTTLCache[string, keyHolder](ttl, accessCacheEntries),
-		orgs:    newTTLCache[string, store.Organization](ttl, accessCacheEntries),
-		members: newTTLCache[string, dealMembers](ttl, accessCacheEntries),
+		keys:    newTTLCache[string, keyHolder](ttl, accessCacheEntries, now),
+		orgs:    newTTLCache[string, store.Organization](ttl, accessCacheEntries, now),
+		members: newTTLCache[string, dealMembers](ttl, accessCacheEntries, now),
 	}
 }
 

@@ -64,7 +64,8 @@ func TestSQLiteDiskFull(t *testing.T) {
 	}
 	ctx := context.Background()
 	path := filepath.Join(smallFilesystem(t, "16m"), "dealctl.db")
-	st, err := sqlstore.Open(ctx, path)
+	clk := &clock{now: t0.Add(time.Hour)}
+	st, err := sqlstore.OpenWith(ctx, path, sqlstore.OpenOptions{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,6 @@ func TestSQLiteDiskFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := &clock{now: t0.Add(time.Hour)}
 	srv, err := server.New(ctx, server.Config{Store: st, BaseURL: "http://x.invalid", Now: clk.Now, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ func TestPostgresRestartAndFreezeUnderLoad(t *testing.T) {
 	var bases []string
 	var first *sqlstore.DB
 	for i := range 2 {
-		st, err := sqlstore.Open(ctx, cluster.URL())
+		st, err := sqlstore.OpenWith(ctx, cluster.URL(), sqlstore.OpenOptions{Now: now})
 		if err != nil {
 			t.Fatal(err)
 		}

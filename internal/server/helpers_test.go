@@ -27,13 +27,13 @@ import (
 	"github.com/dealctl/dealctl/internal/world/worldtest"
 )
 
-// t0 is the "now" every world is applied at. It lies after the machine's
-// clock on purpose: the store moves updated_at forward by real time only
-// when the injected clock would not, so a clock ahead of real time keeps
-// every timestamp a test sees on the injected clock.
+// t0 is the "now" every world is applied at; the injected clock starts an
+// hour later. The store and the server both read that clock, so every
+// timestamp a test sees is on it.
 var t0 = time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
 
-// clock is the server's injected clock; tests move it instead of sleeping.
+// clock is the server's and its store's injected clock; tests move it
+// instead of sleeping.
 type clock struct {
 	mu  sync.Mutex
 	now time.Time
@@ -80,7 +80,8 @@ func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *e
 			t.Fatal(err)
 		}
 	}
-	st, err := sqlstore.Open(ctx, dsn)
+	clk := &clock{now: t0.Add(time.Hour)}
+	st, err := sqlstore.OpenWith(ctx, dsn, sqlstore.OpenOptions{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,6 @@ func newEnvFrom(t testing.TB, worldFile string, opts ...func(*server.Config)) *e
 			t.Fatal(err)
 		}
 	}
-	clk := &clock{now: t0.Add(time.Hour)}
 	var objects *blob.S3
 	if os.Getenv(filesEnv) == "s3" {
 		objects = moveFilesToS3(t, st)

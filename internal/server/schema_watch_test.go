@@ -46,7 +46,8 @@ func (b *lockedBuffer) String() string {
 func schemaEnv(t *testing.T, dsn string) (*env, *lockedBuffer) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlstore.Open(ctx, dsn)
+	clk := &clock{now: t0.Add(time.Hour)}
+	st, err := sqlstore.OpenWith(ctx, dsn, sqlstore.OpenOptions{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,6 @@ func schemaEnv(t *testing.T, dsn string) (*env, *lockedBuffer) {
 		t.Fatal(err)
 	}
 	logs := &lockedBuffer{}
-	clk := &clock{now: t0.Add(time.Hour)}
 	ts := httptest.NewUnstartedServer(nil)
 	srv, err := server.New(ctx, server.Config{Store: st, BaseURL: "http://" + ts.Listener.Addr().String(), Now: clk.Now,
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})

@@ -29,7 +29,9 @@ type Config struct {
 	// one instance. Several instances share one through the database.
 	Limiter store.RateLimiter
 	Logger  *slog.Logger
-	// Now is the clock; nil means time.Now. Tests move it.
+	// Now is the clock; nil means time.Now. Tests move it. The caches the
+	// server owns expire on it; a store is given its clock when opened
+	// (sqlstore.OpenOptions.Now), so give it the same one.
 	Now func() time.Time
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
@@ -114,7 +116,6 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		fetches:   newFetchLog(),
 		bodies:    newBodyGate(maxBodiesPerKey, maxBodies),
 		failures:  newFailedKeys(maxFailureAddresses),
-		access:    newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL)),
 		dbTimeout: cmp.Or(cfg.DBTimeout, DefaultDBTimeout),
 	}
 	if s.rateLimit <= 0 {
@@ -130,6 +131,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	// The caches this server owns expire on its clock, so that tests move
+	// it instead of sleeping out a cache's lifetime.
+	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}

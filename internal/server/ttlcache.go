@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// ttlCache keeps values for a fixed time on the wall clock, so that rows
+// ttlCache keeps values for a fixed time on the server's clock, so that rows
 // which change rarely (keys, users, seats) are read once per ttl per
 // instance rather than once per call: a change made through any instance
 // or by `dealctl admin` is seen by every instance within ttl. It holds at
@@ -14,6 +14,7 @@ import (
 type ttlCache[K comparable, V any] struct {
 	ttl     time.Duration
 	max     int
+	now     func() time.Time // the server's clock (Config.Now)
 	mu      sync.Mutex
 	entries map[K]ttlEntry[V]
 }
@@ -23,9 +24,10 @@ type ttlEntry[V any] struct {
 	expires time.Time
 }
 
-// newTTLCache makes a cache; ttl ≤ 0 makes one that keeps nothing.
-func newTTLCache[K comparable, V any](ttl time.Duration, max int) *ttlCache[K, V] {
-	return &ttlCache[K, V]{ttl: ttl, max: max, entries: map[K]ttlEntry[V]{}}
+// newTTLCache makes a cache on the clock now; ttl ≤ 0 makes one that
+// keeps nothing.
+func newTTLCache[K comparable, V any](ttl time.Duration, max int, now func() time.Time) *ttlCache[K, V] {
+	return &ttlCache[K, V]{ttl: ttl, max: max, now: now, entries: map[K]ttlEntry[V]{}}
 }
 
 func (c *ttlCache[K, V]) get(k K) (V, bool) {
@@ -39,7 +41,7 @@ func (c *ttlCache[K, V]) get(k K) (V, bool) {
 	if !ok {
 		return zero, false
 	}
-	if !time.Now().Before(e.expires) {
+	if !c.now().Before(e.expires) {
 		delete(c.entries, k)
 		return zero, false
 	}
@@ -50,7 +52,7 @@ func (c *ttlCache[K, V]) put(k K, v V) {
 	if c.ttl <= 0 {
 		return
 	}
-	now := time.Now()
+	now := c.now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.entries) >= c.max {

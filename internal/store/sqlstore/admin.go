@@ -215,7 +215,7 @@ func (a *adminTx) touchRequest(dealID, requestID string, internal bool) error {
 	if err != nil {
 		return err
 	}
-	touch(&r, internal, time.Now())
+	touch(&r, internal, a.db.now())
 	return writeRequest(a.ctx, a.db, a.tx, r)
 }
 
@@ -338,7 +338,7 @@ func (db *DB) attach(ctx context.Context, f store.File, put func(tx *sql.Tx) (st
 		if err != nil {
 			return err
 		}
-		now := time.Now()
+		now := db.now()
 		touch(&r, m.Internal, now)
 		rec.add(store.FileEvent(api.EventFileAttached, r, m, f, fromMicros(micros(now)), store.ActorFrom(ctx)))
 		return writeRequest(ctx, db, tx, r)

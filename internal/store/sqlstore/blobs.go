@@ -24,6 +24,9 @@ const chunkSize = 1 << 20
 // behind, killed, are purged once older than any upload can be
 // (PurgeAbandonedUploads).
 func (db *DB) PutBlob(ctx context.Context, r io.Reader) (blob.Info, error) {
+	// The machine's clock, not db.now: the limit bounds real transfer
+	// time, and it pairs with the pending name's UUIDv7, which that clock
+	// stamps (PurgeAbandonedUploads compares the two).
 	started := time.Now()
 	pending := pendingPrefix + store.NewID()
 	h := blob.NewHashingReader(r)

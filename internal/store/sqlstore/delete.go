@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"time"
 
 	"github.com/dealctl/dealctl/internal/store"
 )
@@ -33,7 +32,7 @@ func (db *DB) DeleteRequest(ctx context.Context, dealID, id string, check store.
 		if _, err := tx.ExecContext(ctx, db.q("DELETE FROM requests WHERE deal_id = ? AND id = ?"), dealID, id); err != nil {
 			return mapErr(err)
 		}
-		rec.add(store.DeletedEvent(r, fromMicros(micros(time.Now())), store.ActorFrom(ctx)))
+		rec.add(store.DeletedEvent(r, fromMicros(micros(db.now())), store.ActorFrom(ctx)))
 		out = r
 		return nil
 	})

@@ -118,7 +118,7 @@ func sameInstant(a, b *time.Time) bool {
 func (db *DB) SetDigestOptOut(ctx context.Context, personID string, optOut bool) (bool, error) {
 	changed := false
 	err := db.inTx(ctx, func(tx *sql.Tx) (err error) {
-		changed, err = setDigestOptOut(ctx, db, tx, personID, optOut, time.Now())
+		changed, err = setDigestOptOut(ctx, db, tx, personID, optOut, db.now())
 		return err
 	})
 	return changed, err
@@ -126,7 +126,7 @@ func (db *DB) SetDigestOptOut(ctx context.Context, personID string, optOut bool)
 
 // SetDigestOptOut is the world file's `digest:` on a person.
 func (a *adminTx) SetDigestOptOut(personID string, optOut bool) error {
-	_, err := setDigestOptOut(a.ctx, a.db, a.tx, personID, optOut, time.Now())
+	_, err := setDigestOptOut(a.ctx, a.db, a.tx, personID, optOut, a.db.now())
 	return err
 }
 

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -51,6 +52,9 @@ type DB struct {
 	// skipEvents leaves events unwritten; only the benchmark that prices
 	// recording sets it (export_test.go).
 	skipEvents bool
+	// now is the clock every row stamp the store chooses itself is read
+	// from (OpenOptions.Now).
+	now func() time.Time
 }
 
 var _ store.Store = (*DB)(nil)
@@ -82,6 +86,11 @@ type OpenOptions struct {
 	// SQLiteSync is SQLite's synchronous setting: "full" (the default,
 	// also for "") or "normal" (docs/server.md "Durability on SQLite").
 	SQLiteSync string
+	// Now is the clock behind the times the store stamps on rows itself
+	// (a request created or deleted without one, a message posted, a
+	// request's updated_at moved on, a migration applied); nil means
+	// time.Now. A server passes its own, so that tests move one clock.
+	Now func() time.Time
 }
 
 // SQLite synchronous settings OpenOptions.SQLiteSync takes.
@@ -132,6 +141,10 @@ func OpenWith(ctx context.Context, dsn string, opt OpenOptions) (*DB, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	db.now = opt.Now
+	if db.now == nil {
+		db.now = time.Now
 	}
 	if err := db.Ping(ctx); err != nil {
 		db.Close()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 )
 
 // readyProbeSetting is the settings row CheckWritable rewrites.
@@ -17,7 +16,7 @@ const readyProbeSetting = "ready_probe"
 // answers 503 (docs/server.md "Durability on SQLite").
 func (db *DB) CheckWritable(ctx context.Context) error {
 	_, err := db.write.ExecContext(ctx, db.q(`INSERT INTO settings (name, value) VALUES (?, ?)
-		ON CONFLICT (name) DO UPDATE SET value = excluded.value`), readyProbeSetting, strconv.FormatInt(time.Now().UnixMicro(), 10))
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value`), readyProbeSetting, strconv.FormatInt(db.now().UnixMicro(), 10))
 	if err != nil {
 		return fmt.Errorf("cannot write to the database: %w", err)
 	}

@@ -107,7 +107,7 @@ func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request
 	}
 	// Return exactly what is stored (microseconds), so that an ETag built
 	// from this value matches the one built from a later read of the row.
-	now := fromMicros(micros(time.Now()))
+	now := fromMicros(micros(db.now()))
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = now
 	}
@@ -201,7 +201,7 @@ func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store
 		// change did not set it or two writes fall in the same
 		// microsecond, or a stale writer would go unnoticed.
 		if !r.UpdatedAt.After(old.UpdatedAt) {
-			r.UpdatedAt = fromMicros(max(micros(time.Now()), micros(old.UpdatedAt)+1))
+			r.UpdatedAt = fromMicros(max(micros(db.now()), micros(old.UpdatedAt)+1))
 		}
 		out = r
 		w.event(store.UpdateEvents(old, r, store.ActorFrom(ctx))...)
@@ -226,7 +226,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		m.ID = store.NewID()
 	}
 	if m.PostedAt.IsZero() {
-		m.PostedAt = time.Now()
+		m.PostedAt = db.now()
 	}
 	m.PostedAt = fromMicros(micros(m.PostedAt))
 	var req store.Request
