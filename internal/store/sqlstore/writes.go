@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -13,14 +12,30 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// isDuplicate tells a unique-constraint violation on either dialect.
+// isDuplicate tells a unique-constraint violation on either dialect, by
+// the driver's code, not its wording: PostgreSQL's SQLSTATE 23505,
+// SQLite's extended result codes SQLITE_CONSTRAINT_UNIQUE (2067) and
+// SQLITE_CONSTRAINT_PRIMARYKEY (1555).
 func isDuplicate(err error) bool {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
 		return pg.Code == "23505"
 	}
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+	var lite interface{ Code() int }
+	if errors.As(err, &lite) {
+		switch lite.Code() {
+		case sqliteConstraintUnique, sqliteConstraintPrimaryKey:
+			return true
+		}
+	}
+	return false
 }
+
+// SQLite's extended result codes of a duplicate key.
+const (
+	sqliteConstraintPrimaryKey = 1555
+	sqliteConstraintUnique     = 2067
+)
 
 // mapErr maps driver errors to the store's.
 func mapErr(err error) error {
