@@ -196,7 +196,7 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	}
 
 	c, run := startImportRun(o, s)
-	a := &applier{c: c, dealID: s.Deal.ID, pace: newPacer(importWorkers), sleep: o.RetrySleep, ids: map[string]string{}}
+	a := &applier{c: c, dealID: s.Deal.ID, pace: newPacer(importWorkers), ids: map[string]string{}}
 	a.pace.observe(hdr)
 	total := 0
 	for _, it := range plan.Items {

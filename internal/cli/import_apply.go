@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -23,18 +22,12 @@ import (
 // enough that the pacer's reserve stays small.
 const importWorkers = 6
 
-// patchAttempts is how often one PATCH is tried when the connection
-// fails: the client never sends a PATCH again by itself. (Creates are
-// retried by the client alone, and only where the server replays them.)
-const patchAttempts = 4
-
 // applier carries out a plan.
 type applier struct {
 	c      *client.Client
 	dealID string
 	pace   *pacer
-	sleep  func(ctx context.Context, d time.Duration) error // between a PATCH's attempts
-	onDone func()                                           // progress
+	onDone func() // progress
 
 	mu      sync.Mutex
 	ids     map[string]string // number -> id, for parents
@@ -181,31 +174,31 @@ func (a *applier) update(ctx context.Context, it *importplan.Item) error {
 	return a.patch(ctx, it, up)
 }
 
-// patch sends a PATCH, again after a dropped connection: the same fields
-// sent twice land the same way, except a status move that already
-// happened, which answers 409 and is then dropped from the retry.
+// patch sends a PATCH. The same fields sent twice land the same way, so
+// the client sends it again by itself after an answer that does not say
+// whether it acted (client.RepeatSafe: a dropped connection, a database
+// outage), as it does any call after a 429; import has no retries of its
+// own. A status move is the one part a repeat cannot make again: when the
+// server refuses it (409), a row already at the status is what was asked,
+// and the rest of the fields, if any, are sent without it.
 func (a *applier) patch(ctx context.Context, it *importplan.Item, up api.DealRequestUpdate) error {
 	path := "/deals/" + url.PathEscape(a.dealID) + "/requests/" + url.PathEscape(it.ID)
-	for attempt := 0; ; attempt++ {
+	ctx = client.RepeatSafe(ctx)
+	for {
 		body, err := json.Marshal(up)
 		if err != nil {
 			return err
 		}
 		_, err = a.call(ctx, http.MethodPatch, path, body, nil)
-		switch {
-		case err == nil:
-			return nil
-		case attempt > 0 && up.Status.Set && client.StatusOf(err) == http.StatusConflict:
-			up.Status = api.Optional[api.RequestStatus]{}
-			if (up == api.DealRequestUpdate{}) {
-				return nil
-			}
-		case isNetworkError(err) && attempt+1 < patchAttempts:
-			if err := a.sleep(ctx, retryPause(attempt)); err != nil {
-				return err
-			}
-		default:
+		if err == nil || !up.Status.Set || client.StatusOf(err) != http.StatusConflict {
 			return err
+		}
+		if at, rerr := a.c.Request(ctx, a.dealID, it.ID); rerr != nil || at.Status != up.Status.Value {
+			return err
+		}
+		up.Status = api.Optional[api.RequestStatus]{}
+		if (up == api.DealRequestUpdate{}) {
+			return nil
 		}
 	}
 }
@@ -282,8 +275,4 @@ func isNumberConflict(err error) bool {
 	}
 	_, ok := ce.Response.Params["number"]
 	return ok || ce.Response.Reason() == api.ReasonDuplicateNumber
-}
-
-func retryPause(attempt int) time.Duration {
-	return time.Duration(200*(attempt+1)) * time.Millisecond
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // flakyProxy forwards to a live server. After `after` creates it drops
@@ -122,6 +124,64 @@ func TestImportSurvivesALostAnswer(t *testing.T) {
 			assertNoDuplicates(t, rows)
 			if len(rows) != 5+22 {
 				t.Errorf("the deal has %d rows, want 27", len(rows))
+			}
+		})
+	}
+}
+
+// lostPatchProxy forwards to a live server; the first PATCH reaches the
+// server and acts, and then its answer is lost as fault says: "drop"
+// closes the connection, "outage" answers a database outage's 503. It
+// counts the PATCHes sent.
+func lostPatchProxy(t *testing.T, ls *liveServer, fault string, patches *atomic.Int64) string {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		ls.handler.ServeHTTP(rec, r)
+		if r.Method == http.MethodPatch && patches.Add(1) == 1 {
+			if fault == "drop" {
+				hijackClose(w)
+				return
+			}
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"code":"internal","message":"the database is unavailable","params":{"reason":"database_unavailable"}}`))
+			return
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	}))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// TestImportSurvivesALostPatchAnswer: an update's PATCH, a status move in
+// it, acts on the server and its answer is lost (the connection drops, or
+// a database outage answers 503 after the commit). The client sends it
+// again by itself (client.RepeatSafe), the repeated move's 409 is
+// recognised as done, and the run finishes with the fields and the status
+// as the sheet says.
+func TestImportSurvivesALostPatchAnswer(t *testing.T) {
+	t.Parallel()
+	for _, fault := range []string{"drop", "outage"} {
+		t.Run(fault, func(t *testing.T) {
+			ls := startLiveServer(t, 0)
+			var patches atomic.Int64
+			sheet := writeSheet(t, "Number,Kind,Title,Priority,Status\n1.2,request,Board minutes,low,complete\n")
+			r := runFlaky(t, lostPatchProxy(t, ls, fault, &patches), "import", sheet, "--match", "number", "--yes", "--apply-status")
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.err)
+			}
+			if n := patches.Load(); n < 2 {
+				t.Errorf("%d PATCHes sent; want the lost one sent again", n)
+			}
+			got := byNumber(liveRows(t, ls.URL))["1.2"]
+			if got.Status != api.StatusComplete || got.Priority != api.PriorityLow {
+				t.Errorf("1.2 is %s, %s; want complete, low", got.Status, got.Priority)
 			}
 		})
 	}
