@@ -129,16 +129,16 @@ func TestImportSurvivesALostAnswer(t *testing.T) {
 	}
 }
 
-// lostPatchProxy forwards to a live server; the first PATCH reaches the
-// server and acts, and then its answer is lost as fault says: "drop"
-// closes the connection, "outage" answers a database outage's 503. It
-// counts the PATCHes sent.
-func lostPatchProxy(t *testing.T, ls *liveServer, fault string, patches *atomic.Int64) string {
+// lostPatchProxy forwards to a live server; the PATCH numbered lose
+// (from 1) reaches the server and acts, and then its answer is lost as
+// fault says: "drop" closes the connection, "outage" answers a database
+// outage's 503. It counts the PATCHes sent.
+func lostPatchProxy(t *testing.T, ls *liveServer, fault string, lose int64, patches *atomic.Int64) string {
 	t.Helper()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := httptest.NewRecorder()
 		ls.handler.ServeHTTP(rec, r)
-		if r.Method == http.MethodPatch && patches.Add(1) == 1 {
+		if r.Method == http.MethodPatch && patches.Add(1) == lose {
 			if fault == "drop" {
 				hijackClose(w)
 				return
@@ -159,30 +159,38 @@ func lostPatchProxy(t *testing.T, ls *liveServer, fault string, patches *atomic.
 	return hs.URL
 }
 
-// TestImportSurvivesALostPatchAnswer: an update's PATCH, a status move in
-// it, acts on the server and its answer is lost (the connection drops, or
-// a database outage answers 503 after the commit). The client sends it
-// again by itself (client.RepeatSafe), the repeated move's 409 is
-// recognised as done, and the run finishes with the fields and the status
-// as the sheet says.
+// TestImportSurvivesALostPatchAnswer: an update's PATCH of fields, or
+// its status move, acts on the server and its answer is lost (the
+// connection drops, or a database outage answers 503 after the commit).
+// The client sends it again by itself (client.RepeatSafe for the fields;
+// the move names its version), a repeated move that finds itself made is
+// success, and the run finishes with the fields and the status as the
+// sheet says.
 func TestImportSurvivesALostPatchAnswer(t *testing.T) {
 	t.Parallel()
 	for _, fault := range []string{"drop", "outage"} {
-		t.Run(fault, func(t *testing.T) {
-			ls := startLiveServer(t, 0)
-			var patches atomic.Int64
-			sheet := writeSheet(t, "Number,Kind,Title,Priority,Status\n1.2,request,Board minutes,low,complete\n")
-			r := runFlaky(t, lostPatchProxy(t, ls, fault, &patches), "import", sheet, "--match", "number", "--yes", "--apply-status")
-			if r.code != 0 {
-				t.Fatalf("exit %d\n%s", r.code, r.err)
-			}
-			if n := patches.Load(); n < 2 {
-				t.Errorf("%d PATCHes sent; want the lost one sent again", n)
-			}
-			got := byNumber(liveRows(t, ls.URL))["1.2"]
-			if got.Status != api.StatusComplete || got.Priority != api.PriorityLow {
-				t.Errorf("1.2 is %s, %s; want complete, low", got.Status, got.Priority)
-			}
-		})
+		for _, lose := range []int64{1, 2} {
+			t.Run(fmt.Sprintf("%s-patch-%d", fault, lose), func(t *testing.T) {
+				testLostPatchAnswer(t, fault, lose)
+			})
+		}
+	}
+}
+
+func testLostPatchAnswer(t *testing.T, fault string, lose int64) {
+	t.Parallel()
+	ls := startLiveServer(t, 0)
+	var patches atomic.Int64
+	sheet := writeSheet(t, "Number,Kind,Title,Priority,Status\n1.2,request,Board minutes,low,complete\n")
+	r := runFlaky(t, lostPatchProxy(t, ls, fault, lose, &patches), "import", sheet, "--match", "number", "--yes", "--apply-status")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.err)
+	}
+	if n := patches.Load(); n != 3 {
+		t.Errorf("%d PATCHes sent; want 3: the fields, the move, and the lost one again", n)
+	}
+	got := byNumber(liveRows(t, ls.URL))["1.2"]
+	if got.Status != api.StatusComplete || got.Priority != api.PriorityLow {
+		t.Errorf("1.2 is %s, %s; want complete, low", got.Status, got.Priority)
 	}
 }

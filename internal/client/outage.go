@@ -68,9 +68,8 @@ type repeatSafeKey struct{}
 // an answer that does not say whether they acted (a dropped connection, a
 // database outage's 503), as a PATCH naming its version is: for a caller
 // whose PATCH sets fields to values, so that a second landing changes
-// nothing the first did not. A status move in it that already happened
-// answers 409 status_not_allowed on the repeat; the caller resolves that
-// (import reads the row: a row already at the status is what was asked).
+// nothing the first did not (import's field updates). Not for a status
+// move, which a repeat cannot make twice: MoveStatus names the version.
 func RepeatSafe(ctx context.Context) context.Context {
 	return context.WithValue(ctx, repeatSafeKey{}, true)
 }
