@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 
@@ -196,8 +197,12 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	}
 
 	c, run := startImportRun(o, s)
-	a := &applier{c: c, dealID: s.Deal.ID, pace: newPacer(importWorkers), sleep: o.RetrySleep, ids: map[string]string{}}
-	a.pace.observe(hdr)
+	pace := newPacer(importWorkers)
+	pace.observe(hdr)
+	// Every answer tells the pacer what the bucket holds, those of the
+	// typed client's calls (MoveStatus) included.
+	observed := c.WithResponseObserver(func(r *http.Response) { pace.observe(r.Header) })
+	a := &applier{c: observed, dealID: s.Deal.ID, pace: pace, ids: map[string]string{}}
 	total := 0
 	for _, it := range plan.Items {
 		if it.HasWrite() {

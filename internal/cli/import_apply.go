@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -23,18 +22,12 @@ import (
 // enough that the pacer's reserve stays small.
 const importWorkers = 6
 
-// patchAttempts is how often one PATCH is tried when the connection
-// fails: the client never sends a PATCH again by itself. (Creates are
-// retried by the client alone, and only where the server replays them.)
-const patchAttempts = 4
-
 // applier carries out a plan.
 type applier struct {
 	c      *client.Client
 	dealID string
 	pace   *pacer
-	sleep  func(ctx context.Context, d time.Duration) error // between a PATCH's attempts
-	onDone func()                                           // progress
+	onDone func() // progress
 
 	mu      sync.Mutex
 	ids     map[string]string // number -> id, for parents
@@ -119,39 +112,44 @@ func (a *applier) create(ctx context.Context, it *importplan.Item) error {
 	if err != nil {
 		return err
 	}
-	row, err := a.post(ctx, it.Number, body)
+	row, etag, err := a.post(ctx, it.Number, body)
 	if isNumberConflict(err) || isNetworkError(err) {
 		row, err = a.adopt(ctx, it, err)
+		etag = "" // the list gives no ETag: updated_at stands in below
 	}
 	if err != nil {
 		return err
+	}
+	if etag == "" {
+		etag = client.ListRowPrecondition(row)
 	}
 	it.ID = row.ID
 	a.mu.Lock()
 	a.ids[it.Number] = row.ID
 	a.mu.Unlock()
-	if it.StatusTo != "" && row.Status != it.StatusTo {
-		return a.patch(ctx, it, api.DealRequestUpdate{Status: api.Some(it.StatusTo)})
+	if it.StatusTo != "" {
+		return a.move(ctx, row, etag, it.StatusTo)
 	}
 	return nil
 }
 
-// post sends one create. The Idempotency-Key is derived from the row, not
-// random, so that a re-run after an interruption replays too.
-func (a *applier) post(ctx context.Context, number string, body []byte) (*api.DealRequest, error) {
+// post sends one create and returns the row with its ETag. The
+// Idempotency-Key is derived from the row, not random, so that a re-run
+// after an interruption replays too.
+func (a *applier) post(ctx context.Context, number string, body []byte) (*api.DealRequest, string, error) {
 	var hdr http.Header
 	if a.c.Supports(api.ExtIdempotencyKey) {
 		hdr = http.Header{api.IdempotencyKeyHeader: {idempotencyKey(a.dealID, number, body)}}
 	}
 	resp, err := a.call(ctx, http.MethodPost, "/deals/"+url.PathEscape(a.dealID)+"/requests", body, hdr)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	row := &api.DealRequest{}
 	if err := json.Unmarshal(resp.Body, row); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return row, nil
+	return row, resp.Header.Get("ETag"), nil
 }
 
 // adopt takes the deal's row numbered like it after its create failed
@@ -171,43 +169,58 @@ func (a *applier) adopt(ctx context.Context, it *importplan.Item, cause error) (
 	return found, nil
 }
 
-// update PATCHes the changed fields and, with --apply-status, the status
-// in the same call.
+// update PATCHes the changed fields, then, with --apply-status, moves
+// the status as the status command does (move).
 func (a *applier) update(ctx context.Context, it *importplan.Item) error {
-	up := it.Update
-	if it.StatusTo != "" {
-		up.Status = api.Some(it.StatusTo)
+	row, etag := it.DealRow, client.ListRowPrecondition(it.DealRow)
+	if (it.Update != api.DealRequestUpdate{}) {
+		var err error
+		if row, etag, err = a.patch(ctx, it, it.Update); err != nil {
+			return err
+		}
 	}
-	return a.patch(ctx, it, up)
+	if it.StatusTo == "" {
+		return nil
+	}
+	return a.move(ctx, row, etag, it.StatusTo)
 }
 
-// patch sends a PATCH, again after a dropped connection: the same fields
-// sent twice land the same way, except a status move that already
-// happened, which answers 409 and is then dropped from the retry.
-func (a *applier) patch(ctx context.Context, it *importplan.Item, up api.DealRequestUpdate) error {
+// patch sends a PATCH of fields (never a status: move does that) and
+// returns the row with its ETag. The same fields sent twice land the same
+// way, so the client sends it again by itself after an answer that does
+// not say whether it acted (client.RepeatSafe: a dropped connection, a
+// database outage), as it does any call after a 429; import has no
+// retries of its own.
+func (a *applier) patch(ctx context.Context, it *importplan.Item, up api.DealRequestUpdate) (*api.DealRequest, string, error) {
 	path := "/deals/" + url.PathEscape(a.dealID) + "/requests/" + url.PathEscape(it.ID)
-	for attempt := 0; ; attempt++ {
-		body, err := json.Marshal(up)
-		if err != nil {
-			return err
-		}
-		_, err = a.call(ctx, http.MethodPatch, path, body, nil)
-		switch {
-		case err == nil:
-			return nil
-		case attempt > 0 && up.Status.Set && client.StatusOf(err) == http.StatusConflict:
-			up.Status = api.Optional[api.RequestStatus]{}
-			if (up == api.DealRequestUpdate{}) {
-				return nil
-			}
-		case isNetworkError(err) && attempt+1 < patchAttempts:
-			if err := a.sleep(ctx, retryPause(attempt)); err != nil {
-				return err
-			}
-		default:
-			return err
-		}
+	body, err := json.Marshal(up)
+	if err != nil {
+		return nil, "", err
 	}
+	resp, err := a.call(client.RepeatSafe(ctx), http.MethodPatch, path, body, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	row := &api.DealRequest{}
+	if err := json.Unmarshal(resp.Body, row); err != nil {
+		return nil, "", err
+	}
+	return row, resp.Header.Get("ETag"), nil
+}
+
+// move moves row's status by client.MoveStatus, the status command's
+// path, so import keeps its rules: the allowed moves checked first, a row
+// already there left alone, and the move landing only on the version etag
+// names (the ETag of import's own last write, or the updated_at the plan
+// read). The client sends it again after a lost answer, and a repeat that
+// finds the move made is success.
+func (a *applier) move(ctx context.Context, row *api.DealRequest, etag string, to api.RequestStatus) error {
+	if err := a.pace.wait(ctx); err != nil {
+		return err
+	}
+	_, _, err := a.c.MoveStatus(ctx, a.dealID, row, etag, to)
+	a.pace.done(nil)
+	return err
 }
 
 // call sends one write through the pacer.
@@ -282,8 +295,4 @@ func isNumberConflict(err error) bool {
 	}
 	_, ok := ce.Response.Params["number"]
 	return ok || ce.Response.Reason() == api.ReasonDuplicateNumber
-}
-
-func retryPause(attempt int) time.Duration {
-	return time.Duration(200*(attempt+1)) * time.Millisecond
 }

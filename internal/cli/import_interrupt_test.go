@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/api"
 )
 
 // flakyProxy forwards to a live server. After `after` creates it drops
@@ -124,5 +126,71 @@ func TestImportSurvivesALostAnswer(t *testing.T) {
 				t.Errorf("the deal has %d rows, want 27", len(rows))
 			}
 		})
+	}
+}
+
+// lostPatchProxy forwards to a live server; the PATCH numbered lose
+// (from 1) reaches the server and acts, and then its answer is lost as
+// fault says: "drop" closes the connection, "outage" answers a database
+// outage's 503. It counts the PATCHes sent.
+func lostPatchProxy(t *testing.T, ls *liveServer, fault string, lose int64, patches *atomic.Int64) string {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		ls.handler.ServeHTTP(rec, r)
+		if r.Method == http.MethodPatch && patches.Add(1) == lose {
+			if fault == "drop" {
+				hijackClose(w)
+				return
+			}
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"code":"internal","message":"the database is unavailable","params":{"reason":"database_unavailable"}}`))
+			return
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	}))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// TestImportSurvivesALostPatchAnswer: an update's PATCH of fields, or
+// its status move, acts on the server and its answer is lost (the
+// connection drops, or a database outage answers 503 after the commit).
+// The client sends it again by itself (client.RepeatSafe for the fields;
+// the move names its version), a repeated move that finds itself made is
+// success, and the run finishes with the fields and the status as the
+// sheet says.
+func TestImportSurvivesALostPatchAnswer(t *testing.T) {
+	t.Parallel()
+	for _, fault := range []string{"drop", "outage"} {
+		for _, lose := range []int64{1, 2} {
+			t.Run(fmt.Sprintf("%s-patch-%d", fault, lose), func(t *testing.T) {
+				testLostPatchAnswer(t, fault, lose)
+			})
+		}
+	}
+}
+
+func testLostPatchAnswer(t *testing.T, fault string, lose int64) {
+	t.Parallel()
+	ls := startLiveServer(t, 0)
+	var patches atomic.Int64
+	sheet := writeSheet(t, "Number,Kind,Title,Priority,Status\n1.2,request,Board minutes,low,complete\n")
+	r := runFlaky(t, lostPatchProxy(t, ls, fault, lose, &patches), "import", sheet, "--match", "number", "--yes", "--apply-status")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.err)
+	}
+	if n := patches.Load(); n != 3 {
+		t.Errorf("%d PATCHes sent; want 3: the fields, the move, and the lost one again", n)
+	}
+	got := byNumber(liveRows(t, ls.URL))["1.2"]
+	if got.Status != api.StatusComplete || got.Priority != api.PriorityLow {
+		t.Errorf("1.2 is %s, %s; want complete, low", got.Status, got.Priority)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/cli"
 	"github.com/dealctl/dealctl/internal/cmd/root"
+	"github.com/dealctl/dealctl/internal/pgtest"
 )
 
 // TestMain lets scripts run `dealctl` as a command: testscript re-executes
@@ -26,7 +27,7 @@ func TestMain(m *testing.M) {
 		// The terminal tests run this binary as dealctl in tmux.
 		os.Exit(root.Main(os.Args[1:]))
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(stopPostgres{m}, map[string]func(){
 		"dealctl": func() { os.Exit(root.Main(os.Args[1:])) },
 		// dealctl-exit runs dealctl, then prints "exit N" on stderr and
 		// succeeds, so scripts can assert the exact exit code.
@@ -38,6 +39,12 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// stopPostgres runs the tests, then stops the PostgreSQL pgtest started
+// for TestScriptsPostgres, if it started one (testscript.Main exits itself).
+type stopPostgres struct{ m *testing.M }
+
+func (s stopPostgres) Run() int { return pgtest.Main(s.m) }
+
 // shortScripts are the end-to-end scripts `go test -short` runs: the
 // session a new user walks through. It still seeds and starts a real
 // `dealctl serve` and runs every command as a process, so a quick run sees
@@ -48,9 +55,35 @@ func TestMain(m *testing.M) {
 var shortScripts = []string{"new_user.txtar"}
 
 // TestScripts runs testdata/script/*.txtar: the real command against a
-// real `dealctl serve` seeded with the world file each script carries.
+// real `dealctl serve` seeded with the world file each script carries, on
+// a SQLite file in the script's work directory.
 func TestScripts(t *testing.T) {
 	t.Parallel()
+	runScripts(t, scriptFiles(t), func(env *testscript.Env) string {
+		return filepath.Join(env.WorkDir, "server.db")
+	})
+}
+
+// TestScriptsPostgres runs the same scripts with `dealctl serve` on
+// PostgreSQL, each script on a database of its own on the test server
+// (pgtest), so the dialect the scripts do not see on SQLite cannot drift
+// (docs/decisions.md, "Tests on the real server"). It runs beside
+// TestScripts: the two share nothing but the CPU, and the scripts spend
+// much of their time waiting on processes.
+func TestScriptsPostgres(t *testing.T) {
+	t.Parallel()
+	pgtest.Available(t)
+	runScripts(t, scriptFiles(t), func(env *testscript.Env) string {
+		// Env.T is a testing.TB when scripts run under testscript.Run;
+		// the database is dropped after the script's server is stopped.
+		return pgtest.URL(env.T().(testing.TB))
+	})
+}
+
+// scriptFiles picks the scripts to run: all of them, or under -short
+// those shortScripts names.
+func scriptFiles(t *testing.T) testscript.Params {
+	t.Helper()
 	dir := filepath.Join("testdata", "script")
 	all, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil {
@@ -66,19 +99,27 @@ func TestScripts(t *testing.T) {
 			t.Fatalf("shortScripts names %s, which is not in %s", name, dir)
 		}
 	}
-	params := testscript.Params{Dir: dir}
 	if testing.Short() {
-		params = testscript.Params{Files: short}
 		t.Logf("-short: %d of the %d end-to-end scripts (%s); go test without -short runs them all",
 			len(short), len(all), strings.Join(shortScripts, ", "))
+		return testscript.Params{Files: short}
 	}
-	runScripts(t, params)
+	return testscript.Params{Dir: dir}
 }
 
+// serveDBEnv names, in a script's environment, the database dealserve
+// seeds and serves (a --db value). Scripts never name it: each runs
+// unchanged on either store.
+const serveDBEnv = "DEALSERVE_DB"
+
 // runScripts runs the scripts p names with the environment and commands
-// every script has.
-func runScripts(t *testing.T, p testscript.Params) {
-	p.Setup = setupScript
+// every script has; database gives each script the database its
+// dealserve uses.
+func runScripts(t *testing.T, p testscript.Params, database func(*testscript.Env) string) {
+	p.Setup = func(env *testscript.Env) error {
+		env.Setenv(serveDBEnv, database(env))
+		return setupScript(env)
+	}
 	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"dealserve": cmdDealServe,
 	}
@@ -103,8 +144,8 @@ func setupScript(env *testscript.Env) error {
 	return os.WriteFile(filepath.Join(home, "world.yaml"), world, 0o644)
 }
 
-// cmdDealServe is `dealserve WORLD [serve flags...]`: it seeds a fresh
-// database with `dealctl admin apply -f WORLD -o json`, starts `dealctl
+// cmdDealServe is `dealserve WORLD [serve flags...]`: it seeds the
+// script's fresh database ($DEALSERVE_DB) with `dealctl admin apply -f WORLD -o json`, starts `dealctl
 // serve` on a free port, waits for /healthz, and sets DEALCTL_SERVER and
 // KEY_<name> (each created key's secret) for the rest of the script.
 func cmdDealServe(ts *testscript.TestScript, neg bool, args []string) {
@@ -115,7 +156,7 @@ func cmdDealServe(ts *testscript.TestScript, neg bool, args []string) {
 	if bin == "" {
 		ts.Fatalf("dealctl is not on the script's PATH")
 	}
-	db := ts.MkAbs("server.db")
+	db := ts.Getenv(serveDBEnv)
 	env := scriptEnv(ts)
 
 	apply := exec.Command(bin, "admin", "apply", "-f", ts.MkAbs(args[0]), "--db", db, "-o", "json")

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -33,14 +34,15 @@ func mustRead(body io.ReadCloser) []byte {
 // safeToRepeat reports whether a write may be sent again after an answer
 // that does not say whether it acted: a PATCH that names the version it
 // changes (If-Match with an ETag, or X-Dealctl-If-Updated-At) applies at
-// most once, since a repeat after it applied no longer matches; a POST
+// most once, since a repeat after it applied no longer matches; a PATCH
+// sent with a RepeatSafe context lands the same however often; a POST
 // with an Idempotency-Key replays the first answer on a server that
 // advertises the extension.
 func safeToRepeat(req *http.Request, replays func() bool) bool {
 	switch req.Method {
 	case http.MethodPatch:
 		m := req.Header.Get("If-Match")
-		return (m != "" && m != "*") || req.Header.Get(api.IfUpdatedAtHeader) != ""
+		return (m != "" && m != "*") || req.Header.Get(api.IfUpdatedAtHeader) != "" || isRepeatSafe(req.Context())
 	case http.MethodPost:
 		return req.Header.Get("Idempotency-Key") != "" && replays != nil && replays()
 	}
@@ -58,4 +60,21 @@ func errorReason(body []byte) string {
 		return ""
 	}
 	return e.Params.Reason
+}
+
+type repeatSafeKey struct{}
+
+// RepeatSafe marks the PATCHes sent with ctx as safe to send again after
+// an answer that does not say whether they acted (a dropped connection, a
+// database outage's 503), as a PATCH naming its version is: for a caller
+// whose PATCH sets fields to values, so that a second landing changes
+// nothing the first did not (import's field updates). Not for a status
+// move, which a repeat cannot make twice: MoveStatus names the version.
+func RepeatSafe(ctx context.Context) context.Context {
+	return context.WithValue(ctx, repeatSafeKey{}, true)
+}
+
+func isRepeatSafe(ctx context.Context) bool {
+	safe, _ := ctx.Value(repeatSafeKey{}).(bool)
+	return safe
 }

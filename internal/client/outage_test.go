@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"net/http"
 	"testing"
 	"time"
@@ -90,5 +91,27 @@ func TestRetryLayerWaitsOnAKeyInProgress(t *testing.T) {
 	resp, err := layer.RoundTrip(newRequest(t, "POST", "https://h/api/v1/x", "{}", http.Header{"Idempotency-Key": {"dealctl-1"}}))
 	if err != nil || resp.StatusCode != 201 || len(next.sent) != 3 {
 		t.Errorf("err %v, %d attempts; want 201 after 3", err, len(next.sent))
+	}
+}
+
+// A PATCH sent with a RepeatSafe context is sent again after a dropped
+// connection and after a database outage's 503, as a PATCH naming its
+// version is; the same PATCH without it is not (import's field updates,
+// whose only retries these are).
+func TestRetryLayerRepeatsARepeatSafePatch(t *testing.T) {
+	for _, first := range []func(*http.Request) (*http.Response, error){failure(errors.New("connection reset")), databaseAway} {
+		for _, safe := range []bool{true, false} {
+			next := &scripted{answers: []func(*http.Request) (*http.Response, error){first, answer(200, nil, "ok")}}
+			layer, _ := newRetryLayer(next, false)
+			req := newRequest(t, "PATCH", "https://h/api/v1/x", `{"title":"T"}`, nil)
+			if safe {
+				req = req.WithContext(RepeatSafe(req.Context()))
+			}
+			resp, err := layer.RoundTrip(req)
+			repeated := err == nil && resp.StatusCode == 200 && len(next.sent) == 2
+			if repeated != safe {
+				t.Errorf("RepeatSafe %v: err %v, %d attempts; repeated %v, want %v", safe, err, len(next.sent), repeated, safe)
+			}
+		}
 	}
 }

@@ -274,7 +274,7 @@ func (p *planner) planRow(r *sheets.Row, items map[string]*Item) *Item {
 		}
 		return it
 	}
-	it.ID = existing.ID
+	it.ID, it.DealRow = existing.ID, existing
 	p.matched[existing.ID] = true
 	p.planUpdate(r, existing, assignee, it)
 	return it

@@ -97,6 +97,7 @@ type Item struct {
 	Done           bool              `json:"done,omitempty"`      // applied (or found applied)
 
 	ID       string                `json:"-"` // the deal's row, once known
+	DealRow  *api.DealRequest      `json:"-"` // the deal's row as the plan read it; nil for a create
 	ParentID string                `json:"-"` // the parent's id when it is on the deal and not in the sheet
 	Create   api.DealRequestCreate `json:"-"` // the POST body of a create
 	Update   api.DealRequestUpdate `json:"-"` // the PATCH body of an update

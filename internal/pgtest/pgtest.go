@@ -42,14 +42,10 @@ var (
 	local       *server
 )
 
-// URL returns the URL of a new, empty database on a throwaway PostgreSQL
-// server. The database is dropped when the test ends.
-//
-// With -short it skips, before any server is started, unless
-// DEALCTL_REQUIRE_PG=1: the quick run holds the SQLite half of every
-// suite, the full run both (docs/decisions.md, "What go test -short
-// leaves out").
-func URL(t testing.TB) string {
+// Available skips t, or fails it under DEALCTL_REQUIRE_PG=1, when URL
+// would, without creating a database: for a test that hands out databases
+// in subtests and should skip once, with one message, rather than in each.
+func Available(t testing.TB) {
 	t.Helper()
 	if testing.Short() && os.Getenv(EnvRequire) != "1" {
 		t.Skipf("pgtest: -short skips PostgreSQL tests (run without -short, or set %s=1, to include them)", EnvRequire)
@@ -64,6 +60,18 @@ func URL(t testing.TB) string {
 		}
 		t.Skipf("pgtest: skipping PostgreSQL test: %s (set %s to a server URL, or install postgresql; run .ci/start-postgres.sh)", unavailable, EnvURL)
 	}
+}
+
+// URL returns the URL of a new, empty database on a throwaway PostgreSQL
+// server. The database is dropped when the test ends.
+//
+// With -short it skips, before any server is started, unless
+// DEALCTL_REQUIRE_PG=1: the quick run holds the SQLite half of every
+// suite, the full run both (docs/decisions.md, "What go test -short
+// leaves out").
+func URL(t testing.TB) string {
+	t.Helper()
+	Available(t)
 	name := "t_" + randomHex(8)
 	admin, err := sql.Open("pgx", baseURL)
 	if err != nil {
