@@ -52,7 +52,7 @@ func (db *DB) PutBlob(ctx context.Context, r io.Reader) (blob.Info, error) {
 		}
 	}
 	info := h.Info()
-	err := db.inTx(ctx, func(tx *sql.Tx) error { return db.namePending(ctx, tx, pending, info) })
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error { return db.namePending(ctx, tx, pending, info) })})
 	if err != nil {
 		db.dropChunks(ctx, pending)
 		return blob.Info{}, err
@@ -141,7 +141,7 @@ func (db *DB) BlobsIn(ctx context.Context, storage string) ([]blob.Info, error) 
 // MovedToObjectStore records that a content's bytes are now in the object
 // store (verified by the caller) and removes them from the database.
 func (db *DB) MovedToObjectStore(ctx context.Context, sha string) error {
-	return db.inTx(ctx, func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, db.q("UPDATE blobs SET storage = ?, data = ? WHERE sha256 = ? AND storage = ?"),
 			store.BlobInObjectStore, []byte{}, sha, store.BlobInDatabase)
 		if err != nil {
@@ -152,7 +152,7 @@ func (db *DB) MovedToObjectStore(ctx context.Context, sha string) error {
 		}
 		_, err = tx.ExecContext(ctx, db.q("DELETE FROM blob_chunks WHERE blob = ?"), sha)
 		return err
-	})
+	})})
 }
 
 // OpenBlob streams a blob's bytes from the database a chunk at a time, so

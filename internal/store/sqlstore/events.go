@@ -92,7 +92,7 @@ func (db *DB) RecordEvents(ctx context.Context, dealID string, events ...store.E
 	if len(events) == 0 {
 		return nil
 	}
-	return db.inTx(ctx, func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
 		rec := &recorder{dealID: dealID}
 		if err := tx.QueryRowContext(ctx, db.q("UPDATE deals SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq"), dealID).Scan(&rec.seq); err != nil {
 			return notFound(err)
@@ -102,7 +102,7 @@ func (db *DB) RecordEvents(ctx context.Context, dealID string, events ...store.E
 			rec.add(e)
 		}
 		return rec.flush(ctx, db, tx)
-	})
+	})})
 }
 
 // eventsQuery reads a page of a deal's events. Visibility is decided

@@ -16,7 +16,7 @@ import (
 func (db *DB) ReserveResponse(ctx context.Context, keyID, idemKey string, r store.SavedResponse, expireBefore, staleBefore time.Time) (store.SavedResponse, bool, error) {
 	var kept store.SavedResponse
 	reserved := false
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
 		if err := db.purgeExpired(ctx, tx, expireBefore); err != nil {
 			return err
 		}
@@ -41,7 +41,7 @@ func (db *DB) ReserveResponse(ctx context.Context, keyID, idemKey string, r stor
 			keyID, idemKey).Scan(&kept.Method, &kept.Path, &kept.Fingerprint, &kept.Status, &kept.Body, &kept.ResourceID, &created)
 		kept.CreatedAt = fromMicros(created)
 		return err
-	})
+	})})
 	return kept, reserved, err
 }
 

@@ -2,6 +2,15 @@
 // (modernc.org/sqlite, pure Go) and PostgreSQL (jackc/pgx/v5). One set of
 // queries serves both: they are written with ? placeholders and rebound
 // to $n for PostgreSQL, and the schemas keep the same column types.
+//
+// Every write transaction goes through one door, DB.writeTx: what it
+// stands for (no deal; a deal, seen by the counterparty or not; one
+// request's change planned from its row) decides the rest — the schema
+// check, the deal's version bump and lock, the events in the same
+// transaction, and on PostgreSQL a request's change sent pipelined. The
+// decision tree is at the top of write_tx.go. Migrations alone open a
+// transaction of their own (migrate.go). Driver errors are mapped once,
+// by code (mapErr, isDuplicate).
 package sqlstore
 
 import (

@@ -13,7 +13,7 @@ import (
 // PostgreSQL, FOR UPDATE SKIP LOCKED lets instances claim side by side.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]store.Notification, error) {
 	var out []store.Notification
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
 		query := "SELECT " + notificationCols + " FROM notifications WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"
 		if db.dialect == Postgres {
 			query += " FOR UPDATE SKIP LOCKED"
@@ -31,7 +31,7 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, 
 			out = append(out, n)
 		}
 		return nil
-	})
+	})})
 	return out, err
 }
 

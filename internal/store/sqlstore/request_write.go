@@ -60,26 +60,6 @@ func (w *writeSet) checked() bool {
 // what to write. An error rolls the write back.
 type requestPlan func(r store.Request, w *writeSet) error
 
-// writeOnRequest runs plan on the request dealID/id in one write
-// transaction that first moves the deal's version (and, when shared, its
-// shared_version) on.
-func (db *DB) writeOnRequest(ctx context.Context, dealID, id string, shared bool, plan requestPlan) error {
-	if db.dialect == Postgres {
-		return db.pipelineOnRequest(ctx, dealID, id, shared, plan)
-	}
-	return db.eventTx(ctx, dealID, shared, func(tx *sql.Tx, rec *recorder) error {
-		r, err := getRequest(ctx, db, tx, dealID, id)
-		if err != nil {
-			return err
-		}
-		w := &writeSet{rec: rec}
-		if err := plan(r, w); err != nil {
-			return err
-		}
-		return w.runIn(ctx, db, tx) // eventTx writes the events
-	})
-}
-
 // runIn runs the statements one by one in tx.
 func (w *writeSet) runIn(ctx context.Context, db *DB, tx *sql.Tx) error {
 	for _, s := range w.stmts {

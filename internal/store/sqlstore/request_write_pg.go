@@ -10,7 +10,7 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// pipelineOnRequest is writeOnRequest on PostgreSQL, in two round trips
+// pipelineOnRequest is writeTx of a request plan on PostgreSQL, in two round trips
 // where database/sql would make seven or more:
 //
 //  1. BEGIN, the shared migration lock, the deal's version bump (which

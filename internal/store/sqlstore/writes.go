@@ -45,60 +45,6 @@ func mapErr(err error) error {
 	return notFound(err)
 }
 
-// inTx runs fn in a write transaction and commits it.
-func (db *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	return db.inTxGuarded(ctx, true, fn)
-}
-
-// inTxGuarded is inTx; with check false, fn's first statement checks the
-// schema version itself (bumpDealGuarded).
-func (db *DB) inTxGuarded(ctx context.Context, check bool, fn func(tx *sql.Tx) error) error {
-	tx, err := db.write.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := db.guardSchemaInTx(ctx, tx, check); err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-// dealTx runs fn in a write transaction that first bumps the deal's
-// version. On PostgreSQL the UPDATE also locks the deal row, which
-// serialises writers of one deal: that is what keeps two instances from
-// handing out the same next number.
-func (db *DB) dealTx(ctx context.Context, dealID string, fn func(tx *sql.Tx) error) error {
-	return db.dealTxSeen(ctx, dealID, true, fn)
-}
-
-// dealTxSeen is dealTx for a write that the counterparty sees (shared) or
-// does not (an internal message): only the former moves shared_version.
-func (db *DB) dealTxSeen(ctx context.Context, dealID string, shared bool, fn func(tx *sql.Tx) error) error {
-	return db.eventTx(ctx, dealID, shared, func(tx *sql.Tx, _ *recorder) error { return fn(tx) })
-}
-
-// eventTx is dealTxSeen for a write that records events: fn adds them to
-// rec, and they are written, at the deal's place the bump took, in the
-// same transaction once fn succeeds. A write that fails records nothing.
-func (db *DB) eventTx(ctx context.Context, dealID string, shared bool, fn func(tx *sql.Tx, rec *recorder) error) error {
-	return db.inTxGuarded(ctx, false, func(tx *sql.Tx) error {
-		seq, err := bumpDealGuarded(ctx, db, tx, dealID, shared)
-		if err != nil {
-			return err
-		}
-		rec := newRecorder(ctx, dealID)
-		rec.seq = seq
-		if err := fn(tx, rec); err != nil {
-			return err
-		}
-		return rec.flush(ctx, db, tx)
-	})
-}
-
 // bumpDeal moves the versions of a deal that seeding touched. Seeding
 // records no events, so it takes no event place.
 func bumpDeal(ctx context.Context, db *DB, tx queryer, dealID string) error {
@@ -131,7 +77,7 @@ func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request
 	}
 	r.CreatedAt, r.UpdatedAt = fromMicros(micros(r.CreatedAt)), fromMicros(micros(r.UpdatedAt))
 	r.StatusChangedAt = roundPtr(r.StatusChangedAt)
-	err := db.eventTx(ctx, r.DealID, true, func(tx *sql.Tx, rec *recorder) error {
+	err := db.writeTx(ctx, writeOp{deal: r.DealID, shared: true, fn: func(tx *sql.Tx, rec *recorder) error {
 		if r.Number == "" {
 			n, err := nextNumber(ctx, db, tx, r.DealID, r.ParentID)
 			if err != nil {
@@ -144,7 +90,7 @@ func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request
 		}
 		rec.add(store.CreatedEvents(r, store.ActorFrom(ctx))...)
 		return db.settleClaim(ctx, tx, r.ID)
-	})
+	}})
 	return r, err
 }
 
@@ -202,7 +148,7 @@ func requestUpdateArgs(r store.Request) []any {
 // UpdateRequest reads, changes and writes a request in one transaction.
 func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store.RequestChange) (store.Request, error) {
 	var out store.Request
-	err := db.writeOnRequest(ctx, dealID, id, true, func(r store.Request, w *writeSet) error {
+	err := db.writeTx(ctx, writeOp{deal: dealID, request: id, shared: true, plan: func(r store.Request, w *writeSet) error {
 		old := r
 		if err := change(&r); err != nil {
 			return err
@@ -222,7 +168,7 @@ func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store
 		w.event(store.UpdateEvents(old, r, store.ActorFrom(ctx))...)
 		w.exec(updateRequest, requestUpdateArgs(r)...)
 		return nil
-	})
+	}})
 	return out, err
 }
 
@@ -245,7 +191,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 	}
 	m.PostedAt = fromMicros(micros(m.PostedAt))
 	var req store.Request
-	err := db.writeOnRequest(ctx, m.DealID, m.RequestID, !m.Internal, func(r store.Request, w *writeSet) error {
+	err := db.writeTx(ctx, writeOp{deal: m.DealID, request: m.RequestID, shared: !m.Internal, plan: func(r store.Request, w *writeSet) error {
 		w.exec(insertMessage, messageArgs(m)...)
 		for i, f := range p.Files {
 			f.MessageID, f.RequestID, f.DealID, f.Position = m.ID, m.RequestID, m.DealID, i
@@ -286,7 +232,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 				n.Attempts, micros(n.NextAttemptAt), nullMicros(n.DeliveredAt), n.LastError, micros(n.CreatedAt))
 		}
 		return nil
-	})
+	}})
 	return m, req, err
 }
 
