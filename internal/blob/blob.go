@@ -17,6 +17,11 @@ import (
 // ErrNotFound: the store has no bytes under that hash.
 var ErrNotFound = errors.New("no such blob")
 
+// ErrObjectStore marks a failure of the object store itself (unreachable,
+// refusing, failing) as opposed to of the database, so that the server
+// names the right cause when it answers 503.
+var ErrObjectStore = errors.New("object store failed")
+
 // ErrChanged: the bytes read while storing did not hash to what a first
 // pass over the same source said (a file changed while being attached).
 var ErrChanged = errors.New("the file changed while it was being stored")

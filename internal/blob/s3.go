@@ -317,7 +317,7 @@ func (s *S3) mapErr(sha string, err error) error {
 	case minio.NoSuchKey, "NotFound":
 		return fmt.Errorf("%s in %s: %w", sha, s.loc, ErrNotFound)
 	}
-	return fmt.Errorf("%s in %s: %w", sha, s.loc, err)
+	return fmt.Errorf("%s in %s: %w (%w)", sha, s.loc, err, ErrObjectStore)
 }
 
 // Presign issues a GET URL valid for ttl whose response carries the given

@@ -270,7 +270,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if s.objects != nil {
 		if err := s.storeOK.check(ctx, s.objects, s.now); err != nil {
 			s.log.Warn("object store unreachable", "err", err)
-			writeJSON(w, http.StatusServiceUnavailable, api.NewError(api.CodeInternal, "files_unreachable"))
+			writeJSON(w, http.StatusServiceUnavailable, api.NewError(api.CodeInternal, ReasonFilesUnreachable))
 			return
 		}
 	}
