@@ -10,42 +10,24 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/cmdutil"
-	"github.com/dealctl/dealctl/internal/iostreams"
 )
 
-// CommandBuilder builds a command from the Factory. The root command
-// takes the commands that open the database directly (serve, admin) this
-// way, from the package that wires the binary (internal/cmd/root), so that
-// this package, the client commands, links neither the server nor the
-// database drivers.
-type CommandBuilder func(f *Factory) *cobra.Command
-
-// Main runs dealctl with args, with the commands more builds added to the
-// client commands, and returns the process exit code.
-func Main(args []string, more ...CommandBuilder) int {
-	// The version is asked for by people and by scripts checking an
-	// install; answer before building anything else.
-	if len(args) == 1 && (args[0] == "--version" || args[0] == "version") {
-		return printVersionTo(os.Stdout, os.Stderr)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	f := NewFactory(iostreams.System())
-	return Run(ctx, f, args, more...)
+// AsksVersion tells whether args ask only for the version, which people
+// and scripts checking an install ask for: the binary answers before
+// building anything else (PrintVersion).
+func AsksVersion(args []string) bool {
+	return len(args) == 1 && (args[0] == "--version" || args[0] == "version")
 }
 
-// printVersionTo writes the version to out and returns the exit code: a
+// PrintVersion writes the version to out and returns the exit code: a
 // version that could not be written (a full disk, say) is a
 // failure, said on errOut, since a script checking an install reads it.
-func printVersionTo(out, errOut io.Writer) int {
+func PrintVersion(out, errOut io.Writer) int {
 	if _, err := io.WriteString(out, versionText()); err != nil {
 		fmt.Fprintf(errOut, "dealctl: cannot write the version: %v\n", err)
 		return cmdutil.ExitFailure
@@ -53,15 +35,15 @@ func printVersionTo(out, errOut io.Writer) int {
 	return cmdutil.ExitOK
 }
 
-// Run executes args against f and returns the exit code, printing any
-// error to f.IO.ErrOut.
-func Run(ctx context.Context, f *Factory, args []string, more ...CommandBuilder) int {
-	root := NewCmdRoot(f, more...)
-	root.SetArgs(args)
-	root.SetIn(f.IO.In)
-	root.SetOut(f.IO.Out)
-	root.SetErr(f.IO.ErrOut)
-	_, err := root.ExecuteContextC(ctx)
+// Execute runs args against the command tree cmd, built on f, and
+// returns the exit code, printing any error to f.IO.ErrOut as the
+// output flags ask (the server's ErrorResponse under --json).
+func Execute(ctx context.Context, f *Factory, cmd *cobra.Command, args []string) int {
+	cmd.SetArgs(args)
+	cmd.SetIn(f.IO.In)
+	cmd.SetOut(f.IO.Out)
+	cmd.SetErr(f.IO.ErrOut)
+	_, err := cmd.ExecuteContextC(ctx)
 	if err == nil {
 		return cmdutil.ExitOK
 	}
@@ -69,9 +51,28 @@ func Run(ctx context.Context, f *Factory, args []string, more ...CommandBuilder)
 	return exitCode(err)
 }
 
-// NewCmdRoot builds the command tree: the client commands and those more
-// builds.
-func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
+// Run executes args against the client commands alone, without `serve`
+// and `admin`, and returns the exit code. The binary's tree is built by
+// internal/cmd/root; Run is for the tests of this package and of the
+// packages root builds on, which cannot import root.
+func Run(ctx context.Context, f *Factory, args []string) int {
+	return Execute(ctx, f, NewCmdClient(f), args)
+}
+
+// NewCmdClient is the client commands' tree alone: NewCmdBase with
+// ClientCommands, finished.
+func NewCmdClient(f *Factory) *cobra.Command {
+	cmd := NewCmdBase(f)
+	cmd.AddCommand(ClientCommands(f)...)
+	FinishTree(cmd)
+	return cmd
+}
+
+// NewCmdBase builds the root command with no subcommands: its name and
+// help, the global flags every command shares (--server, --deal, the
+// output flags) and the checks they make before any command runs.
+// internal/cmd/root adds the commands, then calls FinishTree.
+func NewCmdBase(f *Factory) *cobra.Command {
 	g := f.Global
 	root := &cobra.Command{
 		Use:           "dealctl",
@@ -100,7 +101,13 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 	_ = root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(output.Formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("deal", completeDeals(f))
 
-	root.AddCommand(
+	return root
+}
+
+// ClientCommands are the commands that act against a server, in the
+// order help lists them.
+func ClientCommands(f *Factory) []*cobra.Command {
+	return []*cobra.Command{
 		NewCmdAuth(f),
 		NewCmdWhoami(f),
 		NewCmdDeals(f),
@@ -120,14 +127,18 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		NewCmdAPI(f),
 		NewCmdCompletion(f),
 		NewCmdVersion(f),
-	)
-	root.AddCommand(NewCmdImport(f), NewCmdExport(f), NewCmdTUI(f))
-	for _, build := range more {
-		root.AddCommand(build(f))
+		NewCmdImport(f),
+		NewCmdExport(f),
+		NewCmdTUI(f),
 	}
+}
+
+// FinishTree makes the whole tree refuse what a script could mistake for
+// success: unknown subcommands and cobra's usage mistakes, as usage errors
+// (exit 2). Call it once every command is added.
+func FinishTree(root *cobra.Command) {
 	refuseUnknownSubcommands(root)
 	cmdutil.RefuseUsageMistakes(root)
-	return root
 }
 
 // refuseUnknownSubcommands makes every command group (`requests`,

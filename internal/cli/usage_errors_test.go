@@ -72,7 +72,7 @@ func TestUnknownSubcommandIsAUsageError(t *testing.T) {
 		}
 	}
 	io, _, _, _ := iostreams.Test()
-	walk(NewCmdRoot(NewFactory(io)), nil)
+	walk(NewCmdClient(NewFactory(io)), nil)
 	if len(groups) < 4 {
 		t.Fatalf("found only %d command groups: %v", len(groups), groups)
 	}

@@ -20,7 +20,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space
 func TestVersionWriteFailure(t *testing.T) {
 	t.Parallel()
 	var errOut bytes.Buffer
-	if code := printVersionTo(failingWriter{}, &errOut); code != cmdutil.ExitFailure {
+	if code := PrintVersion(failingWriter{}, &errOut); code != cmdutil.ExitFailure {
 		t.Errorf("exit %d, want 1", code)
 	}
 	if !strings.Contains(errOut.String(), "cannot write the version: no space left on device") {
