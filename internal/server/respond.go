@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,10 +65,10 @@ func typeError(name string, raw json.RawMessage, t reflect.Type, err error) api.
 	if !errors.As(err, &te) {
 		return api.FieldError{Path: name, Code: api.FieldInvalid}
 	}
-	fe := api.FieldError{Path: name, Code: api.FieldInvalid, Params: map[string]any{"expected": jsonTypeName(te.Type.String())}}
+	fe := api.FieldError{Path: name, Code: api.FieldInvalid, Params: map[string]any{"expected": jsonTypeName(te.Type)}}
 	elem := t
-	if f, ok := t.FieldByName("Value"); ok && t.Kind() == reflect.Struct && strings.HasPrefix(t.Name(), "Optional[") {
-		elem = f.Type
+	if inner, ok := optionalValue(t); ok {
+		elem = inner
 	}
 	var items []json.RawMessage
 	if elem.Kind() != reflect.Slice || json.Unmarshal(raw, &items) != nil {
@@ -81,7 +82,7 @@ func typeError(name string, raw json.RawMessage, t reflect.Type, err error) api.
 			if te.Field != "" {
 				fe.Path += "." + te.Field
 			}
-			fe.Params = map[string]any{"expected": jsonTypeName(te.Type.String())}
+			fe.Params = map[string]any{"expected": jsonTypeName(te.Type)}
 			break
 		}
 	}
@@ -102,8 +103,8 @@ func exactKeys(data []byte, t reflect.Type) []byte {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		if f, ok := t.FieldByName("Value"); ok && strings.HasPrefix(t.Name(), "Optional[") {
-			return exactKeys(data, f.Type)
+		if inner, ok := optionalValue(t); ok {
+			return exactKeys(data, inner)
 		}
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(data, &obj) != nil {
@@ -139,17 +140,43 @@ func exactKeys(data []byte, t reflect.Type) []byte {
 	return data
 }
 
-// jsonTypeName names a Go type as the JSON type a caller should send.
-func jsonTypeName(goType string) string {
-	switch {
-	case strings.Contains(goType, "bool"):
+// jsonTypeName names a Go type as the JSON type a caller should send, by
+// its kind: an api.Optional as what it holds, a type that reads itself
+// from text (time.Time, say) as a string.
+func jsonTypeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if inner, ok := optionalValue(t); ok {
+		return jsonTypeName(inner)
+	}
+	if reflect.PointerTo(t).Implements(textUnmarshaler) {
+		return "string"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
 		return "boolean"
-	case strings.HasPrefix(goType, "[]"):
+	case reflect.Slice, reflect.Array:
 		return "array"
-	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
 		return "number"
-	case strings.Contains(goType, "struct"), strings.Contains(goType, "map"), strings.Contains(goType, "Link"):
+	case reflect.Struct, reflect.Map:
 		return "object"
 	}
 	return "string"
 }
+
+var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+
+// optionalValue tells whether t is an api.Optional, and the type it holds.
+func optionalValue(t reflect.Type) (reflect.Type, bool) {
+	if t.Kind() != reflect.Struct || t.PkgPath() != optionalPkg || !strings.HasPrefix(t.Name(), "Optional[") {
+		return nil, false
+	}
+	f, ok := t.FieldByName("Value")
+	return f.Type, ok
+}
+
+var optionalPkg = reflect.TypeFor[api.Optional[bool]]().PkgPath()
