@@ -16,6 +16,10 @@ import (
 // Post is an answer as a door received it: the body, and what only the
 // door knows.
 type Post struct {
+	// In is the body. Its Source, the caller's own claim (extension
+	// imported-answers), may name api or import: import replaces Source
+	// below, reads as plain text, and needs an owning-party member (403
+	// import_not_allowed).
 	In api.MessageCreate
 	// Source is the door the message came in by; "" is api.SourceAPI.
 	Source api.MessageSource
@@ -61,8 +65,17 @@ func (s *Service) Answer(ctx context.Context, a Actor, now time.Time, row store.
 	if internal && !a.Caller.MayPostInternal() {
 		return store.Message{}, nil, api.NewError(api.CodeForbidden, api.ReasonInternalNotAllowed)
 	}
+	source, format := cmp.Or(p.Source, api.SourceAPI), p.Format
+	if in.Source.Set && !in.Source.Null && in.Source.Value == api.SourceImport {
+		if !a.Caller.MayPostImported() {
+			return store.Message{}, nil, api.NewError(api.CodeForbidden, api.ReasonImportNotAllowed)
+		}
+		// A sheet's cell is plain text, not Markdown.
+		source, format = api.SourceImport, cmp.Or(format, api.FormatText)
+	}
 	var errs fieldErrors
 	enum(&errs, "kind", in.Kind, api.MessageKinds)
+	enum(&errs, "source", in.Source, api.PostedSources)
 	errs.text("text", in.Text, domain.BodyRule)
 	errs.links(in.Links)
 	errs.nullableBools(namedBool{"partial", in.Partial}, namedBool{"internal", in.Internal}, namedBool{"update_status", in.UpdateStatus})
@@ -80,8 +93,8 @@ func (s *Service) Answer(ctx context.Context, a Actor, now time.Time, row store.
 	partial := boolOr(in.Partial, false)
 	m := store.Message{
 		DealID: a.Deal.ID, RequestID: row.ID, PartyID: a.Seat.PartyID, AuthorID: &author.ID,
-		Kind: kind, Partial: partial, Internal: internal, Source: cmp.Or(p.Source, api.SourceAPI),
-		Text: in.Text.Value, Format: cmp.Or(p.Format, api.FormatMarkdown),
+		Kind: kind, Partial: partial, Internal: internal, Source: source,
+		Text: in.Text.Value, Format: cmp.Or(format, api.FormatMarkdown),
 		PostedAt: now, OnBehalf: p.OnBehalfOf != "",
 	}
 	post := store.PostMessage{Message: m, Files: append(linkFiles(in.Links.Value), p.Files...)}
