@@ -49,8 +49,9 @@ func planAnswers(ctx context.Context, o *ImportOptions, s *dealScope, plan *impo
 	if n := plan.Summary.Answers; n > 0 {
 		if why := cannotCreate(ctx, s); why != "" {
 			if !s.Deal.Archived {
-				why = fmt.Sprintf("only admins and editors of the owning side may post a sheet's answers, and %d %s one in %s",
-					n, english.Plural(n, "row has", "rows have"), plan.Columns["response"])
+				col := plan.Columns["response"]
+				why = fmt.Sprintf("only admins and editors of the owning side may post a sheet's answers, and %d %s one in %s (without the %s column the rest can be imported)",
+					n, english.Plural(n, "row has", "rows have"), col, col)
 			}
 			plan.Forbidden = append(plan.Forbidden, why)
 		}
