@@ -41,12 +41,16 @@ const (
 	// messages gave them, a latest answer or a file or link, "internal":
 	// true; without it only the conversations tell.
 	ExtInternalMarks = "internal-marks"
+	// ExtImportedAnswers: POST …/messages takes "source": "import" from
+	// an owning-party member, for an answer read from a spreadsheet; the
+	// message is shown with source import on both sides.
+	ExtImportedAnswers = "imported-answers"
 )
 
 // ServerExtensions is what dealctl's server advertises in
 // ExtensionsHeader, in this order.
 var ServerExtensions = strings.Join([]string{ExtListFilters, ExtIfMatch, ExtIfUpdatedAt, ExtIdempotencyKey,
-	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks}, ", ")
+	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtImportedAnswers}, ", ")
 
 // Headers of the extensions and of the rate limit.
 const (
