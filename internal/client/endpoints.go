@@ -94,7 +94,7 @@ func (c *Client) RequestWithETag(ctx context.Context, dealID, requestID string) 
 // and is retried like a read after network errors and 5xx answers.
 func (c *Client) CreateRequest(ctx context.Context, dealID string, in api.DealRequestCreate) (*api.DealRequest, error) {
 	var out api.DealRequest
-	_, err := c.callHdr(ctx, http.MethodPost, requestsPath(dealID), in, &out, c.idempotencyHeader())
+	_, err := c.callHdr(ctx, http.MethodPost, requestsPath(dealID), in, &out, c.idempotencyHeader(ctx))
 	return &out, err
 }
 
@@ -124,17 +124,35 @@ func (c *Client) Messages(ctx context.Context, dealID, requestID string) ([]api.
 // PostMessage answers POST .../requests/{request_id}/messages.
 func (c *Client) PostMessage(ctx context.Context, dealID, requestID string, in api.MessageCreate) (*api.Message, error) {
 	var out api.Message
-	_, err := c.callHdr(ctx, http.MethodPost, requestPath(dealID, requestID)+"/messages", in, &out, c.idempotencyHeader())
+	_, err := c.callHdr(ctx, http.MethodPost, requestPath(dealID, requestID)+"/messages", in, &out, c.idempotencyHeader(ctx))
 	return &out, err
 }
 
-// idempotencyHeader is a fresh Idempotency-Key for one logical POST, or
-// nil when the server does not advertise the extension.
-func (c *Client) idempotencyHeader() http.Header {
+// idempotencyHeader is the Idempotency-Key of one logical POST, or nil
+// when the server does not advertise the extension: the caller's
+// (WithIdempotencyKey), else a fresh one.
+func (c *Client) idempotencyHeader(ctx context.Context) http.Header {
 	if !c.Supports(api.ExtIdempotencyKey) {
 		return nil
 	}
-	return http.Header{api.IdempotencyKeyHeader: {newIdempotencyKey()}}
+	key, _ := ctx.Value(idempotencyKeyCtx{}).(string)
+	if key == "" {
+		key = newIdempotencyKey()
+	}
+	return http.Header{api.IdempotencyKeyHeader: {key}}
+}
+
+type idempotencyKeyCtx struct{}
+
+// WithIdempotencyKey makes the creating POSTs made with ctx
+// (CreateRequest, PostMessage) carry key as their Idempotency-Key, where
+// the server advertises idempotency-key, instead of a fresh one per call.
+// A caller that can tell a repeat of one logical write from a new one
+// (dealctl mcp: an assistant may send the same tool call again) gives
+// the repeats one key, so the server replays the first answer and writes
+// once. The key must be at most 255 characters.
+func WithIdempotencyKey(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, idempotencyKeyCtx{}, key)
 }
 
 // RequestsQuery is the server-side filter of a requests list (the
