@@ -118,6 +118,7 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		NewCmdRevert(f),
 		NewCmdAudit(f),
 		NewCmdAPI(f),
+		NewCmdMCP(f),
 		NewCmdCompletion(f),
 		NewCmdVersion(f),
 	)

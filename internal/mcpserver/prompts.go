@@ -1,0 +1,3 @@
+package mcpserver
+
+func (s *Server) addPrompts() {}

@@ -1,0 +1,108 @@
+package mcpserver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+func TestWhoamiBothSides(t *testing.T) {
+	a := startAPI(t)
+	for _, c := range []struct{ key, email string }{{aliceKey, "alice@target.example"}, {bobKey, "bob@acme.example"}} {
+		out := callOK[WhoamiOut](a.session(t, c.key, sessionOptions{}), "whoami", nil)
+		if out.User.Email != c.email || out.WritesEnabled || out.KeyAccess != "write" {
+			t.Errorf("whoami with %s's key = %+v", c.email, out)
+		}
+	}
+}
+
+func TestListAndGetRequests(t *testing.T) {
+	a := startAPI(t)
+	s := a.session(t, aliceKey, sessionOptions{})
+	deals := callOK[ListDealsOut](s, "list_deals", nil)
+	if len(deals.Deals) != 1 || deals.Deals[0].Codename != "Falcon" || len(deals.Deals[0].Parties) != 2 {
+		t.Fatalf("list_deals = %+v", deals)
+	}
+	all := callOK[ListRequestsOut](s, "list_requests", nil)
+	if all.Matched != 5 || len(all.Requests) != 5 || all.Requests[0].Kind != "section" {
+		t.Fatalf("list_requests = %+v", all)
+	}
+	overdue := callOK[ListRequestsOut](s, "list_requests", map[string]any{"overdue": true})
+	if got := numbers(overdue); got != "1.1,2.1" {
+		t.Errorf("overdue = %s, want 1.1,2.1", got)
+	}
+	bobs := callOK[ListRequestsOut](s, "list_requests", map[string]any{"assignee": "bob@acme.example"})
+	if got := numbers(bobs); got != "1.1" || bobs.Requests[0].Assignee.Side != "buy" || bobs.Requests[0].Assignee.YourSide {
+		t.Errorf("bob's = %s, %+v", got, bobs.Requests)
+	}
+	tax := callOK[ListRequestsOut](s, "list_requests", map[string]any{"category": []string{"tax"}, "status": []string{"open"}})
+	if got := numbers(tax); got != "1.2" {
+		t.Errorf("tax = %s", got)
+	}
+	got := callOK[GetRequestOut](s, "get_request", map[string]any{"request": "2.1"})
+	if len(got.Messages) != 1 || len(got.Files) != 1 || got.Files[0].DealContent.Name != "accounts-2024.pdf" ||
+		got.Messages[0].Author.Email != "alice@target.example" || !got.Messages[0].Author.YourSide || got.Messages[0].Author.Side != "sell" {
+		t.Fatalf("get_request 2.1 = %+v", got)
+	}
+	link := callOK[DownloadLinkOut](s, "download_link", map[string]any{"version_id": got.Files[0].VersionID})
+	if !strings.HasPrefix(link.URL, a.URL+"/dl/") || link.DealContent.Filename != "accounts-2024.pdf" {
+		t.Errorf("download_link = %+v", link)
+	}
+	if _, err := a.client(t, bobKey).DownloadLink(t.Context(), a.dealID(), got.Files[0].VersionID); err != nil {
+		t.Errorf("the counterparty sees the file too: %v", err)
+	}
+}
+
+func TestProgressActivitySearchAsCounterparty(t *testing.T) {
+	a := startAPI(t)
+	// The owning side posts an internal note, then a shared answer.
+	alice := a.client(t, aliceKey)
+	for _, m := range []api.MessageCreate{
+		{Text: api.Some("internal only"), Kind: api.Some(api.MessageInternalNote)},
+		{Text: api.Some("here it is"), Partial: api.Some(true)},
+	} {
+		if _, err := alice.PostMessage(t.Context(), a.dealID(), a.requestID("1.1"), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := a.session(t, bobKey, sessionOptions{})
+	p := callOK[ProgressOut](s, "progress", map[string]any{"deal": "falcon"})
+	if p.Total.Total != 3 || p.Total.Partial != 2 || p.Overdue != 2 || p.Today != "2026-03-10" {
+		t.Errorf("progress = %+v", p)
+	}
+	act := callOK[ActivityOut](s, "activity", map[string]any{"since": "all"})
+	if act.Source != "events" || len(act.Events) != 2 || act.Events[0].DealContent.What != "posted a partial answer" ||
+		act.Events[0].Actor.Email != "alice@target.example" || act.Events[0].Actor.YourSide {
+		t.Fatalf("activity = %+v", act)
+	}
+	for _, ev := range act.Events {
+		if strings.Contains(ev.DealContent.What, "internal") {
+			t.Errorf("the counterparty's activity shows %+v", ev)
+		}
+	}
+	found := callOK[SearchOut](s, "search", map[string]any{"query": "AUDITED"})
+	if got := numbers(found.ListRequestsOut); got != "2.1" {
+		t.Errorf("search = %s", got)
+	}
+}
+
+// TestActivityWithoutEvents: a server without the events extension is
+// answered with the requests updated since.
+func TestActivityWithoutEvents(t *testing.T) {
+	a := startAPI(t)
+	a.hideExt = true
+	s := a.session(t, aliceKey, sessionOptions{})
+	act := callOK[ActivityOut](s, "activity", map[string]any{"since": "30d"})
+	if act.Source != "updated_requests" || len(act.Updated) != 3 {
+		t.Fatalf("activity = %+v", act)
+	}
+}
+
+func numbers(out ListRequestsOut) string {
+	var ns []string
+	for _, r := range out.Requests {
+		ns = append(ns, r.Number)
+	}
+	return strings.Join(ns, ",")
+}
