@@ -42,9 +42,9 @@ type liveAPI struct {
 	URL string
 	ids *world.Result
 
-	mu     sync.Mutex
-	writes []string // "METHOD path Idempotency-Key" of each POST and PATCH
-	hideExt bool    // answer as a server without extensions
+	mu      sync.Mutex
+	writes  []string // "METHOD path Idempotency-Key" of each POST and PATCH
+	hideExt bool     // answer as a server without extensions
 }
 
 func startAPI(t *testing.T) *liveAPI {
@@ -135,6 +135,9 @@ type sessionOptions struct {
 	// elicit, when set, makes the client support elicitation and
 	// answers each one.
 	elicit func(*mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	// protocol is the MCP version the client asks for; "" for the SDK's
+	// newest.
+	protocol string
 }
 
 func (a *liveAPI) session(t *testing.T, key string, o sessionOptions) *session {
@@ -153,7 +156,7 @@ func (a *liveAPI) session(t *testing.T, key string, o sessionOptions) *session {
 	if _, err := s.MCP().Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := c.Connect(ctx, ct, nil)
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: o.protocol})
 	if err != nil {
 		t.Fatal(err)
 	}
