@@ -50,7 +50,7 @@ See docs/mcp.md for the client configuration, the tools and the safety model.`,
 				return err
 			}
 			s := mcpserver.New(mcpserver.Options{Client: c, Server: server, Deal: defaultDeal(cfg, server),
-				AllowWrites: allowWrites, Now: f.Now, Version: version()})
+				AllowWrites: allowWrites, Now: f.Now, Version: version(), TokenSecret: f.mcpTokenSecret()})
 			return s.Run(cmd.Context(), &mcp.IOTransport{Reader: io.NopCloser(f.IO.In), Writer: nopWriteCloser{f.IO.Out}})
 		},
 	}
@@ -61,6 +61,21 @@ See docs/mcp.md for the client configuration, the tools and the safety model.`,
 // defaultDeal is the deal chosen for server, "" for none: a tool call
 // then names its deal, or the key reaches only one.
 func defaultDeal(cfg *config.Config, server string) string { return cfg.Deal(server) }
+
+// mcpTokenSecret is the key confirmation tokens are signed with, kept in
+// the cache folder so that a token outlives a restart of the server; nil
+// (a key of the process's own) where it cannot be kept.
+func (f *Factory) mcpTokenSecret() []byte {
+	dir, err := f.CacheDir()
+	if err == nil {
+		var secret []byte
+		if secret, err = mcpserver.TokenSecret(dir); err == nil {
+			return secret
+		}
+	}
+	f.Warnf("confirmation tokens will not outlive this process: %v", err)
+	return nil
+}
 
 // nopWriteCloser keeps stdout open when the MCP session ends.
 type nopWriteCloser struct{ io.Writer }

@@ -32,9 +32,9 @@ var (
 //
 // A token is the claims (which tool, which exact write, the version of
 // the request it was previewed on, when it expires) signed with a secret
-// this process drew at random: it is opaque to the assistant, cannot be
-// made or changed by it, is good for this write only, and dies with the
-// process.
+// the assistant never sees (Options.TokenSecret, else drawn at random by
+// this process): it is opaque to the assistant, cannot be made or changed
+// by it, and is good for this write only, for 10 minutes.
 type confirmer struct {
 	secret [32]byte
 	now    func() time.Time
@@ -57,9 +57,11 @@ type claims struct {
 	Exp   int64  `json:"e"`           // Unix seconds
 }
 
-func newConfirmer(now func() time.Time) *confirmer {
+func newConfirmer(now func() time.Time, secret []byte) *confirmer {
 	c := &confirmer{now: now, done: map[string]doneWrite{}}
-	if _, err := rand.Read(c.secret[:]); err != nil {
+	if len(secret) >= len(c.secret) {
+		copy(c.secret[:], secret)
+	} else if _, err := rand.Read(c.secret[:]); err != nil {
 		panic("dealctl mcp: no randomness for confirmation tokens: " + err.Error())
 	}
 	return c

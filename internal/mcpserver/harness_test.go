@@ -138,13 +138,15 @@ type sessionOptions struct {
 	// protocol is the MCP version the client asks for; "" for the SDK's
 	// newest.
 	protocol string
+	// secret signs the confirmation tokens; nil: the process's own.
+	secret []byte
 }
 
 func (a *liveAPI) session(t *testing.T, key string, o sessionOptions) *session {
 	t.Helper()
 	ctx := context.Background()
 	s := New(Options{Client: a.client(t, key), Server: a.URL, Deal: "", AllowWrites: o.allowWrites,
-		Now: func() time.Time { return testNow }, Version: "test"})
+		Now: func() time.Time { return testNow }, Version: "test", TokenSecret: o.secret})
 	var copts *mcp.ClientOptions
 	if o.elicit != nil {
 		copts = &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {

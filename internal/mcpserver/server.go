@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,6 +30,9 @@ type Options struct {
 	Now func() time.Time
 	// Version is dealctl's, reported to the MCP client.
 	Version string
+	// TokenSecret signs the confirmation tokens (TokenSecret(dir)); nil:
+	// a secret of this process's own, so a token dies with it.
+	TokenSecret []byte
 }
 
 // Server is dealctl's MCP server: the SDK's server with dealctl's tools,
@@ -51,7 +55,7 @@ func New(o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Server{opts: o, c: o.Client, confirm: newConfirmer(o.Now)}
+	s := &Server{opts: o, c: o.Client, confirm: newConfirmer(o.Now, o.TokenSecret)}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "dealctl", Title: "dealctl: deal request lists", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	s.addReadTools()
@@ -81,13 +85,15 @@ func (s *Server) now() time.Time { return s.opts.Now() }
 // result is a tool's answer: the note on untrusted text first, then the
 // output as JSON (the structured output is the same value).
 func result(out any) *mcp.CallToolResult {
-	data, err := json.Marshal(out)
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "Kestrel & Vane", not "Kestrel \u0026 Vane"
+	if err := enc.Encode(out); err != nil {
 		return nil // the SDK then fills the content from the output itself
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.TextContent{Text: untrustedNote},
-		&mcp.TextContent{Text: string(data)},
+		&mcp.TextContent{Text: strings.TrimSuffix(b.String(), "\n")},
 	}}
 }
 

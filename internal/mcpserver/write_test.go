@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -255,5 +257,34 @@ func TestAssignCreateEdit(t *testing.T) {
 	res := bob.call("create_request", map[string]any{"title": "Sneaky", "confirmation_token": preview.ConfirmationToken})
 	if !res.IsError || !strings.Contains(text(res), "forbidden") {
 		t.Errorf("bob's create_request: %s", text(res))
+	}
+}
+
+// TestTokenOutlivesARestart: with the secret kept on disk, a token from
+// one dealctl mcp confirms in the next (an MCP client restarting it, or
+// the Inspector's CLI starting one per call); without, it does not.
+func TestTokenOutlivesARestart(t *testing.T) {
+	a := startAPI(t)
+	dir := t.TempDir()
+	secret := func() []byte {
+		b, err := TokenSecret(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	args := map[string]any{"request": "1.2", "status": "complete"}
+	first := callOK[WriteOut](a.session(t, aliceKey, sessionOptions{allowWrites: true, secret: secret()}), "move_status", args)
+	args["confirmation_token"] = first.ConfirmationToken
+	if res := a.session(t, aliceKey, sessionOptions{allowWrites: true}).call("move_status", args); !res.IsError {
+		t.Errorf("a process with another secret took the token: %s", text(res))
+	}
+	done := callOK[WriteOut](a.session(t, aliceKey, sessionOptions{allowWrites: true, secret: secret()}), "move_status", args)
+	if done.Status != "written" || done.Request.Status != "complete" {
+		t.Errorf("confirmed after a restart = %+v", done)
+	}
+	info, err := os.Stat(filepath.Join(dir, "mcp", "confirm.key"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the secret's file: %v, %v", info, err)
 	}
 }
