@@ -101,7 +101,9 @@ func isPlainWord(s string) bool {
 }
 
 // isWordRune is what both databases' tokenizers keep in a word.
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) }
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
 
 // Words splits s into its words (runs of letters and digits), folded.
 func Words(s string) []string {

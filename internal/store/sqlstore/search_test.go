@@ -278,11 +278,15 @@ func TestSearchAnyFiltersAndLimit(t *testing.T) {
 		if _, err := db.UpdateRequest(ctx, d.deal, d.req["1.2"], func(r *store.Request) error { r.Status = api.StatusComplete; return nil }); err != nil {
 			t.Fatal(err)
 		}
-		complete := func(q *store.SearchQuery) { q.Filter = domain.RequestFilter{Statuses: []api.RequestStatus{api.StatusComplete}} }
+		complete := func(q *store.SearchQuery) {
+			q.Filter = domain.RequestFilter{Statuses: []api.RequestStatus{api.StatusComplete}}
+		}
 		if got := find(t, db, d, d.buyer, "accounts", complete); !same(got, "1.2:body") {
 			t.Errorf("filtered on status: %v", got)
 		}
-		since := func(q *store.SearchQuery) { q.Filter = domain.RequestFilter{UpdatedSince: ptr(time.Now().Add(time.Hour))} }
+		since := func(q *store.SearchQuery) {
+			q.Filter = domain.RequestFilter{UpdatedSince: ptr(time.Now().Add(time.Hour))}
+		}
 		if got := find(t, db, d, d.buyer, "accounts", since); len(got) != 0 {
 			t.Errorf("filtered on updated_since: %v", got)
 		}
