@@ -5,25 +5,31 @@ import "time"
 // The search extension (ExtSearch): GET /deals/{id}/search?q=… answers
 // SearchResults (docs/api.md, "Search").
 
-// Where a search hit's words were found (SearchHit.Field). The first
+// SearchField is where a search hit's words were found. The first
 // four are a request's own fields; FieldRequest is a request whose
 // fields hold the words between them, none alone; the last three are in
 // its thread.
+type SearchField string
+
+// SearchField values.
 const (
-	FieldNumber    = "number"
-	FieldTitle     = "title"
-	FieldBody      = "body"
-	FieldRequester = "requester"
-	FieldRequest   = "request"
-	FieldMessage   = "message"
-	FieldLink      = "link"
-	FieldFile      = "file"
+	FieldNumber    SearchField = "number"
+	FieldTitle     SearchField = "title"
+	FieldBody      SearchField = "body"
+	FieldRequester SearchField = "requester"
+	FieldRequest   SearchField = "request"
+	FieldMessage   SearchField = "message"
+	FieldLink      SearchField = "link"
+	FieldFile      SearchField = "file"
 )
 
-// Where a search looks (the in parameter).
+// SearchIn is where a search looks (the in parameter).
+type SearchIn string
+
+// SearchIn values.
 const (
-	SearchInRequests = "requests"
-	SearchInMessages = "messages"
+	SearchInRequests SearchIn = "requests"
+	SearchInMessages SearchIn = "messages"
 )
 
 // How a search combines its words (the match parameter): every word
@@ -58,7 +64,7 @@ type SearchHit struct {
 	Title     string      `json:"title"`
 	Kind      RequestKind `json:"kind"`
 	// Field is where the words are (FieldTitle, FieldMessage, …).
-	Field string `json:"field"`
+	Field SearchField `json:"field"`
 	// Matched is, with match=any, how many of the query's words the hit
 	// holds; with match=all every hit holds them all.
 	Matched int `json:"matched"`

@@ -49,7 +49,7 @@ const (
 // ServerExtensions is what dealctl's server advertises in
 // ExtensionsHeader, in this order.
 var ServerExtensions = strings.Join([]string{ExtListFilters, ExtIfMatch, ExtIfUpdatedAt, ExtIdempotencyKey,
-	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks}, ", ")
+	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtSearch}, ", ")
 
 // Headers of the extensions and of the rate limit.
 const (

@@ -16,10 +16,10 @@ var ErrSearchUnsupported = errors.New("this server does not offer search (the se
 
 // SearchQuery is one search of a deal (docs/api.md, "Search").
 type SearchQuery struct {
-	Q     string // the words: plain words, "a phrase", prefix*
-	In    string // api.SearchInRequests or api.SearchInMessages; "" both
-	Match string // api.SearchMatchAll (the default, "") or api.SearchMatchAny
-	Limit int    // 0: the server's default (api.SearchDefaultLimit)
+	Q     string       // the words: plain words, "a phrase", prefix*
+	In    api.SearchIn // api.SearchInRequests or api.SearchInMessages; "" both
+	Match string       // api.SearchMatchAll (the default, "") or api.SearchMatchAny
+	Limit int          // 0: the server's default (api.SearchDefaultLimit)
 	// Filter keeps hits whose request passes it, as requests ls filters.
 	Filter RequestsQuery
 }
@@ -29,7 +29,7 @@ func (q SearchQuery) Encode() string {
 	v, _ := url.ParseQuery(q.Filter.Encode())
 	v.Set("q", q.Q)
 	if q.In != "" {
-		v.Set("in", q.In)
+		v.Set("in", string(q.In))
 	}
 	if q.Match != "" {
 		v.Set("match", q.Match)

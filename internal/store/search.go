@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/search"
 )
@@ -45,7 +46,7 @@ type SearchResult struct {
 type SearchHit struct {
 	Request Request
 	// Field is where (api.FieldTitle, api.FieldMessage, …).
-	Field string
+	Field api.SearchField
 	// Matched is how many terms the hit holds.
 	Matched int
 	// Thread hits: the message, and the file or link on it.

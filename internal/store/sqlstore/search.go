@@ -67,13 +67,13 @@ type requestMatch struct {
 
 // requestFields are the fields of a request the index holds, in the
 // order of requestMatch.in, which is also their order of preference.
-var requestFields = [4]string{api.FieldNumber, api.FieldTitle, api.FieldBody, api.FieldRequester}
+var requestFields = [4]api.SearchField{api.FieldNumber, api.FieldTitle, api.FieldBody, api.FieldRequester}
 
 // fieldTier ranks a request hit by where its terms are.
-var fieldTier = map[string]int{api.FieldNumber: 0, api.FieldTitle: 0, api.FieldBody: 1, api.FieldRequester: 2, api.FieldRequest: 3}
+var fieldTier = map[api.SearchField]int{api.FieldNumber: 0, api.FieldTitle: 0, api.FieldBody: 1, api.FieldRequester: 2, api.FieldRequest: 3}
 
 // field is where m's terms are: the first field holding all of them.
-func (m requestMatch) field() string {
+func (m requestMatch) field() api.SearchField {
 	for i, f := range requestFields {
 		if m.in[i]&m.anywhere == m.anywhere {
 			return f

@@ -93,7 +93,7 @@ func find(t *testing.T, db *DB, d searchDeal, party, q string, opts ...func(*sto
 	res := searchAs(t, db, d, party, q, opts...)
 	out := []string{}
 	for _, h := range res.Hits {
-		out = append(out, h.Request.Number+":"+h.Field)
+		out = append(out, h.Request.Number+":"+string(h.Field))
 	}
 	return out
 }
