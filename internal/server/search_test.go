@@ -146,7 +146,7 @@ func TestSearchValidation(t *testing.T) {
 		{"q=tax&status=closed", "status", api.FieldUnknownValue, ""},
 	} {
 		var er api.ErrorResponse
-		bella.get(dealPath(falcon)+"/search?"+tc.query).want(http.StatusUnprocessableEntity).into(&er)
+		bella.get(dealPath(falcon) + "/search?" + tc.query).want(http.StatusUnprocessableEntity).into(&er)
 		if er.Code != api.CodeValidationFailed || len(er.Fields) != 1 || er.Fields[0].Path != tc.path || er.Fields[0].Code != tc.code ||
 			(tc.reason != "" && er.Fields[0].Params["reason"] != tc.reason) {
 			t.Errorf("%s: %+v", tc.query, er)
