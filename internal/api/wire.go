@@ -41,12 +41,15 @@ const (
 	// messages gave them, a latest answer or a file or link, "internal":
 	// true; without it only the conversations tell.
 	ExtInternalMarks = "internal-marks"
+	// ExtSearch: GET /deals/{id}/search?q=… finds words in the deal's
+	// requests and conversations, ranked, in what the caller may see.
+	ExtSearch = "search"
 )
 
 // ServerExtensions is what dealctl's server advertises in
 // ExtensionsHeader, in this order.
 var ServerExtensions = strings.Join([]string{ExtListFilters, ExtIfMatch, ExtIfUpdatedAt, ExtIdempotencyKey,
-	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks}, ", ")
+	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtSearch}, ", ")
 
 // Headers of the extensions and of the rate limit.
 const (
