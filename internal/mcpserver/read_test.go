@@ -82,8 +82,34 @@ func TestProgressActivitySearchAsCounterparty(t *testing.T) {
 		}
 	}
 	found := callOK[SearchOut](s, "search", map[string]any{"query": "AUDITED"})
-	if got := numbers(found.ListRequestsOut); got != "2.1" {
-		t.Errorf("search = %s", got)
+	if found.Method != searchByServer || len(found.Hits) != 1 || found.Hits[0].Number != "2.1" || found.Hits[0].Field != "title" ||
+		found.Hits[0].DealContent.Title != "Audited accounts" {
+		t.Errorf("search = %+v", found)
+	}
+}
+
+// TestSearchBothWays: the server's search finds words in threads too,
+// never in the other side's internal notes; a server without it is
+// searched here, in the rows' own text.
+func TestSearchBothWays(t *testing.T) {
+	a := startAPI(t)
+	alice := a.session(t, aliceKey, sessionOptions{})
+	mine := callOK[SearchOut](alice, "search", map[string]any{"query": "amended", "in": "messages"})
+	if mine.Method != searchByServer || len(mine.Hits) != 1 || mine.Hits[0].Field != "message" || !mine.Hits[0].Internal ||
+		len(mine.Hits[0].DealContent.Words) == 0 {
+		t.Errorf("alice's search of her note = %+v", mine)
+	}
+	bob := a.session(t, bobKey, sessionOptions{})
+	theirs := callOK[SearchOut](bob, "search", map[string]any{"query": "amended"})
+	for _, h := range theirs.Hits {
+		if h.Field == "message" || h.Number == "1.2" {
+			t.Errorf("bob finds alice's internal note: %+v", h)
+		}
+	}
+	a.hideExt = true
+	plain := callOK[SearchOut](a.session(t, bobKey, sessionOptions{}), "search", map[string]any{"query": "amendments"})
+	if plain.Method != searchByClient || len(plain.Requests) != 1 || plain.Requests[0].Number != "1.1" {
+		t.Errorf("search without the extension = %+v", plain)
 	}
 }
 
