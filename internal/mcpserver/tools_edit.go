@@ -135,6 +135,9 @@ func (s *Server) editRequest(ctx context.Context, req *mcp.CallToolRequest, in E
 	if err != nil {
 		return nil, WriteOut{}, toolError(err)
 	}
+	if !r.Can.Edit {
+		return nil, WriteOut{}, cannot("edit", r)
+	}
 	var upd api.DealRequestUpdate
 	pv := s.basePreview(ctx, sc, "edit the request", r)
 	text := func(field string, v *string, was string, dst *api.Optional[string], clearable bool) {

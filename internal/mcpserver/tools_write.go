@@ -81,6 +81,9 @@ func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest, in Answer
 	if r.Kind == api.KindSection {
 		return nil, WriteOut{}, fmt.Errorf("%s is a section: answer one of its requests", r.Number)
 	}
+	if !r.Can.Answer {
+		return nil, WriteOut{}, cannot("post on", r)
+	}
 	kind := api.MessageResponse
 	if msg.Kind.Set {
 		kind = msg.Kind.Value
@@ -211,6 +214,13 @@ func (s *Server) moveStatus(ctx context.Context, req *mcp.CallToolRequest, in Mo
 	return s.runWrite(ctx, req, p, in.ConfirmationToken)
 }
 
+// cannot is the refusal of a write the request's can flags rule out,
+// before anything is asked of the user.
+func cannot(what string, r *api.DealRequest) error {
+	return fmt.Errorf("this key may not %s %s (a read-only key, a viewer's seat, an archived deal, or a change only the "+
+		"owning side makes): nothing was asked or written; do not retry", what, r.Number)
+}
+
 // unchanged answers a write that would change nothing: nothing to
 // confirm.
 func (s *Server) unchanged(ctx context.Context, sc *scope, r *api.DealRequest, pv Preview) (*mcp.CallToolResult, WriteOut, error) {
@@ -246,6 +256,9 @@ func (s *Server) assign(ctx context.Context, req *mcp.CallToolRequest, in Assign
 	r, etag, err := sc.Request(ctx, in.Request)
 	if err != nil {
 		return nil, WriteOut{}, toolError(err)
+	}
+	if !r.Can.Assign {
+		return nil, WriteOut{}, cannot("assign", r)
 	}
 	upd := api.DealRequestUpdate{AssigneeID: api.Null[string]()}
 	var to *PersonRef

@@ -250,9 +250,15 @@ func TestAssignCreateEdit(t *testing.T) {
 		len(edited.Preview.Changes) != 2 {
 		t.Errorf("edit = %+v", edited)
 	}
-	// The counterparty may not create requests: the server refuses the
-	// confirmed write, and says so.
+	// The counterparty may not edit the owning side's request: refused
+	// before anything is asked.
 	bob := a.session(t, bobKey, sessionOptions{allowWrites: true})
+	if res := bob.call("edit_request", map[string]any{"request": "1.1", "title": "Mine now"}); !res.IsError ||
+		!strings.Contains(text(res), "may not edit 1.1") {
+		t.Errorf("bob's edit_request: %s", text(res))
+	}
+	// Nor create requests: the server refuses the confirmed write, and
+	// says so.
 	preview := callOK[WriteOut](bob, "create_request", map[string]any{"title": "Sneaky"})
 	res := bob.call("create_request", map[string]any{"title": "Sneaky", "confirmation_token": preview.ConfirmationToken})
 	if !res.IsError || !strings.Contains(text(res), "forbidden") {
