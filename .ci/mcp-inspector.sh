@@ -110,6 +110,10 @@ check 'const s = out.structuredContent; s.request.number === "'"$number"'" && s.
 	|| fail "get_request's answer"
 before=$(json 'out.structuredContent.messages.length')
 
+step "tools/call search (buy side): the server's search"
+mcp "$buyer_key" -- --method tools/call --tool-name search --tool-arg query=minutes || fail "search"
+check 'const s = out.structuredContent; s.method === "server_search" && s.hits.length > 0 && s.hits.every(h => !h.internal)' || fail "search's answer"
+
 step "resources/read dealctl://requests and prompts/get summarise_changes"
 mcp "$owner_key" -- --method resources/read --uri dealctl://requests || fail "resources/read"
 check 'JSON.parse(out.contents[0].text).deal.codename === "Orion"' || fail "the list resource"
