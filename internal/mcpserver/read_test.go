@@ -132,3 +132,29 @@ func numbers(out ListRequestsOut) string {
 	}
 	return strings.Join(ns, ",")
 }
+
+// TestEveryReadToolBothSides: each read tool answers either side, with
+// what that side may see.
+func TestEveryReadToolBothSides(t *testing.T) {
+	a := startAPI(t)
+	for _, c := range []struct {
+		key      string
+		messages int // on 1.2: the owning side sees its internal note
+	}{{aliceKey, 2}, {bobKey, 1}} {
+		s := a.session(t, c.key, sessionOptions{})
+		got := callOK[GetRequestOut](s, "get_request", map[string]any{"request": "1.2", "deal": "Project Falcon"})
+		if len(got.Messages) != c.messages {
+			t.Errorf("%s sees %d messages on 1.2, want %d", c.key, len(got.Messages), c.messages)
+		}
+		file := callOK[GetRequestOut](s, "get_request", map[string]any{"request": a.requestID("2.1")}).Files[0]
+		for tool, args := range map[string]map[string]any{
+			"whoami": nil, "list_deals": nil, "list_requests": {"status": []string{"partial"}}, "progress": nil,
+			"activity": {"since": "7d"}, "search": {"query": "accounts"}, "download_link": {"version_id": file.VersionID},
+		} {
+			res := s.call(tool, args)
+			if res.IsError || res.StructuredContent == nil {
+				t.Errorf("%s as %s: %s", tool, c.key, text(res))
+			}
+		}
+	}
+}
