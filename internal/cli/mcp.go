@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -63,13 +64,14 @@ See docs/mcp.md for the client configuration, the tools and the safety model.`,
 func defaultDeal(cfg *config.Config, server string) string { return cfg.Deal(server) }
 
 // mcpTokenSecret is the key confirmation tokens are signed with, kept in
-// the cache folder so that a token outlives a restart of the server; nil
-// (a key of the process's own) where it cannot be kept.
+// dealctl's cache folder (beside the HTTP cache: ~/.cache/dealctl/mcp) so
+// that a token outlives a restart of the server; nil (a key of the
+// process's own) where it cannot be kept.
 func (f *Factory) mcpTokenSecret() []byte {
 	dir, err := f.CacheDir()
 	if err == nil {
 		var secret []byte
-		if secret, err = mcpserver.TokenSecret(dir); err == nil {
+		if secret, err = mcpserver.TokenSecret(filepath.Dir(dir)); err == nil {
 			return secret
 		}
 	}
