@@ -158,3 +158,30 @@ func TestEveryReadToolBothSides(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestAsANumber: a request sent as a JSON number (1.2) is found
+// where no other number reads as it; once 1.20 exists, the number is
+// refused as ambiguous and the string still names each.
+func TestRequestAsANumber(t *testing.T) {
+	a := startAPI(t)
+	s := a.session(t, aliceKey, sessionOptions{})
+	if got := callOK[GetRequestOut](s, "get_request", map[string]any{"request": 1.2}); got.Request.Number != "1.2" {
+		t.Errorf("1.2 as a number found %s", got.Request.Number)
+	}
+	if _, err := a.client(t, aliceKey).CreateRequest(t.Context(), a.dealID(), api.DealRequestCreate{
+		Title: api.Some("Twentieth"), Number: api.Some("1.20"), ParentID: api.Some(a.requestID("1"))}); err != nil {
+		t.Fatal(err)
+	}
+	res := s.call("get_request", map[string]any{"request": 1.2})
+	if !res.IsError || !strings.Contains(text(res), `send the number as a string`) {
+		t.Errorf("an ambiguous number: %s", text(res))
+	}
+	for _, n := range []string{"1.2", "1.20"} {
+		if got := callOK[GetRequestOut](s, "get_request", map[string]any{"request": n}); got.Request.Number != n {
+			t.Errorf("%q found %s", n, got.Request.Number)
+		}
+	}
+	if res := s.call("get_request", map[string]any{"request": true}); !res.IsError {
+		t.Errorf("a boolean request: %s", text(res))
+	}
+}

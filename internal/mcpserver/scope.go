@@ -84,23 +84,18 @@ func (sc *scope) Rows(ctx context.Context) ([]api.DealRequest, error) {
 
 // Request is the row ref names (its number, or its id), read on its own
 // with its ETag, the version a change to it names.
-func (sc *scope) Request(ctx context.Context, ref string) (*api.DealRequest, string, error) {
-	ref = strings.TrimSpace(ref)
-	id := ref
-	if !api.IsID(ref) {
+func (sc *scope) Request(ctx context.Context, ref RequestRef) (*api.DealRequest, string, error) {
+	id := ref.String()
+	if ref.number != nil || !api.IsID(id) {
 		rows, err := sc.Rows(ctx)
 		if err != nil {
 			return nil, "", err
 		}
-		id = ""
-		for _, r := range rows {
-			if r.Number == ref {
-				id = r.ID
-				break
-			}
+		if id, err = ref.matchRow(rows); err != nil {
+			return nil, "", err
 		}
 		if id == "" {
-			return nil, "", fmt.Errorf("no request numbered %q on %s that this key can see: call list_requests", inertLine(ref, maxLineChars), sc.deal.Codename)
+			return nil, "", fmt.Errorf("no request numbered %q on %s that this key can see: call list_requests", inertLine(ref.String(), maxLineChars), sc.deal.Codename)
 		}
 	}
 	r, etag, err := sc.c.RequestWithETag(ctx, sc.deal.ID, id)

@@ -19,8 +19,8 @@ const maxEvents = 500
 // ActivityIn is activity's input.
 type ActivityIn struct {
 	DealArg
-	Since   string `json:"since,omitempty" jsonschema:"from when: a duration back (24h, 7d), a day (2026-11-20, in the deal's time zone), today, yesterday, a time (RFC 3339) or all; default 24h"`
-	Request string `json:"request,omitempty" jsonschema:"only this request's events, by number or id"`
+	Since   string     `json:"since,omitempty" jsonschema:"from when: a duration back (24h, 7d), a day (2026-11-20, in the deal's time zone), today, yesterday, a time (RFC 3339) or all; default 24h"`
+	Request RequestRef `json:"request,omitempty" jsonschema:"only this request's events, by number or id"`
 }
 
 // ActivityOut is activity's answer.
@@ -60,7 +60,7 @@ func (s *Server) activity(ctx context.Context, _ *mcp.CallToolRequest, in Activi
 		return nil, ActivityOut{}, toolError(err)
 	}
 	var onlyID string
-	if in.Request != "" {
+	if !in.Request.IsZero() {
 		r, _, err := sc.Request(ctx, in.Request)
 		if err != nil {
 			return nil, ActivityOut{}, toolError(err)

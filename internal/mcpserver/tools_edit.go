@@ -14,16 +14,16 @@ import (
 // CreateRequestIn is create_request's input.
 type CreateRequestIn struct {
 	DealArg
-	Title     string `json:"title" jsonschema:"the request's title"`
-	Body      string `json:"body,omitempty" jsonschema:"details, Markdown"`
-	Kind      string `json:"kind,omitempty" jsonschema:"request (default) or section"`
-	Number    string `json:"number,omitempty" jsonschema:"its number (such as 2.4); omit for the next one under its parent"`
-	Parent    string `json:"parent,omitempty" jsonschema:"the section it goes under, by number; omit for the top level"`
-	Priority  string `json:"priority,omitempty" jsonschema:"low, medium or high"`
-	Category  string `json:"category,omitempty" jsonschema:"business, legal, tax, accounting, technology or human_resources"`
-	Requester string `json:"requester,omitempty" jsonschema:"who asks for it"`
-	DueDate   string `json:"due_date,omitempty" jsonschema:"YYYY-MM-DD"`
-	Assignee  string `json:"assignee,omitempty" jsonschema:"a person's email, name or id, or me"`
+	Title     string     `json:"title" jsonschema:"the request's title"`
+	Body      string     `json:"body,omitempty" jsonschema:"details, Markdown"`
+	Kind      string     `json:"kind,omitempty" jsonschema:"request (default) or section"`
+	Number    string     `json:"number,omitempty" jsonschema:"its number (such as 2.4); omit for the next one under its parent"`
+	Parent    RequestRef `json:"parent,omitempty" jsonschema:"the section it goes under, by number; omit for the top level"`
+	Priority  string     `json:"priority,omitempty" jsonschema:"low, medium or high"`
+	Category  string     `json:"category,omitempty" jsonschema:"business, legal, tax, accounting, technology or human_resources"`
+	Requester string     `json:"requester,omitempty" jsonschema:"who asks for it"`
+	DueDate   string     `json:"due_date,omitempty" jsonschema:"YYYY-MM-DD"`
+	Assignee  string     `json:"assignee,omitempty" jsonschema:"a person's email, name or id, or me"`
 	ConfirmArg
 }
 
@@ -54,7 +54,7 @@ func (s *Server) createRequest(ctx context.Context, req *mcp.CallToolRequest, in
 	set("kind", in.Kind, func(string) {})
 	set("priority", in.Priority, func(string) {})
 	set("category", in.Category, func(string) {})
-	if in.Parent != "" {
+	if !in.Parent.IsZero() {
 		parent, _, err := sc.Request(ctx, in.Parent)
 		if err != nil {
 			return nil, WriteOut{}, toolError(err)
@@ -115,14 +115,14 @@ func setEnums(kind, priority, category string, k *api.Optional[api.RequestKind],
 // EditRequestIn is edit_request's input: only the fields given change.
 type EditRequestIn struct {
 	DealArg
-	Request   string  `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
-	Title     *string `json:"title,omitempty"`
-	Body      *string `json:"body,omitempty" jsonschema:"details, Markdown"`
-	Number    *string `json:"number,omitempty"`
-	Priority  *string `json:"priority,omitempty" jsonschema:"low, medium or high"`
-	Category  *string `json:"category,omitempty" jsonschema:"business, legal, tax, accounting, technology or human_resources"`
-	Requester *string `json:"requester,omitempty" jsonschema:"who asks for it; empty to clear"`
-	DueDate   *string `json:"due_date,omitempty" jsonschema:"YYYY-MM-DD; empty to clear"`
+	Request   RequestRef `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
+	Title     *string    `json:"title,omitempty"`
+	Body      *string    `json:"body,omitempty" jsonschema:"details, Markdown"`
+	Number    *string    `json:"number,omitempty"`
+	Priority  *string    `json:"priority,omitempty" jsonschema:"low, medium or high"`
+	Category  *string    `json:"category,omitempty" jsonschema:"business, legal, tax, accounting, technology or human_resources"`
+	Requester *string    `json:"requester,omitempty" jsonschema:"who asks for it; empty to clear"`
+	DueDate   *string    `json:"due_date,omitempty" jsonschema:"YYYY-MM-DD; empty to clear"`
 	ConfirmArg
 }
 

@@ -15,28 +15,28 @@ import (
 const readNote = " " + untrustedNote
 
 func (s *Server) addReadTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "whoami", Annotations: readOnly("Who am I"),
+	addTool(s, &mcp.Tool{Name: "whoami", Annotations: readOnly("Who am I"),
 		Description: "Who the API key acts as (user, organization, key access), the server, whether writes are enabled, " +
 			"and the deal tools use when none is named. Call it first to learn which side you are on."}, s.whoami)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_deals", Annotations: readOnly("List deals"),
+	addTool(s, &mcp.Tool{Name: "list_deals", Annotations: readOnly("List deals"),
 		Description: "The deals this key reaches, with their parties (buy and sell side) and the caller's seat." + readNote}, s.listDeals)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_requests", Annotations: readOnly("List requests"),
+	addTool(s, &mcp.Tool{Name: "list_requests", Annotations: readOnly("List requests"),
 		Description: "The deal's request list in list order, filtered as `dealctl requests ls` filters it: status, " +
 			"priority, category, assignee, overdue, due before a day, within a section, updated since, and a text search. " +
 			"Each row has its status, due date, assignee, the statuses the caller may move it to, and a preview of its " +
 			"latest answer; call get_request for the whole conversation." + readNote}, s.listRequests)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "get_request", Annotations: readOnly("Get a request"),
+	addTool(s, &mcp.Tool{Name: "get_request", Annotations: readOnly("Get a request"),
 		Description: "One request with its details, its whole conversation (answers, questions, references and, for the " +
 			"owning side only, internal notes), with each message's author and side, and the files and links given in " +
 			"answer (download_link fetches a file)." + readNote}, s.getRequest)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "progress", Annotations: readOnly("Deal progress"),
+	addTool(s, &mcp.Tool{Name: "progress", Annotations: readOnly("Deal progress"),
 		Description: "The deal at a glance: requests counted by status, category and assignee; how many are overdue " +
 			"and due this week (in the deal's time zone)."}, s.progress)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "activity", Annotations: readOnly("Deal activity"),
+	addTool(s, &mcp.Tool{Name: "activity", Annotations: readOnly("Deal activity"),
 		Description: "What happened on the deal since a time (default: 24 hours back): requests created and edited, " +
 			"assignments, status moves, messages and files, with who did it and from which side. Uses the server's " +
 			"events where it has them; elsewhere lists the requests updated since then." + readNote}, s.activity)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "download_link", Annotations: readOnly("Download link"),
+	addTool(s, &mcp.Tool{Name: "download_link", Annotations: readOnly("Download link"),
 		Description: "A short-lived link (about a minute) to fetch a file given in answer, by its version_id from " +
 			"get_request. The link works without the key: hand it to the user rather than fetching it yourself " +
 			"unless they ask. Taking one is recorded in the deal's download audit trail." + readNote}, s.downloadLink)

@@ -17,16 +17,16 @@ import (
 // requests ls`. Every filter given must hold.
 type ListRequestsIn struct {
 	DealArg
-	Status       []string `json:"status,omitempty" jsonschema:"any of: open, partial, complete"`
-	Priority     []string `json:"priority,omitempty" jsonschema:"any of: low, medium, high"`
-	Category     []string `json:"category,omitempty" jsonschema:"any of: business, legal, tax, accounting, technology, human_resources"`
-	Assignee     string   `json:"assignee,omitempty" jsonschema:"me, none (unassigned), or a person's email, name or id"`
-	Overdue      bool     `json:"overdue,omitempty" jsonschema:"only requests due before today (deal's time zone) and not complete"`
-	DueBefore    string   `json:"due_before,omitempty" jsonschema:"only requests due before this day, YYYY-MM-DD"`
-	Section      string   `json:"section,omitempty" jsonschema:"only requests under this section, by its number"`
-	Search       string   `json:"search,omitempty" jsonschema:"only requests whose number, title, body or requester contains this text"`
-	UpdatedSince string   `json:"updated_since,omitempty" jsonschema:"only requests updated at or after this time (RFC 3339)"`
-	Limit        int      `json:"limit,omitempty" jsonschema:"at most this many rows (default 200, at most 1000)"`
+	Status       []string   `json:"status,omitempty" jsonschema:"any of: open, partial, complete"`
+	Priority     []string   `json:"priority,omitempty" jsonschema:"any of: low, medium, high"`
+	Category     []string   `json:"category,omitempty" jsonschema:"any of: business, legal, tax, accounting, technology, human_resources"`
+	Assignee     string     `json:"assignee,omitempty" jsonschema:"me, none (unassigned), or a person's email, name or id"`
+	Overdue      bool       `json:"overdue,omitempty" jsonschema:"only requests due before today (deal's time zone) and not complete"`
+	DueBefore    string     `json:"due_before,omitempty" jsonschema:"only requests due before this day, YYYY-MM-DD"`
+	Section      RequestRef `json:"section,omitempty" jsonschema:"only requests under this section, by its number"`
+	Search       string     `json:"search,omitempty" jsonschema:"only requests whose number, title, body or requester contains this text"`
+	UpdatedSince string     `json:"updated_since,omitempty" jsonschema:"only requests updated at or after this time (RFC 3339)"`
+	Limit        int        `json:"limit,omitempty" jsonschema:"at most this many rows (default 200, at most 1000)"`
 }
 
 // ListRequestsOut is list_requests' answer.
@@ -85,7 +85,7 @@ func (s *Server) filterOf(ctx context.Context, sc *scope, in ListRequestsIn) (*r
 		}
 		f.UpdatedSince = &t
 	}
-	if in.Section != "" {
+	if !in.Section.IsZero() {
 		sec, _, err := sc.Request(ctx, in.Section)
 		if err != nil {
 			return nil, err
@@ -208,8 +208,8 @@ func (s *Server) rowsOut(ctx context.Context, sc *scope, rows []api.DealRequest,
 // GetRequestIn is get_request's input.
 type GetRequestIn struct {
 	DealArg
-	Request  string `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"cut the body and each message to this many characters (default 4000, at most 20000)"`
+	Request  RequestRef `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
+	MaxChars int        `json:"max_chars,omitempty" jsonschema:"cut the body and each message to this many characters (default 4000, at most 20000)"`
 }
 
 // GetRequestOut is get_request's answer.

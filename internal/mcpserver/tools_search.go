@@ -60,7 +60,7 @@ type SearchHit struct {
 }
 
 func (s *Server) addSearchTool() {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Annotations: readOnly("Search the deal"),
+	addTool(s, &mcp.Tool{Name: "search", Annotations: readOnly("Search the deal"),
 		Description: "Finds where words are on the deal. Where the server offers search: requests (number, title, body, " +
 			"requester) and their threads (messages, link labels, file names), ranked, with snippets, words stemmed and " +
 			"accents folded. Elsewhere: the requests whose number, title, body or requester contain the text, in list " +

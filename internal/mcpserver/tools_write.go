@@ -23,20 +23,20 @@ func writeAnnotations(title string, destructive, idempotent, openWorld bool) *mc
 }
 
 func (s *Server) addWriteTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "answer", Annotations: writeAnnotations("Answer a request", false, true, true),
+	addTool(s, &mcp.Tool{Name: "answer", Annotations: writeAnnotations("Answer a request", false, true, true),
 		Description: "Posts a message on a request: a response (moves the request to complete, or to partial with " +
 			"partial: true, unless keep_status), a question, a reference, or an internal note (the owning side only; " +
 			"internal: true keeps any message to the caller's side). Links may be attached. A shared message is seen, " +
 			"and notified, to the other side." + writeNote}, s.answer)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "move_status", Annotations: writeAnnotations("Move a request's status", true, true, true),
+	addTool(s, &mcp.Tool{Name: "move_status", Annotations: writeAnnotations("Move a request's status", true, true, true),
 		Description: "Moves a request to open, partial or complete, within the statuses the caller may move it to " +
 			"(allowed_statuses in list_requests)." + writeNote}, s.moveStatus)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "assign", Annotations: writeAnnotations("Assign a request", true, true, true),
+	addTool(s, &mcp.Tool{Name: "assign", Annotations: writeAnnotations("Assign a request", true, true, true),
 		Description: "Assigns a request to a person on the deal (by email, name, person id or me), or to no one " +
 			"(none)." + writeNote}, s.assign)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "create_request", Annotations: writeAnnotations("Create a request", false, true, true),
+	addTool(s, &mcp.Tool{Name: "create_request", Annotations: writeAnnotations("Create a request", false, true, true),
 		Description: "Adds a request (or a section) to the deal's list; the owning side's admins and editors may." + writeNote}, s.createRequest)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "edit_request", Annotations: writeAnnotations("Edit a request", true, true, true),
+	addTool(s, &mcp.Tool{Name: "edit_request", Annotations: writeAnnotations("Edit a request", true, true, true),
 		Description: "Changes a request's title, body, number, priority, category, requester or due date; only the " +
 			"fields given change." + writeNote}, s.editRequest)
 }
@@ -55,13 +55,13 @@ type LinkIn struct {
 // AnswerIn is answer's input.
 type AnswerIn struct {
 	DealArg
-	Request    string   `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
-	Text       string   `json:"text,omitempty" jsonschema:"the message, Markdown"`
-	Kind       string   `json:"kind,omitempty" jsonschema:"response (default), question, reference or internal_note"`
-	Partial    bool     `json:"partial,omitempty" jsonschema:"a partial response: more is to come (moves the request to partial)"`
-	Internal   bool     `json:"internal,omitempty" jsonschema:"keep it to the caller's side (owning side only)"`
-	KeepStatus bool     `json:"keep_status,omitempty" jsonschema:"leave the request's status as it is"`
-	Links      []LinkIn `json:"links,omitempty"`
+	Request    RequestRef `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
+	Text       string     `json:"text,omitempty" jsonschema:"the message, Markdown"`
+	Kind       string     `json:"kind,omitempty" jsonschema:"response (default), question, reference or internal_note"`
+	Partial    bool       `json:"partial,omitempty" jsonschema:"a partial response: more is to come (moves the request to partial)"`
+	Internal   bool       `json:"internal,omitempty" jsonschema:"keep it to the caller's side (owning side only)"`
+	KeepStatus bool       `json:"keep_status,omitempty" jsonschema:"leave the request's status as it is"`
+	Links      []LinkIn   `json:"links,omitempty"`
 	ConfirmArg
 }
 
@@ -171,8 +171,8 @@ func messageOf(in AnswerIn) (api.MessageCreate, error) {
 // MoveStatusIn is move_status's input.
 type MoveStatusIn struct {
 	DealArg
-	Request string `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
-	Status  string `json:"status" jsonschema:"open, partial or complete"`
+	Request RequestRef `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
+	Status  string     `json:"status" jsonschema:"open, partial or complete"`
 	ConfirmArg
 }
 
@@ -243,8 +243,8 @@ func statusList(ss []api.RequestStatus) string {
 // AssignIn is assign's input.
 type AssignIn struct {
 	DealArg
-	Request  string `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
-	Assignee string `json:"assignee" jsonschema:"a person's email, name or id, me, or none to unassign"`
+	Request  RequestRef `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
+	Assignee string     `json:"assignee" jsonschema:"a person's email, name or id, me, or none to unassign"`
 	ConfirmArg
 }
 
