@@ -224,14 +224,18 @@ func (db *DB) fillRequests(ctx context.Context, dealID string, hits []store.Sear
 			ids = append(ids, h.Request.ID)
 		}
 	}
-	query := "SELECT " + requestCols + " FROM requests WHERE deal_id = ? AND id IN (" + placeholders(len(ids)-1) + ")"
-	rows, err := collect(ctx, db.read, scanRequest, db.q(query), ids...)
+	// By id alone: with the deal in the condition too, SQLite may walk
+	// the deal's rows by its index instead of looking the ids up.
+	query := "SELECT " + requestCols + " FROM requests WHERE id IN (" + placeholders(len(ids)-1) + ")"
+	rows, err := collect(ctx, db.read, scanRequest, db.q(query), ids[1:]...)
 	if err != nil {
 		return err
 	}
 	byID := make(map[string]store.Request, len(rows))
 	for _, r := range rows {
-		byID[r.ID] = r
+		if r.DealID == dealID {
+			byID[r.ID] = r
+		}
 	}
 	for i := range hits {
 		hits[i].Request = byID[hits[i].Request.ID]
