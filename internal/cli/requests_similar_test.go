@@ -43,3 +43,34 @@ func TestCreateStopsWhenAskedBefore(t *testing.T) {
 		t.Errorf("--json: exit %d %s", r.code, r.err)
 	}
 }
+
+// TestAnswerSimilarShowsWhatThatSideMaySee: answer --similar lists the
+// answers given to requests like this one, posts nothing, and shows
+// the counterparty none of the owning side's internal answers.
+func TestAnswerSimilarShowsWhatThatSideMaySee(t *testing.T) {
+	t.Parallel()
+	ts := newFalcon(t)
+	run(t, ts, runOpts{}, "requests", "create", "--title", "Copies of the audited accounts", "--parent", "2", "--force").must(t, cmdutil.ExitOK)
+	run(t, ts, runOpts{}, "answer", "2.1", "--internal", "--no-status", "-m", "Owner draft: the accounts are not final.").must(t, cmdutil.ExitOK)
+	bob := map[string]string{"DEALCTL_API_KEY": bobFalconKey}
+	messagePosts := func() int { return ts.callsTo("POST /api/v1/deals/" + ts.dealID() + "/requests/") }
+	posts := messagePosts()
+
+	r := run(t, ts, runOpts{env: bob}, "answer", "2.2", "--similar")
+	r.must(t, cmdutil.ExitOK, "2.1 Audited accounts (100% alike)", "Attached the audited accounts.")
+	if strings.Contains(r.out, "Owner draft") {
+		t.Errorf("the counterparty sees the owner's internal answer:\n%s", r.out)
+	}
+	r = run(t, ts, runOpts{}, "answer", "2.2", "--similar", "--jq", ".[].answers[].text")
+	r.must(t, cmdutil.ExitOK, "Attached the audited accounts.", "Owner draft")
+	if messagePosts() != posts {
+		t.Error("--similar posted")
+	}
+	r = run(t, ts, runOpts{tty: true}, "answer", "1.1", "--similar")
+	if r.code != cmdutil.ExitOK || !strings.Contains(r.err, "No request like 1.1 has an answer") {
+		t.Errorf("nothing similar: exit %d %q %q", r.code, r.out, r.err)
+	}
+	if r := run(t, ts, runOpts{}, "answer", "2.2", "--similar", "-m", "x"); r.code != cmdutil.ExitUsage {
+		t.Errorf("--similar with -m: exit %d", r.code)
+	}
+}
