@@ -48,9 +48,13 @@ func (c *Client) SupportsSearch() bool { return c.Supports(api.ExtSearch) }
 
 // Search answers GET /deals/{id}/search: the hits, best first, of what
 // the caller may see. It returns ErrSearchUnsupported, without a call,
-// where the server is known not to offer it.
+// where the server is known not to offer it or Options.NoExtensions is
+// set.
 func (c *Client) Search(ctx context.Context, dealID string, q SearchQuery) (*api.SearchResults, error) {
-	if !c.SupportsSearch() && len(c.Extensions()) > 0 {
+	// Known not to be offered: the server advertised others, or the
+	// client was told to use none. Not known yet (no answer so far):
+	// asked, and a 404 from a server without it says so.
+	if !c.SupportsSearch() && (len(c.Extensions()) > 0 || c.ext.off) {
 		return nil, ErrSearchUnsupported
 	}
 	var out api.SearchResults

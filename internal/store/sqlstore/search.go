@@ -18,8 +18,9 @@ import (
 //
 //   - requests before their threads; among requests, the number or the
 //     title holding every term, then the body, then the requester, then
-//     the terms spread over the fields; with Any, those holding the most
-//     terms first; then in the deal's number order;
+//     the terms spread over the fields, each group in the deal's number
+//     order (a group is read only while the limit is not reached); with
+//     Any, those holding the most terms first;
 //   - thread hits (messages, links, files), newest first.
 //
 // No relevance score from the index's statistics (bm25, corpus counts)
@@ -85,6 +86,70 @@ func (m requestMatch) field() api.SearchField {
 // searchRequests ranks the deal's requests matching q, keeping the
 // first q.Limit+1.
 func (db *DB) searchRequests(ctx context.Context, q store.SearchQuery) ([]store.SearchHit, error) {
+	if q.Any {
+		return db.searchRequestsAny(ctx, q)
+	}
+	var out []store.SearchHit
+	seen := map[string]bool{}
+	for _, group := range requestTierGroups {
+		var found []requestMatch
+		var fields []api.SearchField
+		for _, field := range group {
+			ms, err := db.requestsIn(ctx, q, field)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range ms {
+				if !seen[m.id] {
+					seen[m.id] = true
+					found, fields = append(found, m), append(fields, field)
+				}
+			}
+		}
+		order := make([]int, len(found))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return compareMatches(found[a], found[b]) })
+		for _, i := range order {
+			out = append(out, store.SearchHit{Request: store.Request{ID: found[i].id}, Field: fields[i], Matched: len(q.Terms)})
+		}
+		// The groups come best first: once the limit is passed, the
+		// later ones cannot enter it, and are never read.
+		if len(out) > q.Limit {
+			return out[:q.Limit+1], nil
+		}
+	}
+	return out, nil
+}
+
+// requestTierGroups are the fields a request's terms may all be in, in
+// the order hits rank: number and title together (in number order), then
+// body, requester, and the fields together (api.FieldRequest).
+var requestTierGroups = [][]api.SearchField{
+	{api.FieldNumber, api.FieldTitle}, {api.FieldBody}, {api.FieldRequester}, {api.FieldRequest},
+}
+
+// requestsIn finds the deal's requests whose field holds every term
+// (api.FieldRequest: the fields together).
+func (db *DB) requestsIn(ctx context.Context, q store.SearchQuery, field api.SearchField) ([]requestMatch, error) {
+	if db.dialect == Postgres {
+		return db.pgRequestsIn(ctx, q, field)
+	}
+	return db.liteRequestsIn(ctx, q, field)
+}
+
+func compareMatches(a, b requestMatch) int {
+	if c := domain.CompareNumbers(a.number, b.number); c != 0 {
+		return c
+	}
+	return strings.Compare(a.id, b.id)
+}
+
+// searchRequestsAny ranks the requests holding any term, those holding
+// the most first, then by where they are and number: every candidate is
+// read with which terms each field holds.
+func (db *DB) searchRequestsAny(ctx context.Context, q store.SearchQuery) ([]store.SearchHit, error) {
 	var matches []requestMatch
 	var err error
 	if db.dialect == Postgres {
@@ -95,30 +160,18 @@ func (db *DB) searchRequests(ctx context.Context, q store.SearchQuery) ([]store.
 	if err != nil {
 		return nil, err
 	}
-	all := uint64(1)<<len(q.Terms) - 1
-	kept := matches[:0]
-	for _, m := range matches {
-		if m.anywhere == all || (q.Any && m.anywhere != 0) {
-			kept = append(kept, m)
-		}
-	}
-	slices.SortFunc(kept, func(a, b requestMatch) int {
-		if q.Any {
-			if c := bits.OnesCount64(b.anywhere) - bits.OnesCount64(a.anywhere); c != 0 {
-				return c
-			}
+	slices.SortFunc(matches, func(a, b requestMatch) int {
+		if c := bits.OnesCount64(b.anywhere) - bits.OnesCount64(a.anywhere); c != 0 {
+			return c
 		}
 		if c := fieldTier[a.field()] - fieldTier[b.field()]; c != 0 {
 			return c
 		}
-		if c := domain.CompareNumbers(a.number, b.number); c != 0 {
-			return c
-		}
-		return strings.Compare(a.id, b.id)
+		return compareMatches(a, b)
 	})
-	kept = kept[:min(len(kept), q.Limit+1)]
-	out := make([]store.SearchHit, len(kept))
-	for i, m := range kept {
+	matches = matches[:min(len(matches), q.Limit+1)]
+	out := make([]store.SearchHit, len(matches))
+	for i, m := range matches {
 		out[i] = store.SearchHit{Request: store.Request{ID: m.id}, Field: m.field(), Matched: bits.OnesCount64(m.anywhere)}
 	}
 	return out, nil
@@ -171,14 +224,18 @@ func (db *DB) fillRequests(ctx context.Context, dealID string, hits []store.Sear
 			ids = append(ids, h.Request.ID)
 		}
 	}
-	query := "SELECT " + requestCols + " FROM requests WHERE deal_id = ? AND id IN (" + placeholders(len(ids)-1) + ")"
-	rows, err := collect(ctx, db.read, scanRequest, db.q(query), ids...)
+	// By id alone: with the deal in the condition too, SQLite may walk
+	// the deal's rows by its index instead of looking the ids up.
+	query := "SELECT " + requestCols + " FROM requests WHERE id IN (" + placeholders(len(ids)-1) + ")"
+	rows, err := collect(ctx, db.read, scanRequest, db.q(query), ids[1:]...)
 	if err != nil {
 		return err
 	}
 	byID := make(map[string]store.Request, len(rows))
 	for _, r := range rows {
-		byID[r.ID] = r
+		if r.DealID == dealID {
+			byID[r.ID] = r
+		}
 	}
 	for i := range hits {
 		hits[i].Request = byID[hits[i].Request.ID]

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -98,6 +99,20 @@ func (db *DB) pgRequestMatches(ctx context.Context, q store.SearchQuery) ([]requ
 		out = append(out, m)
 	}
 	return out, rows.Err()
+}
+
+// pgRequestsIn finds the deal's requests whose field holds every term:
+// the index finds those holding them anywhere, ts_filter keeps the
+// field's weight.
+func (db *DB) pgRequestsIn(ctx context.Context, q store.SearchQuery, field api.SearchField) ([]requestMatch, error) {
+	tsq, args := pgAll(q.Terms, "&&")
+	cond := "r.search_vector @@ q.q"
+	if i := slices.Index(requestFields[:], field); i >= 0 {
+		cond += " AND ts_filter(r.search_vector, '{" + pgFieldWeights[i] + "}') @@ q.q"
+	}
+	filter, filterArgs := searchFilter(q.Filter)
+	query := "WITH q AS (SELECT " + tsq + " AS q) SELECT r.id, r.number FROM requests r, q WHERE r.deal_id = ? AND " + cond + filter
+	return collect(ctx, db.read, scanRequestMatch, db.q(query), append(append(args, q.DealID), filterArgs...)...)
 }
 
 // pgThreadMatches finds the messages, and the files and links, that hold

@@ -2,8 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"slices"
 	"strings"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/search"
 	"github.com/dealctl/dealctl/internal/store"
 )
@@ -35,13 +37,36 @@ func ftsAll(q search.Query) string {
 // liteFieldColumns are requests_search's columns, in requestFields' order.
 var liteFieldColumns = [4]string{"number", "title", "body", "requester"}
 
+// The index is asked first, in a subquery (its rowids, materialised
+// once), and the rows are read by rowid: joined the other way, SQLite may
+// walk the deal's rows and ask the index once for each.
+const (
+	liteRequestsMatching = "SELECT r.id, r.number FROM requests r WHERE r.rowid IN (SELECT rowid FROM requests_search WHERE requests_search MATCH ?) AND r.deal_id = ?"
+	liteMessagesMatching = "m.rowid IN (SELECT rowid FROM messages_search WHERE messages_search MATCH ?)"
+	liteFilesMatching    = "f.rowid IN (SELECT rowid FROM files_search WHERE files_search MATCH ?)"
+)
+
+// liteRequestsIn finds the deal's requests whose field holds every term.
+func (db *DB) liteRequestsIn(ctx context.Context, q store.SearchQuery, field api.SearchField) ([]requestMatch, error) {
+	match := ftsAll(q.Terms)
+	if i := slices.Index(requestFields[:], field); i >= 0 {
+		match = "{" + liteFieldColumns[i] + "} : (" + match + ")"
+	}
+	filter, filterArgs := searchFilter(q.Filter)
+	return collect(ctx, db.read, scanRequestMatch, liteRequestsMatching+filter, append([]any{match, q.DealID}, filterArgs...)...)
+}
+
+func scanRequestMatch(s scanner) (requestMatch, error) {
+	var m requestMatch
+	return m, s.Scan(&m.id, &m.number)
+}
+
 // liteRequestMatches asks, for each term and each field, which of the
 // deal's requests hold it: FTS5 answers a column filter from the same
 // index.
 func (db *DB) liteRequestMatches(ctx context.Context, q store.SearchQuery) ([]requestMatch, error) {
 	filter, filterArgs := searchFilter(q.Filter)
-	query := `SELECT r.id, r.number FROM requests_search JOIN requests r ON r.rowid = requests_search.rowid
-		WHERE requests_search MATCH ? AND r.deal_id = ?` + filter
+	query := liteRequestsMatching + filter
 	byID := map[string]*requestMatch{}
 	var order []string
 	for t, term := range q.Terms {
@@ -87,13 +112,13 @@ func (db *DB) liteThreadMatches(ctx context.Context, q store.SearchQuery, limit 
 	args := append([]any{match, q.DealID, q.ViewerParty}, filterArgs...)
 	args = append(args, limit)
 	messages, err = collect(ctx, db.read, scanMessageHit, `SELECT m.id, m.request_id, m.internal, m.posted_at, m.text
-		FROM messages_search JOIN messages m ON m.rowid = messages_search.rowid JOIN requests r ON r.id = m.request_id
-		WHERE messages_search MATCH ? AND m.deal_id = ? AND `+visibleTo+filter+threadOrder+" LIMIT ?", args...)
+		FROM messages m JOIN requests r ON r.id = m.request_id
+		WHERE `+liteMessagesMatching+` AND m.deal_id = ? AND `+visibleTo+filter+threadOrder+" LIMIT ?", args...)
 	if err != nil {
 		return nil, nil, err
 	}
 	files, err = collect(ctx, db.read, scanFileHit, `SELECT f.version_id, f.kind, COALESCE(f.name, ''), m.id, m.request_id, m.internal, m.posted_at
-		FROM files_search JOIN files f ON f.rowid = files_search.rowid JOIN messages m ON m.id = f.message_id JOIN requests r ON r.id = f.request_id
-		WHERE files_search MATCH ? AND f.deal_id = ? AND `+visibleTo+filter+threadOrder+", f.position LIMIT ?", args...)
+		FROM files f JOIN messages m ON m.id = f.message_id JOIN requests r ON r.id = f.request_id
+		WHERE `+liteFilesMatching+` AND f.deal_id = ? AND `+visibleTo+filter+threadOrder+", f.position LIMIT ?", args...)
 	return messages, files, err
 }
