@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -43,8 +44,8 @@ type liveAPI struct {
 	ids *world.Result
 
 	mu      sync.Mutex
-	writes  []string // "METHOD path Idempotency-Key" of each POST and PATCH
-	hideExt bool     // answer as a server without extensions
+	writes  []string    // "METHOD path Idempotency-Key" of each POST and PATCH
+	hideExt atomic.Bool // answer as a server without extensions
 }
 
 func startAPI(t *testing.T) *liveAPI {
@@ -75,7 +76,7 @@ func startAPI(t *testing.T) *liveAPI {
 			a.writes = append(a.writes, r.Method+" "+r.URL.Path+" "+r.Header.Get(api.IdempotencyKeyHeader))
 			a.mu.Unlock()
 		}
-		if a.hideExt {
+		if a.hideExt.Load() {
 			srv.ServeHTTP(&hideExtensions{ResponseWriter: w}, r)
 			return
 		}

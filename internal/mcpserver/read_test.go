@@ -106,7 +106,7 @@ func TestSearchBothWays(t *testing.T) {
 			t.Errorf("bob finds alice's internal note: %+v", h)
 		}
 	}
-	a.hideExt = true
+	a.hideExt.Store(true)
 	plain := callOK[SearchOut](a.session(t, bobKey, sessionOptions{}), "search", map[string]any{"query": "amendments"})
 	if plain.Method != searchByClient || len(plain.Requests) != 1 || plain.Requests[0].Number != "1.1" {
 		t.Errorf("search without the extension = %+v", plain)
@@ -117,7 +117,7 @@ func TestSearchBothWays(t *testing.T) {
 // answered with the requests updated since.
 func TestActivityWithoutEvents(t *testing.T) {
 	a := startAPI(t)
-	a.hideExt = true
+	a.hideExt.Store(true)
 	s := a.session(t, aliceKey, sessionOptions{})
 	act := callOK[ActivityOut](s, "activity", map[string]any{"since": "30d"})
 	if act.Source != "updated_requests" || len(act.Updated) != 3 {

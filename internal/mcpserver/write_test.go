@@ -132,7 +132,7 @@ func TestTokenBoundToTheWrite(t *testing.T) {
 	if !res.IsError {
 		t.Errorf("another tool's token: %s", text(res))
 	}
-	if w := a.writes; len(w) != 0 {
+	if w := a.writesTo(""); len(w) != 0 {
 		t.Errorf("writes: %v", w)
 	}
 }
@@ -159,14 +159,14 @@ func testElicitation(t *testing.T, protocol string) {
 	answer = "decline"
 	declined := callOK[WriteOut](s, "answer", map[string]any{"request": "1.2", "text": "Draft reply.", "kind": "internal_note"})
 	if declined.Status != "declined" || len(a.writesTo("/messages")) != 0 {
-		t.Fatalf("declined = %+v, writes %v", declined, a.writes)
+		t.Fatalf("declined = %+v, writes %v", declined, a.writesTo(""))
 	}
 	answer = "cancel"
 	if got := callOK[WriteOut](s, "move_status", map[string]any{"request": "1.2", "status": "complete"}); got.Status != "declined" {
 		t.Errorf("cancelled = %+v", got)
 	}
-	if len(a.writes) != 0 {
-		t.Fatalf("a declined write reached the server: %v", a.writes)
+	if len(a.writesTo("")) != 0 {
+		t.Fatalf("a declined write reached the server: %v", a.writesTo(""))
 	}
 
 	answer = "accept"
