@@ -9,10 +9,14 @@ import (
 
 func TestWhoamiBothSides(t *testing.T) {
 	a := startAPI(t)
-	for _, c := range []struct{ key, email string }{{aliceKey, "alice@target.example"}, {bobKey, "bob@acme.example"}} {
+	for _, c := range []struct {
+		key, email, side string
+		owning           bool
+	}{{aliceKey, "alice@target.example", "sell", true}, {bobKey, "bob@acme.example", "buy", false}} {
 		out := callOK[WhoamiOut](a.session(t, c.key, sessionOptions{}), "whoami", nil)
-		if out.User.Email != c.email || out.WritesEnabled || out.KeyAccess != "write" {
-			t.Errorf("whoami with %s's key = %+v", c.email, out)
+		if out.User.Email != c.email || out.WritesEnabled || out.KeyAccess != "write" || out.Seat == nil ||
+			out.Seat.Side != c.side || out.Seat.OwningSide != c.owning || out.Seat.Deal.Codename != "Falcon" {
+			t.Errorf("whoami with %s's key = %+v, seat %+v", c.email, out, out.Seat)
 		}
 	}
 }

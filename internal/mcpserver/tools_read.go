@@ -58,6 +58,18 @@ type WhoamiOut struct {
 	DefaultDeal   string    `json:"default_deal,omitempty" jsonschema:"the deal tools use when the call names none"`
 	WritesEnabled bool      `json:"writes_enabled" jsonschema:"whether dealctl mcp was started with --allow-writes"`
 	Extensions    []string  `json:"extensions" jsonschema:"the server's extensions in use"`
+	// Seat is the caller's place on the default deal, when there is one.
+	Seat *SeatOut `json:"seat,omitempty" jsonschema:"the caller's place on the default deal"`
+}
+
+// SeatOut is the caller's place on a deal.
+type SeatOut struct {
+	Deal         DealRef `json:"deal"`
+	Side         string  `json:"side" jsonschema:"buy or sell"`
+	Party        string  `json:"party,omitempty" jsonschema:"the caller's party's label"`
+	OwningSide   bool    `json:"owning_side" jsonschema:"whether the caller's side owns the request list (and may keep internal notes)"`
+	Access       string  `json:"access" jsonschema:"admin, editor or viewer"`
+	ProjectAdmin bool    `json:"project_admin"`
 }
 
 func (s *Server) whoami(ctx context.Context, _ *mcp.CallToolRequest, _ WhoamiIn) (*mcp.CallToolResult, WhoamiOut, error) {
@@ -70,6 +82,14 @@ func (s *Server) whoami(ctx context.Context, _ *mcp.CallToolRequest, _ WhoamiIn)
 		Organization: inertLine(me.Organization.Name, maxNameChars), KeyName: inertLine(me.Key.Name, maxNameChars),
 		KeyPrefix: me.Key.Prefix, KeyAccess: string(me.Key.Access), KeyExpiresAt: me.Key.ExpiresAt,
 		Server: s.opts.Server, DefaultDeal: s.opts.Deal, WritesEnabled: s.opts.AllowWrites, Extensions: s.c.Extensions(),
+	}
+	if sc, err := s.openDeal(ctx, ""); err == nil { // no default deal: no seat to show
+		seat := &SeatOut{Deal: dealRef(sc.deal.Deal), Access: string(sc.deal.Me.Access), ProjectAdmin: sc.deal.Me.IsProjectAdmin,
+			OwningSide: sc.onOwningSide()}
+		if pt := sc.party(sc.deal.Me.PartyID); pt != nil {
+			seat.Side, seat.Party = string(pt.Side), inertPtr(pt.Label, maxNameChars)
+		}
+		out.Seat = seat
 	}
 	if out.Extensions == nil {
 		out.Extensions = []string{}

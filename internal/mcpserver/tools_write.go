@@ -92,7 +92,11 @@ func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest, in Answer
 	if in.Partial {
 		what = "partial " + what
 	}
-	pv := s.basePreview(ctx, sc, "post a "+what, r)
+	article := "a "
+	if strings.ContainsRune("aeiou", rune(what[0])) {
+		article = "an "
+	}
+	pv := s.basePreview(ctx, sc, "post "+article+what, r)
 	pv.VisibleTo = "both sides: the other side is notified"
 	if in.Internal || kind == api.MessageInternalNote {
 		pv.VisibleTo = "your side only"

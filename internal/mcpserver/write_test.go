@@ -180,7 +180,7 @@ func testElicitation(t *testing.T, protocol string) {
 	if len(asked) != 3 {
 		t.Fatalf("asked %d times", len(asked))
 	}
-	for _, want := range []string{"post a internal note", "Falcon", "1.2", "Alice Sato <alice@target.example> (sell side, Target Co)", "your side only", "Draft reply."} {
+	for _, want := range []string{"post an internal note", "Falcon", "1.2", "Alice Sato <alice@target.example> (sell side, Target Co)", "your side only", "Draft reply."} {
 		if !strings.Contains(asked[2], want) {
 			t.Errorf("the confirmation asked %q, without %q", asked[2], want)
 		}
