@@ -39,6 +39,7 @@ type messagesMsg struct {
 	dealID, requestID string
 	msgs              []api.Message
 	scroll            scrollTo // where the detail pane goes once they show
+	messageID         string   // with scrollMessage: the message to show
 	err               error
 }
 
@@ -49,6 +50,7 @@ const (
 	scrollHeading scrollTo = iota // enter: the start of the conversation
 	scrollBottom                  // after a post: the newest message
 	scrollKeep                    // a re-read in the background: stay put
+	scrollMessage                 // a search hit: its message at the top
 )
 
 type postedMsg struct {

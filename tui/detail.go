@@ -18,6 +18,7 @@ type conversation struct {
 	msgs     []api.Message
 	rendered string // for renderedW
 	renderW  int
+	starts   []int // the line of rendered each message starts on
 }
 
 // convoMarker starts the conversation in the detail pane; enter scrolls
@@ -144,7 +145,8 @@ func (m *Model) conversationText(r *api.DealRequest, w int) string {
 		return head + "\nNo messages yet. a answers."
 	}
 	if c.renderW != w || c.rendered == "" {
-		c.rendered, c.renderW = m.md.conversation(c.msgs, w, m.st), w
+		c.rendered, c.starts = m.md.conversationLines(c.msgs, w, m.st)
+		c.renderW = w
 	}
 	return head + "\n" + c.rendered
 }

@@ -68,6 +68,9 @@ func TestFilterAndSearch(t *testing.T) {
 	s.waitFor("Management accounts")
 	s.keys("/", "a", "m", "e", "n", "d", "enter")
 	s.waitFor("search: amend")
+	// enter also asked the server's search of the conversations: its
+	// answer is on the status line before the screen is compared.
+	s.waitFor("1 request holds amend")
 	m = s.quit()
 	if r := m.current(); r == nil || r.Number != "1.1" || m.list.shown != 1 {
 		t.Fatalf("searching the body for 'amend' should find 1.1 alone; cursor on %v, %d shown", r, m.list.shown)

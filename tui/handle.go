@@ -131,6 +131,7 @@ func (m *Model) back() {
 		m.focus = paneList
 	case m.search.Value() != "":
 		m.search.SetValue("")
+		m.clearThreadHits()
 		m.setFilter(m.list.filter)
 	case m.list.filter.active():
 		m.setFilter(filter{order: m.list.filter.order})
@@ -226,16 +227,21 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		m.setMode(modeBrowse)
 		m.search.Blur()
-		return nil
+		return m.searchThreads()
 	case "esc":
 		m.setMode(modeBrowse)
 		m.search.Blur()
 		m.search.SetValue("")
+		m.clearThreadHits()
 		m.setFilter(m.list.filter)
 		return nil
 	}
 	var cmd tea.Cmd
+	before := m.search.Value()
 	m.search, cmd = m.search.Update(msg)
+	if m.search.Value() != before {
+		m.clearThreadHits()
+	}
 	m.setFilter(m.list.filter)
 	return cmd
 }
@@ -251,12 +257,20 @@ func (m *Model) openConversation() tea.Cmd {
 	if r.Kind == api.KindSection {
 		return nil
 	}
-	if _, ok := m.convo[r.ID]; ok {
-		m.scrollToConversation()
+	hit := m.threadHits[r.ID]
+	if c, ok := m.convo[r.ID]; ok {
+		if hit != "" && !c.loading {
+			m.scrollToMessage(hit)
+		} else {
+			m.scrollToConversation()
+		}
 		return nil
 	}
 	m.convo[r.ID] = &conversation{loading: true}
 	m.syncDetail(true)
+	if hit != "" {
+		return m.fetchMessagesAt(r.ID, hit)
+	}
 	return m.fetchMessages(r.ID, scrollHeading)
 }
 

@@ -58,13 +58,24 @@ const internalBar = "┃ "
 // (author, time, kind and flags), its text, its files. Internal notes are
 // marked: a tag in the header and a bar down every line.
 func (md *markdown) conversation(msgs []api.Message, w int, st styles) string {
+	text, _ := md.conversationLines(msgs, w, st)
+	return text
+}
+
+// conversationLines is conversation, with the line each message starts
+// on (a search hit scrolls to its message).
+func (md *markdown) conversationLines(msgs []api.Message, w int, st styles) (string, []int) {
 	ctx, cancel := context.WithTimeout(context.Background(), conversationBudget)
 	defer cancel()
 	var b strings.Builder
+	starts := make([]int, len(msgs))
+	lines := 0
 	for i, m := range msgs {
 		if i > 0 {
 			b.WriteString("\n")
+			lines++
 		}
+		starts[i] = lines
 		internal := m.Internal || m.Kind == api.MessageInternalNote
 		tw := w
 		if internal {
@@ -93,8 +104,9 @@ func (md *markdown) conversation(msgs []api.Message, w int, st styles) string {
 			out = barred(out, st.internal.Render(internalBar))
 		}
 		b.WriteString(out + "\n")
+		lines += strings.Count(out, "\n") + 1
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return strings.TrimRight(b.String(), "\n"), starts
 }
 
 // barred puts bar before every line of s.

@@ -62,7 +62,10 @@ type Model struct {
 	md        *markdown
 
 	search textinput.Model
-	answer *answerForm
+	// threadHits are, by request id, the message the server's search
+	// found the search's words in (threadsearch.go).
+	threadHits map[string]string
+	answer     *answerForm
 	// drafts are answers left unsent, by request id (drafts.go).
 	drafts map[string]*answerForm
 
@@ -167,6 +170,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case messagesMsg:
 		m.onMessages(msg)
 		return m, nil
+	case threadHitsMsg:
+		return m, m.onThreadHits(msg)
 	case activityMsg:
 		m.onActivity(msg)
 		return m, nil
@@ -342,7 +347,9 @@ func (m *Model) setFilter(f filter) {
 // setRows replaces the list, keeping the filter and, when it is still
 // shown, the row under the cursor.
 func (m *Model) setRows(rows []api.DealRequest, keepID string) {
-	m.list = newRowList(rows).withFilter(m.filterWith(m.list.filter), m.search.Value())
+	l := newRowList(rows)
+	l.threadHit = m.list.threadHit
+	m.list = l.withFilter(m.filterWith(m.list.filter), m.search.Value())
 	m.placeCursor(keepID)
 }
 
@@ -485,6 +492,8 @@ func (m *Model) onMessages(msg messagesMsg) {
 		m.detail.GotoBottom()
 	case scrollHeading:
 		m.scrollToConversation()
+	case scrollMessage:
+		m.scrollToMessage(msg.messageID)
 	}
 }
 

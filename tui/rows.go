@@ -26,6 +26,9 @@ type rowList struct {
 	filter filter
 	rule   domain.RequestFilter // the filter as the list filter's rule
 	query  string               // lowered search text; "" matches all
+	// threadHit holds the requests whose conversations the server's
+	// search found the query in: they match too (threadsearch.go).
+	threadHit map[string]bool
 }
 
 // filter is what the list is narrowed to, as `dealctl requests ls`
@@ -219,7 +222,7 @@ func (l *rowList) sort(vis []int) {
 }
 
 func (l *rowList) matches(i int) bool {
-	return l.rule.Matches(&l.all[i]) && domain.SearchMatches(l.hay[i], l.query)
+	return l.rule.Matches(&l.all[i]) && (domain.SearchMatches(l.hay[i], l.query) || l.threadHit[l.all[i].ID])
 }
 
 // indexOf is the position in visible of row id, or -1.

@@ -73,6 +73,10 @@ const (
 	ReasonCannotDeleteRequest = "cannot_delete_request"
 	ReasonHasMessages         = "has_messages"
 	ReasonHasChildren         = "has_children"
+	// A search (extension "search") whose q holds no word (punctuation
+	// alone), or that asks match=any in messages.
+	ReasonNoWords           = "no_words"
+	ReasonAnyInRequestsOnly = "any_in_requests_only"
 	// A 401 for a key whose secret matched: it is expired, or revoked.
 	ReasonKeyExpired = "key_expired"
 	ReasonKeyRevoked = "key_revoked"

@@ -45,12 +45,15 @@ const (
 	// an owning-party member, for an answer read from a spreadsheet; the
 	// message is shown with source import on both sides.
 	ExtImportedAnswers = "imported-answers"
+	// ExtSearch: GET /deals/{id}/search?q=… finds words in the deal's
+	// requests and conversations, ranked, in what the caller may see.
+	ExtSearch = "search"
 )
 
 // ServerExtensions is what dealctl's server advertises in
 // ExtensionsHeader, in this order.
 var ServerExtensions = strings.Join([]string{ExtListFilters, ExtIfMatch, ExtIfUpdatedAt, ExtIdempotencyKey,
-	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtImportedAnswers}, ", ")
+	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtImportedAnswers, ExtSearch}, ", ")
 
 // Headers of the extensions and of the rate limit.
 const (

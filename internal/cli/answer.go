@@ -26,6 +26,7 @@ type AnswerOptions struct {
 	Internal bool
 	NoStatus bool
 	Links    []string
+	Similar  bool // show the answers given to similar requests; post nothing
 	Set      map[string]bool
 	// Edit opens $EDITOR on a terminal when no text was given, on a draft
 	// headed by what is being answered.
@@ -46,7 +47,11 @@ with "# dealctl:" are dropped (Markdown headings stay), and if posting
 fails the text is kept in a file, with the command that posts it. A response completes the request, or moves it to
 partial with --partial; --no-status leaves the status alone. Links are
 given as --link URL or --link URL=LABEL, repeatably (a URL with a query
-takes its label after the last parameter: https://x/?a=b=Label).`,
+takes its label after the last parameter: https://x/?a=b=Label).
+
+--similar posts nothing: it shows the answers already given to requests
+like this one (found as requests create finds them: docs/decisions.md,
+"Search"), as far as your side may see them.`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRequests(f, api.KindRequest),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,6 +68,7 @@ takes its label after the last parameter: https://x/?a=b=Label).`,
 	fl.BoolVar(&opts.Internal, "internal", false, "keep it to your side")
 	fl.BoolVar(&opts.NoStatus, "no-status", false, "leave the request's status as it is")
 	fl.StringArrayVar(&opts.Links, "link", nil, "attach a link: URL or URL=LABEL (repeatable)")
+	fl.BoolVar(&opts.Similar, "similar", false, "show the answers given to similar requests instead of posting")
 	cmd.MarkFlagsMutuallyExclusive("message", "file")
 	_ = cmd.RegisterFlagCompletionFunc("kind", enumCompletion(api.MessageKinds))
 	return cmd
@@ -75,6 +81,9 @@ type answerResult struct {
 }
 
 func answerRun(ctx context.Context, o *AnswerOptions) error {
+	if o.Similar {
+		return answerSimilarRun(ctx, o)
+	}
 	in, err := o.messageOptions()
 	if err != nil {
 		return err

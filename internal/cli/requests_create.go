@@ -23,6 +23,8 @@ type RequestsCreateOptions struct {
 	cmdEnv
 	Title, Body, BodyFile, Number, Parent, Kind  string
 	Priority, Category, Requester, Due, Assignee string
+	// Force creates a request even where one close to it is on the deal.
+	Force bool
 	// Set records which optional flags were given, so that only those are
 	// sent and the server's defaults apply to the rest.
 	Set map[string]bool
@@ -34,7 +36,13 @@ func NewCmdRequestsCreate(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "create --title TITLE",
 		Short: "Create a request or section (owning side's admins and editors)",
-		Args:  cobra.NoArgs,
+		Long: `Creates a request or a section. Before a request is written, the deal is
+searched for one that asks the same thing (title words alike, and bodies
+where both have one: docs/decisions.md, "Search"); when there is, nothing is
+written, the close requests are named, and the command exits 5. --force
+creates it all the same. The check never asks anything: in a script it stops
+the same way.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Set = changedFlags(cmd)
 			return requestsCreateRun(cmd.Context(), opts)
@@ -52,6 +60,7 @@ func NewCmdRequestsCreate(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.Requester, "requester", "", "the advisor firm raising it")
 	fl.StringVar(&opts.Due, "due", "", "due date, YYYY-MM-DD in the deal's time zone")
 	fl.StringVar(&opts.Assignee, "assignee", "", "person to answer it: email, name, me or id")
+	fl.BoolVar(&opts.Force, "force", false, "create it even where a request close to it is on the deal")
 	_ = cmd.MarkFlagRequired("title")
 	cmd.MarkFlagsMutuallyExclusive("body", "body-file")
 	_ = cmd.RegisterFlagCompletionFunc("kind", enumCompletion(api.RequestKinds))
@@ -132,6 +141,15 @@ func requestsCreateRun(ctx context.Context, o *RequestsCreateOptions) error {
 			return err
 		}
 		in.AssigneeID = api.Some(p.ID)
+	}
+	if !o.Force && (!in.Kind.Set || in.Kind.Value == api.KindRequest) {
+		similar, err := askedBefore(ctx, s, o.Title, body)
+		if err != nil {
+			return err
+		}
+		if len(similar) > 0 {
+			return askedBeforeError(o.Title, similar)
+		}
 	}
 	r, err := s.c.CreateRequest(ctx, s.Deal.ID, in)
 	if err != nil {

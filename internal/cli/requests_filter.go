@@ -23,6 +23,9 @@ type requestFilter struct {
 	sectionID string
 	dueBefore string
 	search    string
+	// found, when not nil, is the requests the server's search found
+	// for search (searchOnServer); nil, search is matched here.
+	found map[string]bool
 }
 
 // active reports whether any filter is set; with none, sections are shown
@@ -70,7 +73,7 @@ func (f *requestFilter) match(r api.DealRequest, parent map[string]string) bool 
 	case !f.Matches(&r),
 		f.sectionID != "" && !under(r.ID, f.sectionID, parent),
 		f.dueBefore != "" && (r.DueDate == nil || *r.DueDate >= f.dueBefore),
-		f.search != "" && !matchesText(r, f.search):
+		f.search != "" && !f.matchesSearch(r):
 		return false
 	}
 	return true
@@ -90,6 +93,15 @@ func under(id, section string, parent map[string]string) bool {
 		id = p
 	}
 	return false
+}
+
+// matchesSearch: the server's search found r, or, where it was not
+// asked, r's fields contain the text.
+func (f *requestFilter) matchesSearch(r api.DealRequest) bool {
+	if f.found != nil {
+		return f.found[r.ID]
+	}
+	return matchesText(r, f.search)
 }
 
 // matchesText is the search the TUI's / makes too (domain.SearchText).

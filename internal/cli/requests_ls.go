@@ -63,7 +63,7 @@ could not run" (dealctl requests ls --overdue --exit-code).`,
 	fl.StringVar(&opts.Section, "section", "", "only requests under this section number")
 	fl.BoolVar(&opts.Overdue, "overdue", false, "only requests due before today and not complete")
 	fl.StringVar(&opts.DueBefore, "due-before", "", "only requests due before DATE (YYYY-MM-DD, today, tomorrow)")
-	fl.StringVar(&opts.Search, "search", "", "only requests whose number, title, body or requester contain TEXT")
+	fl.StringVar(&opts.Search, "search", "", "only requests matching TEXT: the server's search where offered (words, stems, \"phrases\"), else number, title, body or requester containing TEXT")
 	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 8 when any row matches")
 	_ = cmd.RegisterFlagCompletionFunc("status", enumCompletion(api.RequestStatuses))
 	_ = cmd.RegisterFlagCompletionFunc("priority", enumCompletion(api.Priorities))
@@ -96,6 +96,11 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 	s, err := o.openDeal(ctx)
 	if err != nil {
 		return err
+	}
+	if flt.search != "" {
+		if flt.found, err = searchOnServer(ctx, s, flt.search); err != nil {
+			return err
+		}
 	}
 	now := o.Now()
 	today := s.Today(now)

@@ -145,28 +145,31 @@ func (c *Client) PostMessage(ctx context.Context, dealID, requestID string, in a
 }
 
 // idempotencyHeader is the Idempotency-Key of one logical POST, or nil
-// when the server does not advertise the extension: the key ctx carries
+// when the server does not advertise the extension: the caller's
 // (WithIdempotencyKey), else a fresh one.
 func (c *Client) idempotencyHeader(ctx context.Context) http.Header {
 	if !c.Supports(api.ExtIdempotencyKey) {
 		return nil
 	}
-	key, _ := ctx.Value(idempotencyKeyKey{}).(string)
+	key, _ := ctx.Value(idempotencyKeyCtx{}).(string)
 	if key == "" {
 		key = newIdempotencyKey()
 	}
 	return http.Header{api.IdempotencyKeyHeader: {key}}
 }
 
-type idempotencyKeyKey struct{}
+type idempotencyKeyCtx struct{}
 
-// WithIdempotencyKey makes key the Idempotency-Key of the POST sent with
-// ctx, instead of a fresh one: for a caller whose POST stands for
-// something that outlives one run (import's row, derived from the deal,
-// the number and the body), so that a second run after an interruption
-// replays the first's answer instead of writing again.
+// WithIdempotencyKey makes the creating POSTs made with ctx
+// (CreateRequest, PostMessage) carry key as their Idempotency-Key, where
+// the server advertises idempotency-key, instead of a fresh one per call.
+// A caller that can tell a repeat of one logical write from a new one
+// (dealctl mcp: an assistant may send the same tool call again; import:
+// a row's key derived from the deal, the number and the body) gives
+// the repeats one key, so the server replays the first answer and writes
+// once. The key must be at most 255 characters.
 func WithIdempotencyKey(ctx context.Context, key string) context.Context {
-	return context.WithValue(ctx, idempotencyKeyKey{}, key)
+	return context.WithValue(ctx, idempotencyKeyCtx{}, key)
 }
 
 // RequestsQuery is the server-side filter of a requests list (the

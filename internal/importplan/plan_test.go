@@ -140,3 +140,29 @@ func TestMappedBlankKeepsTheDealsValue(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanWarnsOfRowsAskedBefore: a new row close to a request already
+// on the deal (search.Similar, the rule requests create applies) is
+// named in the plan's warnings with the deal's number and title, not
+// only a row whose title has the very same words.
+func TestPlanWarnsOfRowsAskedBefore(t *testing.T) {
+	current := []api.DealRequest{
+		dealRow("s1", "1", api.KindSection, "Corporate", ""),
+		dealRow("r1", "1.1", api.KindRequest, "All material customer contracts", "s1"),
+		dealRow("r2", "1.2", api.KindRequest, "Tax returns", "s1"),
+	}
+	sheet := sheetOf(t, "Number,Kind,Title\n1,section,Corporate\n1.3,request,Customer contracts\n1.4,request,VAT returns\n")
+	plan, err := Build(sheet, current, nil, Options{MatchNumber: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, w := range plan.Warnings {
+		if strings.Contains(w, "already on the deal") {
+			found = append(found, w)
+		}
+	}
+	if len(found) != 1 || !strings.Contains(found[0], `"Customer contracts" looks like 1.1 "All material customer contracts"`) {
+		t.Errorf("warnings %q", plan.Warnings)
+	}
+}

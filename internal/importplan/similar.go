@@ -4,47 +4,16 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/search"
 )
-
-// stopWords carry no meaning in a request title: "Copies of all board
-// minutes" and "Board minutes" ask for the same thing.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "of": true, "and": true, "or": true, "for": true, "to": true, "in": true,
-	"on": true, "all": true, "any": true, "each": true, "copy": true, "copies": true, "please": true,
-	"provide": true, "list": true, "details": true, "detail": true, "including": true, "with": true, "&": true,
-}
-
-// meaningfulWords are a title's words, lower case, singular, without
-// stop words or repeats, in order.
-func meaningfulWords(title string) []string {
-	words := strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-	seen := map[string]bool{}
-	var keep []string
-	for _, w := range words {
-		if stopWords[w] {
-			continue
-		}
-		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
-			w = strings.TrimSuffix(w, "s")
-		}
-		if !seen[w] {
-			seen[w] = true
-			keep = append(keep, w)
-		}
-	}
-	return keep
-}
 
 // titleKey reduces a title to its meaningful words, sorted: two titles
 // with the same key are near duplicates. It is a key rather than a
 // pairwise distance so that a 2,000-row list costs one pass.
 func titleKey(title string) string {
-	keep := meaningfulWords(title)
+	keep := search.SignificantWords(title)
 	sort.Strings(keep)
 	return strings.Join(keep, " ")
 }
@@ -84,18 +53,12 @@ func nearDuplicates(items []*Item, current []api.DealRequest) []duplicateWarning
 	for _, it := range items {
 		inSheet[it.Number] = true
 	}
-	onDeal := map[string]*api.DealRequest{}
-	for i := range current {
-		r := &current[i]
-		if r.Kind == api.KindRequest && !inSheet[r.Number] {
-			onDeal[titleKey(r.Title)] = r
-		}
-	}
+	onDeal := askedBefore(current, inSheet)
 	for _, it := range items {
 		if it.Action != ActionCreate || it.Kind != api.KindRequest {
 			continue
 		}
-		if d := onDeal[titleKey(it.Title)]; d != nil && titleKey(it.Title) != "" {
+		if d := onDeal.closest(it.Title, bodyOf(it)); d != nil {
 			warnings = append(warnings, duplicateWarning{kind, fmt.Sprintf("row %d %q looks like %s %q, already on the deal", it.Row, it.Title, d.Number, d.Title)})
 		}
 	}
@@ -109,4 +72,53 @@ func has(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+func bodyOf(it *Item) string {
+	if it.Create.Body.Set {
+		return it.Create.Body.Value
+	}
+	return ""
+}
+
+// dealRequests are the deal's requests by the significant words of their
+// titles, so that a new row is compared with the rows that share a word
+// with it rather than with every row (search.Similar is the rule, the
+// one requests create applies).
+type dealRequests struct {
+	byWord map[string][]*api.DealRequest
+}
+
+func askedBefore(current []api.DealRequest, skip map[string]bool) dealRequests {
+	d := dealRequests{byWord: map[string][]*api.DealRequest{}}
+	for i := range current {
+		r := &current[i]
+		if r.Kind != api.KindRequest || skip[r.Number] {
+			continue
+		}
+		for _, w := range search.SignificantWords(r.Title) {
+			d.byWord[w] = append(d.byWord[w], r)
+		}
+	}
+	return d
+}
+
+// closest is the deal's request most similar to a new one titled
+// title, when it is similar enough; nil otherwise.
+func (d dealRequests) closest(title, body string) *api.DealRequest {
+	var best *api.DealRequest
+	bestScore := search.SimilarThreshold
+	seen := map[*api.DealRequest]bool{}
+	for _, w := range search.SignificantWords(title) {
+		for _, r := range d.byWord[w] {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			if score := search.Similarity(title, body, r.Title, r.Body); score >= bestScore {
+				best, bestScore = r, score
+			}
+		}
+	}
+	return best
 }

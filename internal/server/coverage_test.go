@@ -46,6 +46,9 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	events := olivia.get(dealPath(falcon) + "/events?limit=50").want(http.StatusOK)
 	olivia.get(dealPath(falcon)+"/events?limit=50", header("If-None-Match: "+events.header.Get("ETag"))).want(http.StatusNotModified)
 
+	found := olivia.get(dealPath(falcon) + "/search?q=certificate&status=open").want(http.StatusOK)
+	olivia.get(dealPath(falcon)+"/search?q=certificate&status=open", header("If-None-Match: "+found.header.Get("ETag"))).want(http.StatusNotModified)
+
 	anon := e.anon(t)
 	for _, p := range []string{"/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/llms.txt"} {
 		anon.get(p).want(http.StatusOK)

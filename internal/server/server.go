@@ -187,6 +187,7 @@ func (s *Server) routes() *http.ServeMux {
 	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.listMessages))
 	handle("POST "+v1+"/deals/{deal_id}/requests/{request_id}/messages", s.authed(s.idempotent(s.postMessageCall())))
 	handle("GET "+v1+"/deals/{deal_id}/events", s.authed(s.listEvents))
+	handle("GET "+v1+"/deals/{deal_id}/search", s.authed(s.searchDeal))
 	handle("POST "+v1+"/deals/{deal_id}/files/{version_id}/download-link", s.authed(s.downloadLink))
 	handle("GET /dl/{token}", http.HandlerFunc(s.download))
 	handle("GET /healthz", http.HandlerFunc(s.healthz))

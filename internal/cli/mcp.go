@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"io"
+	"path/filepath"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/cli/config"
+	"github.com/dealctl/dealctl/internal/mcpserver"
+)
+
+// NewCmdMCP is `dealctl mcp`: the MCP server of internal/mcpserver on
+// stdin and stdout, acting with this user's client.
+func NewCmdMCP(f *Factory) *cobra.Command {
+	var allowWrites bool
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the request list to an AI assistant: a Model Context Protocol server over stdio",
+		Long: `Serves the deal's request list to an AI assistant (Claude Desktop, VS Code,
+any MCP client) as Model Context Protocol tools, resources and prompts, over
+stdin and stdout. It acts with this user's key and settings (--server,
+DEALCTL_API_KEY or 'auth login'), so the assistant has exactly the key's
+rights; --deal, DEALCTL_DEAL or 'deals use' is the deal tools work on when a
+call names none.
+
+Reads only, unless --allow-writes: then answer, move_status, assign,
+create_request and edit_request are offered too, and each write is confirmed
+by the user before it is sent (through the client's confirmation dialog
+where it has one, else through a preview the assistant must show and a
+token it must pass back). Text from the deal is handed over as data, marked
+as written by people on the deal, never as instructions.
+
+See docs/mcp.md for the client configuration, the tools and the safety model.`,
+		Example: `  dealctl mcp --deal falcon
+  dealctl mcp --allow-writes
+  npx @modelcontextprotocol/inspector --cli dealctl mcp --method tools/list`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := f.Client()
+			if err != nil {
+				return err
+			}
+			server, err := f.Server()
+			if err != nil {
+				return err
+			}
+			cfg, err := f.Config()
+			if err != nil {
+				return err
+			}
+			s := mcpserver.New(mcpserver.Options{Client: c, Server: server, Deal: defaultDeal(cfg, server),
+				AllowWrites: allowWrites, Now: f.Now, Version: version(), TokenSecret: f.mcpTokenSecret()})
+			return s.Run(cmd.Context(), &mcp.IOTransport{Reader: io.NopCloser(f.IO.In), Writer: nopWriteCloser{f.IO.Out}})
+		},
+	}
+	cmd.Flags().BoolVar(&allowWrites, "allow-writes", false, "offer the write tools (answer, move_status, assign, create_request, edit_request), each confirmed by the user")
+	return cmd
+}
+
+// defaultDeal is the deal chosen for server, "" for none: a tool call
+// then names its deal, or the key reaches only one.
+func defaultDeal(cfg *config.Config, server string) string { return cfg.Deal(server) }
+
+// mcpTokenSecret is the key confirmation tokens are signed with, kept in
+// dealctl's cache folder (beside the HTTP cache: ~/.cache/dealctl/mcp) so
+// that a token outlives a restart of the server; nil (a key of the
+// process's own) where it cannot be kept.
+func (f *Factory) mcpTokenSecret() []byte {
+	dir, err := f.CacheDir()
+	if err == nil {
+		var secret []byte
+		if secret, err = mcpserver.TokenSecret(filepath.Dir(dir)); err == nil {
+			return secret
+		}
+	}
+	f.Warnf("confirmation tokens will not outlive this process: %v", err)
+	return nil
+}
+
+// nopWriteCloser keeps stdout open when the MCP session ends.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

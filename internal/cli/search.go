@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/client"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
+)
+
+// SearchOptions are `dealctl search`'s inputs.
+type SearchOptions struct {
+	cmdEnv
+	Query      string
+	In         string
+	Any        bool
+	Limit      int
+	Statuses   []string
+	Priorities []string
+	Categories []string
+	Assignee   string
+}
+
+// NewCmdSearch is `dealctl search QUERY`.
+func NewCmdSearch(f *Factory, runF func(*SearchOptions) error) *cobra.Command {
+	opts := &SearchOptions{cmdEnv: f.env()}
+	cmd := &cobra.Command{
+		Use:         "search QUERY...",
+		Annotations: printsTable, // -o csv|tsv
+		Short:       "Search the deal's requests and conversations",
+		Long: `Finds words in the deal's request numbers, titles, bodies and requesters, in
+message texts, link labels and file names, in what you may see: the server's
+search (docs/api.md, "Search"), ranked. Every word must match; words are
+stemmed (account finds accounts), accents and case folded; "a phrase" in
+quotes (quote it for the shell too), audit* for words starting so; numbers
+such as 2.3 and names such as FY2023 are found as typed.
+
+Requests whose number or title holds the words come first, then body,
+requester, then messages, links and files, newest first. WHERE says which:
+a number, title, body, requester, request (spread over its fields),
+message, link or file. Matched words are bold on a terminal.
+
+--in requests looks in the rows only, --in messages in the conversations
+only; --any finds requests holding any of the words, those holding most
+first (the "asked before" search). The filters are requests ls's that the
+server applies.`,
+		Example: `  dealctl search audited accounts
+  dealctl search '"share purchase agreement"' --in messages
+  dealctl search 'indemn*' --status open --json --jq '.[].number'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Query = strings.Join(args, " ")
+			if runF != nil {
+				return runF(opts)
+			}
+			return searchRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.In, "in", "", "look only in requests or messages")
+	fl.BoolVar(&opts.Any, "any", false, "requests holding any of the words, most first")
+	fl.IntVarP(&opts.Limit, "limit", "L", 30, "hits at most (1-500)")
+	fl.StringSliceVar(&opts.Statuses, "status", nil, "only hits on requests of these statuses (open,partial,complete)")
+	fl.StringSliceVar(&opts.Priorities, "priority", nil, "only hits on requests of these priorities (low,medium,high)")
+	fl.StringSliceVar(&opts.Categories, "category", nil, "only hits on requests of these categories")
+	fl.StringVar(&opts.Assignee, "assignee", "", "only hits on requests assigned to me, EMAIL, NAME, or none")
+	_ = cmd.RegisterFlagCompletionFunc("in", cobra.FixedCompletions([]string{string(api.SearchInRequests), string(api.SearchInMessages)}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("status", enumCompletion(api.RequestStatuses))
+	_ = cmd.RegisterFlagCompletionFunc("priority", enumCompletion(api.Priorities))
+	_ = cmd.RegisterFlagCompletionFunc("category", enumCompletion(api.RequestCategories))
+	_ = cmd.RegisterFlagCompletionFunc("assignee", completePeople(f, "me", "none"))
+	return cmd
+}
+
+func searchRun(ctx context.Context, o *SearchOptions) error {
+	q := client.SearchQuery{Q: o.Query, Limit: o.Limit}
+	var err error
+	if o.In != "" {
+		if q.In, err = parseEnum("--in", o.In, []api.SearchIn{api.SearchInRequests, api.SearchInMessages}); err != nil {
+			return err
+		}
+	}
+	if o.Any {
+		if q.In == api.SearchInMessages {
+			return cmdutil.UsageErrorf("--any looks in requests only: leave out --in messages")
+		}
+		q.Match, q.In = api.SearchMatchAny, api.SearchInRequests
+	}
+	if o.Limit < 1 || o.Limit > api.SearchMaxLimit {
+		return cmdutil.UsageErrorf("--limit %d: give 1 to %d", o.Limit, api.SearchMaxLimit)
+	}
+	if q.Filter.Statuses, err = parseEnumList("status", o.Statuses, api.RequestStatuses); err != nil {
+		return err
+	}
+	if q.Filter.Priorities, err = parseEnumList("priority", o.Priorities, api.Priorities); err != nil {
+		return err
+	}
+	if q.Filter.Categories, err = parseEnumList("category", o.Categories, api.RequestCategories); err != nil {
+		return err
+	}
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return err
+	}
+	if o.Assignee != "" {
+		q.Filter.AssigneeID = string(api.AssigneeNone)
+		if !strings.EqualFold(o.Assignee, "none") {
+			person, err := s.Person(ctx, o.Assignee)
+			if err != nil {
+				return err
+			}
+			q.Filter.AssigneeID = person.ID
+		}
+	}
+	res, err := s.c.Search(ctx, s.Deal.ID, q)
+	if errors.Is(err, client.ErrSearchUnsupported) {
+		return cmdutil.WithExit(cmdutil.ExitFailure, errors.New("this server does not offer search (the search extension); 'dealctl requests ls --search TEXT' matches the rows' fields instead"))
+	}
+	if err != nil {
+		return err
+	}
+	p := o.Printer()
+	if err := p.Print(output.View{Data: res.Hits, Table: searchTable(res.Hits)}); err != nil {
+		return err
+	}
+	if !p.Machine() {
+		switch {
+		case len(res.Hits) == 0:
+			o.Infof("Nothing found for %s", o.Query)
+		case res.More:
+			o.Infof("More than %d hits: narrow the search, or ask for more with --limit (up to %d)", len(res.Hits), api.SearchMaxLimit)
+		}
+	}
+	return nil
+}
+
+// snippetColumn is the search table's SNIPPET column and matchesColumn
+// the (piped) column of the words matched in it, which the terminal
+// shows bold.
+const (
+	snippetColumn = 3
+	matchesColumn = 4
+)
+
+func searchTable(hits []api.SearchHit) *output.Table {
+	t := &output.Table{Columns: []output.Column{
+		{Header: "NUMBER", Color: display.CyanColumn},
+		{Header: "WHERE"},
+		{Header: "TITLE", Max: 40, Drop: 1},
+		{Header: "SNIPPET", Flex: true, Color: boldMatches},
+		{Header: "MATCHES", PipeOnly: true},
+		{Header: "POSTED", PipeOnly: true},
+		{Header: "REQUEST_ID", PipeOnly: true},
+		{Header: "MESSAGE_ID", PipeOnly: true},
+		{Header: "FILE_ID", PipeOnly: true},
+	}}
+	for _, h := range hits {
+		var text strings.Builder
+		var matched []string
+		for _, piece := range h.Snippet {
+			text.WriteString(piece.Text)
+			if piece.Match {
+				matched = append(matched, piece.Text)
+			}
+		}
+		where := string(h.Field)
+		if h.Internal {
+			where += " (internal)"
+		}
+		t.AddRow(h.Number, where, h.Title, text.String(), strings.Join(matched, ","), timeCell(h.PostedAt), h.RequestID, deref(h.MessageID), deref(h.FileVersionID))
+	}
+	return t
+}
+
+// boldMatches makes the matched words of a snippet cell bold.
+func boldMatches(th *display.Theme, cell string, row []string) string {
+	for _, word := range strings.Split(row[matchesColumn], ",") {
+		if word != "" {
+			cell = strings.ReplaceAll(cell, word, th.Bold(word))
+		}
+	}
+	return cell
+}

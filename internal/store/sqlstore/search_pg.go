@@ -1,0 +1,159 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/search"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// On PostgreSQL a search asks the tsvector indexes of migration 0007:
+// requests.search_vector (weights A to D: number, title, body,
+// requester) and the expression indexes dealctl_search_vector(text) on
+// messages and (name) on files. A term is folded by dealctl_search_fold,
+// as the indexed text was, and parsed by PostgreSQL's own parser, so 2.3
+// and FY2023 are the tokens they are in the text.
+
+// pgTerm is the tsquery of one term, taking one argument (the term's
+// text). A prefix term is one plain word (search.Parse), which folding
+// keeps one word, so appending :* cannot make tsquery syntax of it.
+func pgTerm(t search.Term) string {
+	if t.Prefix {
+		return "to_tsquery('pg_catalog.english', dealctl_search_fold(?) || ':*')"
+	}
+	return "phraseto_tsquery('pg_catalog.english', dealctl_search_fold(?))"
+}
+
+// pgAll is every term's tsquery joined by op (&& or ||), with the terms'
+// texts as its arguments.
+func pgAll(q search.Query, op string) (string, []any) {
+	parts := make([]string, len(q))
+	args := make([]any, len(q))
+	for i, t := range q {
+		parts[i], args[i] = "("+pgTerm(t)+")", t.Text
+	}
+	return strings.Join(parts, " "+op+" "), args
+}
+
+// pgFieldWeights are search_vector's weights, in requestFields' order.
+var pgFieldWeights = [4]string{"a", "b", "c", "d"}
+
+// pgRequestMatches asks in one statement which of the deal's requests
+// hold the terms (all, or any with q.Any), and for each term whether
+// each field holds it. A term that is only stop words (phraseto_tsquery
+// of "the" is empty) counts as held everywhere, as && and || skip it.
+func (db *DB) pgRequestMatches(ctx context.Context, q store.SearchQuery) ([]requestMatch, error) {
+	var with, cols []string
+	var args []any
+	for t, term := range q.Terms {
+		with = append(with, fmt.Sprintf("%s AS q%d", pgTerm(term), t))
+		args = append(args, term.Text)
+		for _, w := range pgFieldWeights {
+			cols = append(cols, fmt.Sprintf("(numnode(q.q%d) = 0 OR ts_filter(r.search_vector, '{%s}') @@ q.q%d)", t, w, t))
+		}
+		cols = append(cols, fmt.Sprintf("(numnode(q.q%d) = 0 OR r.search_vector @@ q.q%d)", t, t))
+	}
+	op := " && "
+	if q.Any {
+		op = " || "
+	}
+	var combined []string
+	for t := range q.Terms {
+		combined = append(combined, fmt.Sprintf("q.q%d", t))
+	}
+	filter, filterArgs := searchFilter(q.Filter)
+	query := "WITH q AS (SELECT " + strings.Join(with, ", ") + ") SELECT r.id, r.number, " + strings.Join(cols, ", ") +
+		" FROM requests r, q WHERE r.deal_id = ? AND r.search_vector @@ (" + strings.Join(combined, op) + ")" + filter
+	args = append(append(args, q.DealID), filterArgs...)
+	rows, err := db.read.QueryContext(ctx, db.q(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []requestMatch
+	flags := make([]bool, len(q.Terms)*5)
+	dest := make([]any, 2+len(flags))
+	for rows.Next() {
+		var m requestMatch
+		dest[0], dest[1] = &m.id, &m.number
+		for i := range flags {
+			dest[2+i] = &flags[i]
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		for t := range q.Terms {
+			for f := range pgFieldWeights {
+				if flags[t*5+f] {
+					m.in[f] |= 1 << t
+				}
+			}
+			if flags[t*5+4] {
+				m.anywhere |= 1 << t
+			}
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// pgRequestsIn finds the deal's requests whose field holds every term:
+// the index finds those holding them anywhere, ts_filter keeps the
+// field's weight.
+func (db *DB) pgRequestsIn(ctx context.Context, q store.SearchQuery, field api.SearchField) ([]requestMatch, error) {
+	tsq, args := pgAll(q.Terms, "&&")
+	cond := "r.search_vector @@ q.q"
+	if i := slices.Index(requestFields[:], field); i >= 0 {
+		cond += " AND ts_filter(r.search_vector, '{" + pgFieldWeights[i] + "}') @@ q.q"
+	}
+	filter, filterArgs := searchFilter(q.Filter)
+	query := "WITH q AS (SELECT " + tsq + " AS q) SELECT r.id, r.number FROM requests r, q WHERE r.deal_id = ? AND " + cond + filter
+	return collect(ctx, db.read, scanRequestMatch, db.q(query), append(append(args, q.DealID), filterArgs...)...)
+}
+
+// pgThreadMatches finds the messages, and the files and links, that hold
+// every term, newest first, at most limit of each. The condition is
+// written as the indexes' expressions are, so the planner can use them.
+func (db *DB) pgThreadMatches(ctx context.Context, q store.SearchQuery, limit int) (messages, files []store.SearchHit, err error) {
+	tsq, tsArgs := pgAll(q.Terms, "&&")
+	filter, filterArgs := searchFilter(q.Filter)
+	args := append(append(append(tsArgs, q.DealID, q.ViewerParty), filterArgs...), limit)
+	messages, err = collect(ctx, db.read, scanMessageHit, db.q(`SELECT m.id, m.request_id, m.internal, m.posted_at, m.text
+		FROM messages m JOIN requests r ON r.id = m.request_id
+		WHERE dealctl_search_vector(m.text) @@ (`+tsq+`) AND m.deal_id = ? AND `+visibleTo+filter+threadOrder+" LIMIT ?"), args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err = collect(ctx, db.read, scanFileHit, db.q(`SELECT f.version_id, f.kind, COALESCE(f.name, ''), m.id, m.request_id, m.internal, m.posted_at
+		FROM files f JOIN messages m ON m.id = f.message_id JOIN requests r ON r.id = f.request_id
+		WHERE dealctl_search_vector(f.name) @@ (`+tsq+`) AND f.deal_id = ? AND `+visibleTo+filter+threadOrder+", f.position LIMIT ?"), args...)
+	return messages, files, err
+}
+
+// scanMessageHit reads a message hit: id, request_id, internal,
+// posted_at, text.
+func scanMessageHit(s scanner) (store.SearchHit, error) {
+	var h store.SearchHit
+	var posted int64
+	err := s.Scan(&h.MessageID, &h.Request.ID, &h.Internal, &posted, &h.Text)
+	h.PostedAt, h.Field = fromMicros(posted), api.FieldMessage
+	return h, err
+}
+
+// scanFileHit reads a file hit: version_id, kind, name, then the
+// message's id, request_id, internal, posted_at.
+func scanFileHit(s scanner) (store.SearchHit, error) {
+	var h store.SearchHit
+	var kind string
+	var posted int64
+	err := s.Scan(&h.FileVersionID, &kind, &h.Text, &h.MessageID, &h.Request.ID, &h.Internal, &posted)
+	h.PostedAt, h.Field = fromMicros(posted), api.FieldFile
+	if kind == string(api.FileKindLink) {
+		h.Field = api.FieldLink
+	}
+	return h, err
+}
