@@ -38,6 +38,9 @@ type SMTPSender struct {
 	// TLSConfig, when set, is used for STARTTLS and smtps (tests use it
 	// to trust their own certificate); ServerName defaults to the host.
 	TLSConfig *tls.Config
+	// ReplyTo, when set, gives the Reply-To of a notification (a reply
+	// address, internal/replyaddr), or "" for none.
+	ReplyTo func(n store.Notification) string
 
 	host string
 	mode tlsMode
@@ -118,7 +121,11 @@ func (s *SMTPSender) Send(ctx context.Context, n store.Notification) error {
 	if err != nil {
 		return Permanent(fmt.Errorf("smtp: recipient %q: %v", n.Email, err))
 	}
-	msg := compose(s.From, to, n, time.Now())
+	var replyTo string
+	if s.ReplyTo != nil {
+		replyTo = s.ReplyTo(n)
+	}
+	msg := compose(s.From, to, n, time.Now(), replyTo)
 
 	timeout := s.Timeout
 	if timeout <= 0 {

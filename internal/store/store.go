@@ -38,6 +38,7 @@ type Store interface {
 	Outbox
 	Idempotency
 	Events
+	HeldReplies
 	// Ping checks the database is reachable.
 	Ping(ctx context.Context) error
 	// CheckWritable checks the database takes a write (one small row),
