@@ -3,6 +3,7 @@ package mailin
 import (
 	"io"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -38,7 +39,7 @@ func HTMLText(r io.Reader) string {
 			return strings.TrimSpace(collapseBlank(b.String()))
 		case html.TextToken:
 			if skip == 0 {
-				b.WriteString(strings.Join(strings.Fields(string(z.Text())), " ") + spaceAfter(z.Text()))
+				b.WriteString(collapseSpace(string(z.Text())))
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
@@ -97,12 +98,27 @@ func HTMLText(r io.Reader) string {
 	}
 }
 
-// spaceAfter keeps the space a text node ends with, which Fields drops.
-func spaceAfter(text []byte) string {
-	if n := len(text); n > 0 && (text[n-1] == ' ' || text[n-1] == '\n' || text[n-1] == '\t') {
-		return " "
+// collapseSpace makes each run of white space in a text node one space,
+// as a browser shows it (spaces at its ends included: they part words
+// from the elements around).
+func collapseSpace(text string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range text {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
 	}
-	return ""
+	if space {
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
 
 func voidElement(tag string) bool {

@@ -30,6 +30,7 @@ var (
 	refuseAutomatic = &Refusal{550, [3]int{5, 7, 1}, http.StatusUnprocessableEntity, "automatic_reply", "automatic replies (out of office, bounces) are not taken"}
 	refuseTooLarge  = &Refusal{552, [3]int{5, 3, 4}, http.StatusRequestEntityTooLarge, "too_large", ErrTooLarge.Error()}
 	refuseNoSender  = &Refusal{550, [3]int{5, 7, 1}, http.StatusForbidden, "no_sender", "a reply needs a sender (an empty MAIL FROM is a bounce)"}
+	refuseLongLine  = &Refusal{550, [3]int{5, 6, 0}, http.StatusUnprocessableEntity, "unreadable_reply", "a line of the mail is over 2000 characters (RFC 5322 allows 998)"}
 	refuseBusy      = &Refusal{451, [3]int{4, 3, 0}, http.StatusServiceUnavailable, "unavailable", "the reply cannot be taken now: try again later"}
 )
 

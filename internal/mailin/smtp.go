@@ -2,6 +2,7 @@ package mailin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -68,6 +69,12 @@ func (s *session) Data(r io.Reader) error {
 	defer cancel()
 	if _, err := s.rc.Hold(ctx, s.rcpt, r); err != nil {
 		_, _ = io.Copy(io.Discard, r)
+		switch {
+		case errors.Is(err, smtp.ErrDataTooLarge):
+			err = refuseTooLarge // the reader stopped at MaxMessageBytes
+		case errors.Is(err, smtp.ErrTooLongLine):
+			err = refuseLongLine
+		}
 		return s.refuse("DATA", err)
 	}
 	return nil
