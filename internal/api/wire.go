@@ -41,12 +41,17 @@ const (
 	// messages gave them, a latest answer or a file or link, "internal":
 	// true; without it only the conversations tell.
 	ExtInternalMarks = "internal-marks"
+	// ExtHeldReplies: GET /deals/{id}/held-replies lists the replies by
+	// e-mail waiting for confirmation that the caller's side may confirm;
+	// …/held-replies/{held_id}/post and …/discard decide one
+	// (docs/mail.md).
+	ExtHeldReplies = "held-replies"
 )
 
 // ServerExtensions is what dealctl's server advertises in
 // ExtensionsHeader, in this order.
 var ServerExtensions = strings.Join([]string{ExtListFilters, ExtIfMatch, ExtIfUpdatedAt, ExtIdempotencyKey,
-	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks}, ", ")
+	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtHeldReplies}, ", ")
 
 // Headers of the extensions and of the rate limit.
 const (

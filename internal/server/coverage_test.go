@@ -46,6 +46,13 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	events := olivia.get(dealPath(falcon) + "/events?limit=50").want(http.StatusOK)
 	olivia.get(dealPath(falcon)+"/events?limit=50", header("If-None-Match: "+events.header.Get("ETag"))).want(http.StatusNotModified)
 
+	held := e.hold(t, "falcon/1.1", "falcon/bella")
+	ben := e.as(t, "ben-write")
+	ben.get(dealPath(falcon) + "/held-replies").want(http.StatusOK)
+	ben.get(dealPath(falcon) + "/held-replies/" + held).want(http.StatusOK)
+	ben.post(dealPath(falcon)+"/held-replies/"+held+"/post", nil).want(http.StatusCreated)
+	ben.post(dealPath(falcon)+"/held-replies/"+e.hold(t, "falcon/1.1", "falcon/bella")+"/discard", nil).want(http.StatusOK)
+
 	anon := e.anon(t)
 	for _, p := range []string{"/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/llms.txt"} {
 		anon.get(p).want(http.StatusOK)

@@ -210,8 +210,20 @@ func notificationBody(dc *dealCall, req store.Request, m store.Message, who *str
 	if who != nil {
 		author = termsafe.OneLine(*who, 0)
 	}
-	return fmt.Sprintf("%s posted a %s (via API) on %s %s in %s:\n\n%s\n", author, m.Kind, termsafe.OneLine(req.Number, 0),
+	return fmt.Sprintf("%s posted a %s (%s) on %s %s in %s:\n\n%s\n", author, m.Kind, sourceWords(m), termsafe.OneLine(req.Number, 0),
 		termsafe.OneLine(req.Title, notifiedTitleLen), termsafe.OneLine(dc.deal.Name, notifiedTitleLen), termsafe.Text(domain.Preview(m.Text)))
+}
+
+// sourceWords says in a notification how a message came: by the API, or
+// by e-mail (confirmed by a colleague when on_behalf).
+func sourceWords(m store.Message) string {
+	switch {
+	case m.Source == api.SourceEmail && m.OnBehalf:
+		return "by e-mail, confirmed by a colleague"
+	case m.Source == api.SourceEmail:
+		return "by e-mail"
+	}
+	return "via API"
 }
 
 // replayMessage answers a repeated post whose first answer was never
