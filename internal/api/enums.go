@@ -140,6 +140,9 @@ var (
 	RequestCategories = []RequestCategory{CategoryBusiness, CategoryLegal, CategoryTax, CategoryAccounting, CategoryTechnology, CategoryHumanResources}
 	MessageKinds      = []MessageKind{MessageResponse, MessageQuestion, MessageReference, MessageInternalNote}
 	MessageSources    = []MessageSource{SourceEmail, SourceWeb, SourceImport, SourceAPI}
+	// PostedSources are the sources a POST of a message may name
+	// (*extension* imported-answers): the others are doors of their own.
+	PostedSources = []MessageSource{SourceImport, SourceAPI}
 )
 
 // OneOf reports whether v is among allowed.

@@ -65,6 +65,9 @@ const (
 	ReasonNotDownloadable     = "not_downloadable"
 	ReasonDuplicateNumber     = "duplicate_number"
 	ReasonStatusNotAllowed    = "status_not_allowed"
+	// A message with source import from someone who is not an
+	// owning-party member (extension "imported-answers").
+	ReasonImportNotAllowed = "import_not_allowed"
 	// DELETE of a request (extension "delete"): the caller may not delete
 	// requests; the row has messages, or is a section with rows under it.
 	ReasonCannotDeleteRequest = "cannot_delete_request"

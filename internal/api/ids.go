@@ -1,5 +1,7 @@
 package api
 
+import "strings"
+
 // IsID reports whether s has the shape of an id the server hands out: a
 // UUID in its 36-character form, in either case. Whatever is not (a
 // request number, a foreign sheet's own reference such as "DD-001", an
@@ -23,3 +25,8 @@ func IsID(s string) bool {
 	}
 	return true
 }
+
+// CanonicalID is an id as stored: UUIDs are kept in lower case, and an
+// upper-case spelling of the same UUID names the same thing. Ids are
+// checked with IsID first, and compared after CanonicalID.
+func CanonicalID(s string) string { return strings.ToLower(s) }

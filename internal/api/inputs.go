@@ -94,6 +94,12 @@ type MessageCreate struct {
 	Internal     Optional[bool]        `json:"internal,omitzero"`
 	UpdateStatus Optional[bool]        `json:"update_status,omitzero"`
 	Links        Optional[[]Link]      `json:"links,omitzero"`
+	// Source is *extension* imported-answers: `import` posts an answer
+	// from a spreadsheet, shown as imported on both sides, and only an
+	// owning-party member may (403 import_not_allowed); `api`, the
+	// default, is what every API post is. A client sends it only where
+	// the server advertises ExtImportedAnswers.
+	Source Optional[MessageSource] `json:"source,omitzero"`
 }
 
 // AssigneeFilterValue is one value of the assignee_id list filter

@@ -46,12 +46,16 @@ const (
 	// …/held-replies/{held_id}/post and …/discard decide one
 	// (docs/mail.md).
 	ExtHeldReplies = "held-replies"
+	// ExtImportedAnswers: POST …/messages takes "source": "import" from
+	// an owning-party member, for an answer read from a spreadsheet; the
+	// message is shown with source import on both sides.
+	ExtImportedAnswers = "imported-answers"
 )
 
 // ServerExtensions is what dealctl's server advertises in
 // ExtensionsHeader, in this order.
 var ServerExtensions = strings.Join([]string{ExtListFilters, ExtIfMatch, ExtIfUpdatedAt, ExtIdempotencyKey,
-	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtHeldReplies}, ", ")
+	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtImportedAnswers, ExtHeldReplies}, ", ")
 
 // Headers of the extensions and of the rate limit.
 const (

@@ -108,11 +108,7 @@ func (a *applier) create(ctx context.Context, it *importplan.Item) error {
 		}
 		in.ParentID = api.Some(pid)
 	}
-	body, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	row, etag, err := a.post(ctx, it.Number, body)
+	row, etag, err := a.post(ctx, it.Number, in)
 	if isNumberConflict(err) || isNetworkError(err) {
 		row, err = a.adopt(ctx, it, err)
 		etag = "" // the list gives no ETag: updated_at stands in below
@@ -133,23 +129,21 @@ func (a *applier) create(ctx context.Context, it *importplan.Item) error {
 	return nil
 }
 
-// post sends one create and returns the row with its ETag. The
-// Idempotency-Key is derived from the row, not random, so that a re-run
-// after an interruption replays too.
-func (a *applier) post(ctx context.Context, number string, body []byte) (*api.DealRequest, string, error) {
-	var hdr http.Header
-	if a.c.Supports(api.ExtIdempotencyKey) {
-		hdr = http.Header{api.IdempotencyKeyHeader: {idempotencyKey(a.dealID, number, body)}}
-	}
-	resp, err := a.call(ctx, http.MethodPost, "/deals/"+url.PathEscape(a.dealID)+"/requests", body, hdr)
+// post sends one create through the typed client and returns the row
+// with its ETag. The Idempotency-Key is derived from the row, not random,
+// so that a re-run after an interruption replays too.
+func (a *applier) post(ctx context.Context, number string, in api.DealRequestCreate) (*api.DealRequest, string, error) {
+	body, err := json.Marshal(in)
 	if err != nil {
 		return nil, "", err
 	}
-	row := &api.DealRequest{}
-	if err := json.Unmarshal(resp.Body, row); err != nil {
+	ctx = client.WithIdempotencyKey(ctx, idempotencyKey(a.dealID, number, body))
+	if err := a.pace.wait(ctx); err != nil {
 		return nil, "", err
 	}
-	return row, resp.Header.Get("ETag"), nil
+	row, etag, err := a.c.CreateRequestWithETag(ctx, a.dealID, in)
+	a.pace.done(nil) // its answer's headers reached the pacer through the client's observer
+	return row, etag, err
 }
 
 // adopt takes the deal's row numbered like it after its create failed
@@ -192,20 +186,12 @@ func (a *applier) update(ctx context.Context, it *importplan.Item) error {
 // database outage), as it does any call after a 429; import has no
 // retries of its own.
 func (a *applier) patch(ctx context.Context, it *importplan.Item, up api.DealRequestUpdate) (*api.DealRequest, string, error) {
-	path := "/deals/" + url.PathEscape(a.dealID) + "/requests/" + url.PathEscape(it.ID)
-	body, err := json.Marshal(up)
-	if err != nil {
+	if err := a.pace.wait(ctx); err != nil {
 		return nil, "", err
 	}
-	resp, err := a.call(client.RepeatSafe(ctx), http.MethodPatch, path, body, nil)
-	if err != nil {
-		return nil, "", err
-	}
-	row := &api.DealRequest{}
-	if err := json.Unmarshal(resp.Body, row); err != nil {
-		return nil, "", err
-	}
-	return row, resp.Header.Get("ETag"), nil
+	row, etag, err := a.c.UpdateRequestWithETag(client.RepeatSafe(ctx), a.dealID, it.ID, up, "")
+	a.pace.done(nil) // its answer's headers reached the pacer through the client's observer
+	return row, etag, err
 }
 
 // move moves row's status by client.MoveStatus, the status command's
@@ -223,27 +209,13 @@ func (a *applier) move(ctx context.Context, row *api.DealRequest, etag string, t
 	return err
 }
 
-// call sends one write through the pacer.
-func (a *applier) call(ctx context.Context, method, path string, body []byte, hdr http.Header) (*client.Response, error) {
-	if err := a.pace.wait(ctx); err != nil {
-		return nil, err
-	}
-	resp, err := a.c.Do(ctx, method, path, body, hdr)
-	if resp != nil {
-		a.pace.done(resp.Header)
-	} else {
-		a.pace.done(nil)
-	}
-	return resp, err
-}
-
 // lookup reads the deal's current list and returns the row numbered n.
 func (a *applier) lookup(ctx context.Context, n string) (*api.DealRequest, error) {
 	if err := a.pace.wait(ctx); err != nil {
 		return nil, err
 	}
-	rows, hdr, err := fetchList(ctx, a.c, a.dealID)
-	a.pace.done(hdr)
+	rows, err := a.c.Requests(ctx, a.dealID)
+	a.pace.done(nil) // its answer's headers reached the pacer through the client's observer
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +228,8 @@ func (a *applier) lookup(ctx context.Context, n string) (*api.DealRequest, error
 }
 
 // fetchList reads the deal's list with its answer headers (extensions,
-// rate limit), which the typed client method does not return.
+// rate limit), which the typed client method does not return: the plan's
+// read, made before the pacer and its observer exist, seeds the pacer.
 func fetchList(ctx context.Context, c *client.Client, dealID string) ([]api.DealRequest, http.Header, error) {
 	resp, err := c.Do(ctx, http.MethodGet, "/deals/"+url.PathEscape(dealID)+"/requests", nil, nil)
 	if err != nil {

@@ -93,9 +93,17 @@ func (c *Client) RequestWithETag(ctx context.Context, dealID, requestID string) 
 // advertises idempotency-key, the POST carries a fresh Idempotency-Key
 // and is retried like a read after network errors and 5xx answers.
 func (c *Client) CreateRequest(ctx context.Context, dealID string, in api.DealRequestCreate) (*api.DealRequest, error) {
+	out, _, err := c.CreateRequestWithETag(ctx, dealID, in)
+	return out, err
+}
+
+// CreateRequestWithETag is CreateRequest that also returns the new row's
+// ETag, for a change that follows (MoveStatus) to name the version it
+// changes.
+func (c *Client) CreateRequestWithETag(ctx context.Context, dealID string, in api.DealRequestCreate) (*api.DealRequest, string, error) {
 	var out api.DealRequest
-	_, err := c.callHdr(ctx, http.MethodPost, requestsPath(dealID), in, &out, c.idempotencyHeader())
-	return &out, err
+	hdr, err := c.callHdr(ctx, http.MethodPost, requestsPath(dealID), in, &out, c.idempotencyHeader(ctx))
+	return &out, hdr.Get("ETag"), err
 }
 
 // UpdateRequest answers PATCH /deals/{id}/requests/{request_id}; only the
@@ -110,9 +118,17 @@ func (c *Client) UpdateRequest(ctx context.Context, dealID, requestID string, in
 // (IsConflictStale) instead of being overwritten. etag may also be a
 // ListRowPrecondition.
 func (c *Client) UpdateRequestIfMatch(ctx context.Context, dealID, requestID string, in api.DealRequestUpdate, etag string) (*api.DealRequest, error) {
+	out, _, err := c.UpdateRequestWithETag(ctx, dealID, requestID, in, etag)
+	return out, err
+}
+
+// UpdateRequestWithETag is UpdateRequestIfMatch that also returns the
+// changed row's ETag, for a change that follows to name the version it
+// changes.
+func (c *Client) UpdateRequestWithETag(ctx context.Context, dealID, requestID string, in api.DealRequestUpdate, etag string) (*api.DealRequest, string, error) {
 	var out api.DealRequest
-	_, err := c.callHdr(ctx, http.MethodPatch, requestPath(dealID, requestID), in, &out, c.preconditionHeader(etag))
-	return &out, err
+	hdr, err := c.callHdr(ctx, http.MethodPatch, requestPath(dealID, requestID), in, &out, c.preconditionHeader(etag))
+	return &out, hdr.Get("ETag"), err
 }
 
 // Messages answers GET .../requests/{request_id}/messages, oldest first.
@@ -124,17 +140,33 @@ func (c *Client) Messages(ctx context.Context, dealID, requestID string) ([]api.
 // PostMessage answers POST .../requests/{request_id}/messages.
 func (c *Client) PostMessage(ctx context.Context, dealID, requestID string, in api.MessageCreate) (*api.Message, error) {
 	var out api.Message
-	_, err := c.callHdr(ctx, http.MethodPost, requestPath(dealID, requestID)+"/messages", in, &out, c.idempotencyHeader())
+	_, err := c.callHdr(ctx, http.MethodPost, requestPath(dealID, requestID)+"/messages", in, &out, c.idempotencyHeader(ctx))
 	return &out, err
 }
 
-// idempotencyHeader is a fresh Idempotency-Key for one logical POST, or
-// nil when the server does not advertise the extension.
-func (c *Client) idempotencyHeader() http.Header {
+// idempotencyHeader is the Idempotency-Key of one logical POST, or nil
+// when the server does not advertise the extension: the key ctx carries
+// (WithIdempotencyKey), else a fresh one.
+func (c *Client) idempotencyHeader(ctx context.Context) http.Header {
 	if !c.Supports(api.ExtIdempotencyKey) {
 		return nil
 	}
-	return http.Header{api.IdempotencyKeyHeader: {newIdempotencyKey()}}
+	key, _ := ctx.Value(idempotencyKeyKey{}).(string)
+	if key == "" {
+		key = newIdempotencyKey()
+	}
+	return http.Header{api.IdempotencyKeyHeader: {key}}
+}
+
+type idempotencyKeyKey struct{}
+
+// WithIdempotencyKey makes key the Idempotency-Key of the POST sent with
+// ctx, instead of a fresh one: for a caller whose POST stands for
+// something that outlives one run (import's row, derived from the deal,
+// the number and the body), so that a second run after an interruption
+// replays the first's answer instead of writing again.
+func WithIdempotencyKey(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, idempotencyKeyKey{}, key)
 }
 
 // RequestsQuery is the server-side filter of a requests list (the

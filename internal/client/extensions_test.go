@@ -45,6 +45,7 @@ func newExtServer(t *testing.T, advertise bool) *extServer {
 			w.WriteHeader(http.StatusConflict)
 			w.Write([]byte(`{"code":"conflict_stale","params":{"reason":"if_match_failed"}}`))
 		default:
+			w.Header().Set("ETag", `"w1"`)
 			w.Write([]byte(`{"id":"r","number":"1.1"}`))
 		}
 	}))
@@ -218,5 +219,33 @@ func TestExtensionsRemembered(t *testing.T) {
 	c4, _ := newTestClient(t, srv.Server, func(o *Options) { o.Cache = cache })
 	if len(c4.Extensions()) != 0 {
 		t.Errorf("the next process still assumes %v", c4.Extensions())
+	}
+}
+
+// A POST sent with WithIdempotencyKey carries the caller's key, not a
+// fresh one, and the writes that return the row's ETag return the one the
+// server sent.
+func TestCallersIdempotencyKeyAndETags(t *testing.T) {
+	srv := newExtServer(t, true)
+	c, _ := newTestClient(t, srv.Server, nil)
+	ctx := context.Background()
+	if _, err := c.Me(ctx); err != nil {
+		t.Fatal(err)
+	}
+	row, etag, err := c.CreateRequestWithETag(WithIdempotencyKey(ctx, "dealctl-import-abc"), "d", api.DealRequestCreate{Title: api.Some("T")})
+	if err != nil || row.ID != "r" || etag != `"w1"` {
+		t.Fatalf("CreateRequestWithETag: %v %+v %q", err, row, etag)
+	}
+	if got := srv.last().Header.Get("Idempotency-Key"); got != "dealctl-import-abc" {
+		t.Errorf("Idempotency-Key %q, want the caller's", got)
+	}
+	if _, etag, err = c.UpdateRequestWithETag(ctx, "d", "r", api.DealRequestUpdate{Title: api.Some("U")}, ""); err != nil || etag != `"w1"` {
+		t.Errorf("UpdateRequestWithETag: %v %q", err, etag)
+	}
+	if _, err := c.CreateRequest(ctx, "d", api.DealRequestCreate{Title: api.Some("T")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.last().Header.Get("Idempotency-Key"); got == "dealctl-import-abc" || got == "" {
+		t.Errorf("a POST without the caller's key sent %q, want a fresh one", got)
 	}
 }

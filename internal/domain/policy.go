@@ -106,6 +106,11 @@ func MessageVisibleTo(authorParty string, internal bool, viewerParty string) boo
 // side: the counterparty has no private notes.
 func (c Caller) MayPostInternal() bool { return c.OwnerSide }
 
+// MayPostImported reports whether the caller may post an answer read
+// from a spreadsheet (source import): only the owning side imports its
+// list, counterparty answers included.
+func (c Caller) MayPostImported() bool { return c.OwnerSide }
+
 // MayChangeRow reports whether a PATCH by the caller could change
 // anything on a row of kind: edit it, assign it or move its status. When
 // it could not (a viewer), the PATCH is refused before its body is read.

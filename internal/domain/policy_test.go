@@ -88,6 +88,11 @@ func TestPolicyMatrix(t *testing.T) {
 			if got := caller.MayPostInternal(); got != w.internal {
 				t.Errorf("MayPostInternal = %v, want %v", got, w.internal)
 			}
+			// Importing answers from a sheet is the owning side's, as
+			// private notes are.
+			if got := caller.MayPostImported(); got != w.internal {
+				t.Errorf("MayPostImported = %v, want %v", got, w.internal)
+			}
 			if got := caller.MayTransition(); got != (c.access != api.AccessViewer) {
 				t.Errorf("MayTransition = %v for %s", got, c.access)
 			}

@@ -121,6 +121,7 @@ func (p *planner) planRows(rows []sheets.Row) {
 	items := map[string]*Item{}
 	for i := range rows {
 		if it := p.planRow(&rows[i], items); it != nil {
+			p.planAnswer(&rows[i], it)
 			p.plan.Items = append(p.plan.Items, it)
 			items[it.Number] = it
 		}
@@ -404,6 +405,9 @@ func (p *planner) count() {
 		}
 		if it.StatusTo != "" {
 			s.StatusMoves++
+		}
+		if it.Answer != "" {
+			s.Answers++
 		}
 	}
 	s.Absent = len(p.plan.Absent)

@@ -108,7 +108,7 @@ func (p *planner) checkText(r *sheets.Row) bool {
 	}{
 		{sheets.FieldNumber, "number", r.Number}, {sheets.FieldTitle, "title", r.Title},
 		{sheets.FieldBody, "text", r.Body}, {sheets.FieldRequester, "requester", r.Requester},
-		{sheets.FieldAssignee, "assignee", r.Assignee},
+		{sheets.FieldAssignee, "assignee", r.Assignee}, {sheets.FieldResponse, "answer", r.Response},
 	} {
 		switch {
 		case api.HasNUL(f.value):

@@ -95,6 +95,11 @@ type Item struct {
 	Overwritten    bool              `json:"overwritten,omitempty"`
 	StatusTo       api.RequestStatus `json:"status_to,omitempty"` // a status move (--apply-status)
 	Done           bool              `json:"done,omitempty"`      // applied (or found applied)
+	// Answer is the sheet's answer to post on the row, as a message with
+	// source import; "" when the row has none, or the deal has it already
+	// (an earlier import posted it: SettleAnswers).
+	Answer       string `json:"answer,omitempty"`
+	AnswerPosted bool   `json:"answer_posted,omitempty"` // posted (or found posted) by this run
 
 	ID       string                `json:"-"` // the deal's row, once known
 	DealRow  *api.DealRequest      `json:"-"` // the deal's row as the plan read it; nil for a create
@@ -154,6 +159,10 @@ type Summary struct {
 	ByNumber int `json:"by_number"`
 	Absent   int `json:"absent"`
 	Warnings int `json:"warnings"` // before the list was capped
+	// Answers counts the sheet's answers to post; AnswersOnDeal those an
+	// earlier import already posted, which are not posted again.
+	Answers       int `json:"answers"`
+	AnswersOnDeal int `json:"answers_on_deal"`
 }
 
 // Plan is what `import --dry-run -o json` prints, and what import

@@ -24,6 +24,7 @@ import (
 	"github.com/dealctl/dealctl/internal/mailin"
 	"github.com/dealctl/dealctl/internal/replyaddr"
 	"github.com/dealctl/dealctl/internal/server"
+	"github.com/dealctl/dealctl/internal/service"
 	"github.com/dealctl/dealctl/internal/signing"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -100,7 +101,7 @@ func newEnv(t *testing.T) *env {
 	}
 	e.signer = replyaddr.NewSigner(key)
 	rc := &mailin.Receiver{Store: db, Signer: e.signer, Domain: domain, BaseURL: e.baseURL, PutBlob: db.PutBlob, Now: e.clk.Now, Log: logger}
-	web := &mailin.Web{Receiver: rc, Poster: srv, InboundSecret: inboundSecret, FormKey: key.For("confirm-form")}
+	web := &mailin.Web{Receiver: rc, Poster: mailin.ServicePoster{Service: service.New(db, nil), Store: db, Now: e.clk.Now}, InboundSecret: inboundSecret, FormKey: key.For("confirm-form")}
 	mux := http.NewServeMux()
 	mux.Handle("/mail/", web.Handler())
 	mux.Handle("/", srv)

@@ -12,6 +12,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/keys"
+	"github.com/dealctl/dealctl/internal/service"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -158,6 +159,8 @@ type dealCall struct {
 	people  []store.Person // everyone on the deal; shared, read only
 	seat    store.Person
 	caller  domain.Caller
+	// actor is who makes the call, as the service's writes take it.
+	actor service.Actor
 }
 
 // errNotFound answers whatever the caller cannot reach: existence is never
@@ -227,25 +230,9 @@ func (st seating) reach(c *call, deal store.Deal, err error) (*dealCall, error) 
 	if !domain.DealVisible(deal.Archived, st.seat.IsProjectAdmin) {
 		return nil, errNotFound
 	}
+	actor := service.NewActor(deal, st.members.parties, st.members.people, st.seat, c.key.Access, c.user.Email)
 	return &dealCall{call: c, deal: deal, parties: st.members.parties, people: st.members.people, seat: st.seat,
-		caller: callerOf(c.key, deal, st.members.parties, st.seat)}, nil
-}
-
-func callerOf(k store.APIKey, deal store.Deal, parties []store.Party, seat store.Person) domain.Caller {
-	owner := false
-	for _, p := range parties {
-		if p.ID == seat.PartyID {
-			owner = p.IsOwner
-		}
-	}
-	return domain.Caller{
-		KeyAccess:      k.Access,
-		PartyID:        seat.PartyID,
-		Access:         seat.Access,
-		IsProjectAdmin: seat.IsProjectAdmin,
-		OwnerSide:      owner,
-		Archived:       deal.Archived,
-	}
+		caller: actor.Caller, actor: actor}, nil
 }
 
 // denyWrite refuses any write on a read key or an archived deal.
@@ -256,7 +243,5 @@ func denyWrite(dc *dealCall) error {
 	return nil
 }
 
-// canonicalID is an id as stored: UUIDs are kept in lower case, and an
-// upper-case spelling of the same UUID names the same thing. Ids are
-// checked with api.IsID first, and compared after canonicalID.
-func canonicalID(s string) string { return strings.ToLower(s) }
+// canonicalID is an id as stored (api.CanonicalID).
+func canonicalID(s string) string { return api.CanonicalID(s) }

@@ -123,11 +123,12 @@ func (s *Server) decideHeld(w http.ResponseWriter, r *http.Request, c *call, pos
 	case !now.Before(h.ExpiresAt):
 		return api.NewError(api.CodeConflict, api.ReasonReplyExpired)
 	}
-	m, err := mailin.Decide(ctx, s.store, s, h, dc.seat, post, now)
+	poster := mailin.ServicePoster{Service: s.svc, Store: s.store, Now: s.now}
+	m, err := mailin.Decide(ctx, s.store, poster, h, dc.seat, post, now)
 	switch {
 	case errors.Is(err, store.ErrNotHeld):
 		return api.NewError(api.CodeConflict, api.ReasonReplyNotHeld)
-	case errors.Is(err, errHeldSenderGone):
+	case errors.Is(err, mailin.ErrSenderCannotAnswer):
 		return api.NewError(api.CodeConflict, api.ReasonSenderCannotAnswer)
 	case err != nil:
 		return err

@@ -170,7 +170,3 @@ func respondCreated(w http.ResponseWriter, dc *dealCall, view *dealView, row sto
 	w.Header().Set("ETag", requestETag(dc, row))
 	writeJSON(w, http.StatusCreated, view.request(row, nil, nil))
 }
-
-func duplicateNumber(number string) error {
-	return &api.ErrorResponse{Code: api.CodeConflict, Params: map[string]any{"reason": api.ReasonDuplicateNumber, "number": number}}
-}

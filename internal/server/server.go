@@ -14,6 +14,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/blob"
 	"github.com/dealctl/dealctl/internal/server/openapi"
+	"github.com/dealctl/dealctl/internal/service"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -78,7 +79,7 @@ type Server struct {
 	log       *slog.Logger
 	now       func() time.Time
 	linkTTL   time.Duration
-	posted    func()
+	svc       *service.Service // the writes' orchestration
 	signer    *linkSigner
 	fetches   *fetchLog   // links fetched, for one file.fetched event each
 	bodies    *bodyGate   // request bodies being read
@@ -109,7 +110,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		log:       cfg.Logger,
 		now:       cfg.Now,
 		linkTTL:   cfg.LinkTTL,
-		posted:    cfg.Posted,
+		svc:       service.New(cfg.Store, cfg.Posted),
 		objects:   cfg.Objects,
 		presign:   cfg.Objects != nil && !cfg.FilesProxy,
 		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),

@@ -20,9 +20,15 @@ const (
 	FieldRequester Field = "requester"
 	FieldDueDate   Field = "due_date"
 	FieldAssignee  Field = "assignee"
+	// FieldResponse is the other side's answer, as a counsel's list comes
+	// back with it: import posts a new one as a message with source
+	// import (docs/spreadsheets.md, "Answers from a sheet"). The export
+	// writes its own "Latest answer" instead, which import reads past.
+	FieldResponse Field = "response"
 )
 
-// Fields lists the importable fields in export column order.
+// Fields lists the importable fields in export column order; the
+// response column is read, never written (FieldResponse).
 var Fields = []Field{
 	FieldNumber, FieldKind, FieldTitle, FieldBody, FieldStatus, FieldPriority,
 	FieldCategory, FieldRequester, FieldDueDate, FieldAssignee,
@@ -34,7 +40,7 @@ func (f Field) Header() string {
 	return map[Field]string{
 		FieldNumber: "Number", FieldKind: "Kind", FieldTitle: "Title", FieldBody: "Body",
 		FieldStatus: "Status", FieldPriority: "Priority", FieldCategory: "Category",
-		FieldRequester: "Requester", FieldDueDate: "Due date", FieldAssignee: "Assignee",
+		FieldRequester: "Requester", FieldDueDate: "Due date", FieldAssignee: "Assignee", FieldResponse: "Response",
 	}[f]
 }
 
@@ -68,6 +74,9 @@ func init() {
 	add(FieldCategory, "Workstream", "Work stream", "Area", "Topic", "Function", "Diligence area", "Bereich", "Kategorie", "Themenbereich")
 	add(FieldRequester, "Requested by", "Advisor", "Adviser", "Requesting party", "Raised by", "Asked by", "Submitted by")
 	add(FieldDueDate, "Due", "Deadline", "Target date", "Due by", "Date due", "Fällig", "Fällig am", "Fällig bis", "Fälligkeit", "Frist")
+	add(FieldResponse, "Responses", "Seller comments", "Seller comment", "Seller response", "Sellers comments",
+		"Target response", "Target comments", "Vendor response", "Vendor comments", "Answer", "Answers", "Reply",
+		"Antwort", "Stellungnahme")
 	add(FieldAssignee, "Assigned to", "Owner", "Responsible", "Responsible person", "Target contact", "Verantwortlich", "Zuständig")
 }
 

@@ -27,6 +27,9 @@ type Row struct {
 	Requester string              `json:"requester,omitempty"`
 	DueDate   string              `json:"due_date,omitempty"`
 	Assignee  string              `json:"assignee,omitempty"`
+	// Response is the answer the sheet gives the row (FieldResponse), as
+	// multi-line text.
+	Response string `json:"response,omitempty"`
 	// ID and Updated come from an export's own columns: which deal row
 	// this is, and its updated_at when exported (zero when the sheet has
 	// none), kept to UpdatedPrecision.
@@ -154,6 +157,7 @@ func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, pr
 		// ENVIRONMENTAL", or "CORPORATE MATTERS" with no number.
 		row.Number, row.Title = splitHeadingCell(row.Number)
 	}
+	row.Response = Text(m.cell(cells, FieldResponse))
 	row.Requester = OneLine(get(FieldRequester))
 	row.Assignee = get(FieldAssignee)
 
@@ -198,7 +202,7 @@ func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, pr
 	}
 
 	for f, v := range map[Field]string{FieldNumber: row.Number, FieldTitle: row.Title, FieldBody: row.Body,
-		FieldRequester: row.Requester, FieldAssignee: row.Assignee} {
+		FieldRequester: row.Requester, FieldAssignee: row.Assignee, FieldResponse: row.Response} {
 		if r, ok := controlIn(v); ok {
 			bad(f, "the cell holds the control character %U, which no list needs (often left by a copy from a terminal or a PDF): remove it", r)
 		}
@@ -220,6 +224,7 @@ func ParseRow(cells []string, m Mapping, line int, rules CellRules) (row Row, pr
 		tooLong(FieldTitle, "title", row.Title, domain.TitleRule)
 	}
 	tooLong(FieldBody, "text", row.Body, domain.BodyRule)
+	tooLong(FieldResponse, "answer", row.Response, domain.BodyRule)
 	tooLong(FieldRequester, "requester", row.Requester, domain.RequesterRule)
 	if !tooLong(FieldNumber, "number", row.Number, domain.NumberRule) {
 		switch domain.CheckNumberShape(row.Number) {

@@ -255,7 +255,7 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	go srv.WatchSchema(ctx, o.schemaCheck)
-	mail, err := startMail(ctx, o, db, objects, key, baseURL, srv, worker.Poke, logger)
+	mail, err := startMail(ctx, o, db, objects, key, baseURL, worker.Poke, logger)
 	if err != nil {
 		ln.Close()
 		return err

@@ -14,6 +14,7 @@ import (
 	"github.com/dealctl/dealctl/internal/mailin"
 	"github.com/dealctl/dealctl/internal/notify"
 	"github.com/dealctl/dealctl/internal/replyaddr"
+	"github.com/dealctl/dealctl/internal/service"
 	"github.com/dealctl/dealctl/internal/signing"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -49,7 +50,7 @@ type mailDoors struct {
 // startMail builds the receiver and the page, and starts the SMTP
 // listener when --mail-in asks. Nil without --mail-domain.
 func startMail(ctx context.Context, o *serveOptions, db *sqlstore.DB, objects *blob.S3, key *signing.Key, baseURL string,
-	poster mailin.Poster, queued func(), logger *slog.Logger) (*mailDoors, error) {
+	queued func(), logger *slog.Logger) (*mailDoors, error) {
 	if o.mailDomain == "" {
 		return nil, nil
 	}
@@ -65,6 +66,7 @@ func startMail(ctx context.Context, o *serveOptions, db *sqlstore.DB, objects *b
 	}
 	rc := &mailin.Receiver{Store: db, Signer: replyaddr.NewSigner(key), Domain: o.mailDomain, BaseURL: baseURL,
 		PutBlob: put, Queued: queued, Log: logger}
+	poster := mailin.ServicePoster{Service: service.New(db, queued), Store: db}
 	d := &mailDoors{receiver: rc, web: &mailin.Web{Receiver: rc, Poster: poster, InboundSecret: o.mailInSecret, FormKey: key.For("confirm-form")}}
 	if o.mailIn != "" {
 		ln, err := listen(o.origins.Of("mail-in"), o.mailIn)
