@@ -109,6 +109,7 @@ func NewCmdRoot(f *Factory, more ...CommandBuilder) *cobra.Command {
 		NewCmdStatus(f),
 		NewCmdAnswer(f),
 		NewCmdMessages(f),
+		NewCmdInbox(f),
 		NewCmdFiles(f),
 		NewCmdDownload(f),
 		NewCmdProgress(f),
