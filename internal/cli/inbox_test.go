@@ -14,8 +14,6 @@ import (
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
 
-
-
 // TestInboxPostsAHeldReply: bob's side lists his reply by e-mail, shows
 // it by the start of its id, and posts it (source email); the other
 // side's inbox is empty and its post is refused as not found; a second

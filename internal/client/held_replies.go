@@ -13,7 +13,9 @@ import (
 // sender's side may post or discard. Call these only where the server
 // advertises api.ExtHeldReplies.
 
-func heldPath(dealID, id string) string { return dealPath(dealID) + "/held-replies/" + url.PathEscape(id) }
+func heldPath(dealID, id string) string {
+	return dealPath(dealID) + "/held-replies/" + url.PathEscape(id)
+}
 
 // HeldReplies lists the caller's side's replies still held, oldest first.
 func (c *Client) HeldReplies(ctx context.Context, dealID string) ([]api.HeldReply, error) {

@@ -29,13 +29,16 @@ import (
 const formCookie = "dealctl_confirm"
 
 // pageHeaders keep the page from being framed, cached, sniffed, scripted
-// or leaking its link in a Referer.
+// or leaking its link in a Referer to another site.
 func pageHeaders(rw http.ResponseWriter) {
 	h := rw.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: under no-referrer a browser's form
+	// POST says "Origin: null", which the Origin check must refuse; no
+	// other site is ever sent the link in a Referer either way.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 }
@@ -266,7 +269,6 @@ var page = template.Must(template.New("page").Parse(`<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>{{.Title}} · dealctl</title>
 <style>
 body { font: 16px/1.5 system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; color: #1d2330; }
