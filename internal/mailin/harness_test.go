@@ -14,6 +14,7 @@ import (
 	"net/smtp"
 	"net/textproto"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/mailin"
+	"github.com/dealctl/dealctl/internal/pgtest"
 	"github.com/dealctl/dealctl/internal/replyaddr"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/service"
@@ -74,9 +76,15 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvOn(t, filepath.Join(t.TempDir(), "mail.db"))
+}
+
+// newEnvOn is newEnv on the database dsn names (a PostgreSQL one, say).
+func newEnvOn(t *testing.T, dsn string) *env {
+	t.Helper()
 	ctx := context.Background()
 	e := &env{clk: &clock{now: time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)}, logs: &syncBuffer{}}
-	db, err := sqlstore.OpenWith(ctx, filepath.Join(t.TempDir(), "mail.db"), sqlstore.OpenOptions{Now: e.clk.Now})
+	db, err := sqlstore.OpenWith(ctx, dsn, sqlstore.OpenOptions{Now: e.clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,3 +291,5 @@ type apiMessage struct {
 		Downloadable bool
 	}
 }
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/mailin"
-	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/pgtest"
 )
 
 // TestReplyByMailIsHeldThenPostedOnceConfirmed: a reply sent with Go's
@@ -20,7 +20,15 @@ import (
 // Post posts it as her answer, source email, moving the status and
 // notifying the other side; the link then acts no more.
 func TestReplyByMailIsHeldThenPostedOnceConfirmed(t *testing.T) {
-	e := newEnv(t)
+	testHeldThenPosted(t, newEnv(t))
+}
+
+// TestReplyByMailOnPostgres: the same on PostgreSQL.
+func TestReplyByMailOnPostgres(t *testing.T) {
+	testHeldThenPosted(t, newEnvOn(t, pgtest.URL(t)))
+}
+
+func testHeldThenPosted(t *testing.T, e *env) {
 	addrs := e.ask(t, "falcon", "2.3")
 	body := "The audited accounts are in the data room, folder 2.3.\n\nOn Mon, 1 Mar 2027 at 09:00, dealctl <deals@target.example> wrote:\n> Please send them.\n\n-- \nElena Rossi, CFO"
 	if err := e.send("elena@acme.example", addrs["elena@acme.example"], reply("elena@acme.example", addrs["elena@acme.example"], body)); err != nil {
@@ -291,4 +299,3 @@ func TestViewerCannotReplyByMail(t *testing.T) {
 	}
 }
 
-var _ = store.HeldStateHeld
