@@ -298,4 +298,3 @@ func TestViewerCannotReplyByMail(t *testing.T) {
 		t.Errorf("a viewer's reply: %v, want 550", err)
 	}
 }
-
