@@ -90,6 +90,12 @@ problem is reported with its sheet row number and nothing is written
 make the changes; 5 with conflicts). Statuses in the sheet are applied
 only with --apply-status; the plan says so when new rows carry one.
 
+A Response column (Seller comments, Answer, or --map response=COLUMN)
+holds the other side's answers: each new one is posted on its request as
+a message shown as imported on both sides (owning side's admins and
+editors only), never twice however often the sheet is imported; the plan
+lists them. Messages are never deleted, so --undo keeps them.
+
 Import is safe to run again after an interruption: it plans against the
 deal's current list, so it creates nothing twice. See docs/spreadsheets.md.`,
 		Example: `  dealctl import buyer-list.xlsx --dry-run
@@ -174,9 +180,13 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 			plan.Forbidden = append([]string{why}, plan.Forbidden...)
 		}
 	}
+	if err := planAnswers(ctx, o, s, plan); err != nil {
+		return err
+	}
 	if o.DryRun {
 		if !p.Machine() {
 			reportChanges(o.cmdEnv, plan)
+			reportAnswers(o.cmdEnv, plan)
 		}
 		reportConflicts(o.cmdEnv, plan)
 		o.Infof("%s", planSentence(plan, true))
@@ -203,7 +213,7 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	// typed client's calls (MoveStatus) included.
 	observed := c.WithResponseObserver(func(r *http.Response) { pace.observe(r.Header) })
 	a := &applier{c: observed, dealID: s.Deal.ID, pace: pace, ids: map[string]string{}}
-	total := 0
+	total := plan.Summary.Answers
 	for _, it := range plan.Items {
 		if it.HasWrite() {
 			total++
@@ -212,6 +222,9 @@ func importRun(ctx context.Context, o *ImportOptions) error {
 	bar := startProgress(o.IO.ErrOut, o.IO.IsStderrTTY() && total > 0, total)
 	a.onDone = bar.step
 	err = a.run(ctx, plan)
+	if err == nil {
+		err = a.postAnswers(ctx, plan)
+	}
 	bar.stop()
 	finishImportRun(o, run, err, a.applied)
 	if err != nil {

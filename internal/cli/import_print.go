@@ -22,7 +22,7 @@ func planTable(plan *importplan.Plan, tty bool) *output.Table {
 		{Header: "TITLE", Flex: true}, {Header: "CHANGES"},
 	}}
 	for _, it := range plan.Items {
-		if tty && it.Action == importplan.ActionUnchanged {
+		if tty && it.Action == importplan.ActionUnchanged && it.Answer == "" {
 			continue
 		}
 		changes := strings.Join(it.Changes, ",")
@@ -35,6 +35,7 @@ func planTable(plan *importplan.Plan, tty bool) *output.Table {
 		if len(it.Kept) > 0 {
 			changes = strings.TrimPrefix(changes+"; blank kept: "+strings.Join(it.Kept, ","), "; ")
 		}
+		changes = answersChange(it, changes)
 		t.AddRow(itoa(it.Row), it.Action, it.Number, string(it.Kind), it.Title, changes)
 	}
 	return t
@@ -55,6 +56,16 @@ func planSentence(plan *importplan.Plan, dryRun bool) string {
 	}
 	if s.StatusMoves > 0 {
 		parts = append(parts, fmt.Sprintf("%d status %s", s.StatusMoves, english.Plural(s.StatusMoves, "move", "moves")))
+	}
+	if s.Answers > 0 {
+		verb := "posted"
+		if dryRun {
+			verb = "to post"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s %s", s.Answers, english.Plural(s.Answers, "answer", "answers"), verb))
+	}
+	if s.AnswersOnDeal > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s on the deal already", s.AnswersOnDeal, english.Plural(s.AnswersOnDeal, "answer", "answers")))
 	}
 	if s.Conflicts > 0 {
 		parts = append(parts, fmt.Sprintf("%d left alone as %s", s.Conflicts, english.Plural(s.Conflicts, "a conflict", "conflicts")))

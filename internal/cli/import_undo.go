@@ -35,8 +35,12 @@ func addUndoFlag(cmd *cobra.Command, o *ImportOptions) {
 type undoRequest struct {
 	Number   string         `json:"number"`
 	ID       string         `json:"id"`
-	Action   string         `json:"action"` // delete, put_back, kept, unchanged, gone
+	Action   string         `json:"action"` // delete, put_back, kept, answered, unchanged, gone
 	Restored []fieldRestore `json:"restored,omitempty"`
+	// AnswersKept counts the answers the run imported on the row: the API
+	// deletes no message, so they stay, and a row the run created with
+	// one stays too (action answered).
+	AnswersKept int `json:"answers_kept,omitempty"`
 }
 
 // undoResult is what -o json prints.
@@ -120,11 +124,15 @@ func importUndoRun(ctx context.Context, o *ImportOptions, args []string) error {
 		if listed {
 			number = row.Number
 		}
-		u := undoRequest{Number: number, ID: id}
+		u := undoRequest{Number: number, ID: id, AnswersKept: runAnswers(evs, runID)}
 		created := evs[0].Type == activity.RequestCreated && own(evs[0])
 		switch {
 		case !listed:
 			u.Action = "gone"
+		case created && u.AnswersKept > 0:
+			// Its answer cannot be deleted, so neither can the row; it
+			// is left as the run made it.
+			u.Action = "answered"
 		default:
 			conflicts := laterChanges(&row, evs, own, names, true)
 			if created && len(conflicts) == 0 {
@@ -189,6 +197,17 @@ func importUndoRun(ctx context.Context, o *ImportOptions, args []string) error {
 	return nil
 }
 
+// runAnswers counts the answers run imported among a row's events.
+func runAnswers(evs []client.Event, run string) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Type == activity.MessagePosted && activity.Batch(ev) == run {
+			n++
+		}
+	}
+	return n
+}
+
 func markKept(res *undoResult, id string) {
 	for i := range res.Requests {
 		if res.Requests[i].ID == id {
@@ -227,7 +246,8 @@ func chooseRun(o *ImportOptions, s *dealScope, args []string) (string, error) {
 }
 
 func printUndo(w io.Writer, res undoResult) error {
-	verb := map[string]string{"delete": "deleted", "put_back": "put back", "kept": "kept (changed since)", "unchanged": "already as before", "gone": "deleted since"}
+	verb := map[string]string{"delete": "deleted", "put_back": "put back", "kept": "kept (changed since)", "unchanged": "already as before", "gone": "deleted since",
+		"answered": "kept: it has the run's imported answer, and messages are never deleted"}
 	if res.DryRun {
 		verb["delete"], verb["put_back"] = "would delete", "would put back"
 	}
@@ -235,6 +255,9 @@ func printUndo(w io.Writer, res undoResult) error {
 		fmt.Fprintf(w, "%s  %s\n", termsafe.Line(u.Number), verb[u.Action])
 		for _, r := range u.Restored {
 			fmt.Fprintf(w, "    %s: %s → %s\n", r.Field, oneLineValue(r.Field, r.Now, activity.Names{}), oneLineValue(r.Field, r.Back, activity.Names{}))
+		}
+		if u.AnswersKept > 0 && u.Action != "answered" {
+			fmt.Fprintf(w, "    %d imported %s %s: messages are never deleted\n", u.AnswersKept, plural(u.AnswersKept, "answer", "answers"), plural(u.AnswersKept, "stays", "stay"))
 		}
 	}
 	_, err := fmt.Fprintf(w, "Import run %s: %d %s.\n", termsafe.Line(res.Run), len(res.Requests), plural(len(res.Requests), "request", "requests"))

@@ -24,6 +24,10 @@ func MessageTags(m api.Message) []string {
 	case api.SourceWeb, "":
 	case api.SourceAPI:
 		tags = append(tags, "via API")
+	case api.SourceImport:
+		// Posted by the owning side from a sheet the other side filled
+		// in: the person named posted it, but did not write it.
+		tags = append(tags, "imported")
 	default:
 		tags = append(tags, "via "+string(m.Source))
 	}

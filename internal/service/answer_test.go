@@ -166,3 +166,33 @@ func TestUpdateRequestPrecondition(t *testing.T) {
 		}
 	})
 }
+
+// An answer from a sheet (the body's source import) is the owning side's
+// to post, whichever door it comes by; it reads as plain text.
+func TestAnswerImported(t *testing.T) {
+	onBothStores(t, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		row := f.request(t, "falcon", "1.1")
+		in := api.MessageCreate{Text: text("From the sheet"), Source: api.Some(api.SourceImport), UpdateStatus: api.Some(false)}
+		if _, _, err := f.svc.Answer(ctx, f.actor(t, "falcon", "ben"), now, row, service.Post{In: in}); reason(err) != api.ReasonImportNotAllowed {
+			t.Errorf("counterparty's import: %v, want %s", err, api.ReasonImportNotAllowed)
+		}
+		if _, _, err := f.svc.Answer(ctx, f.actor(t, "falcon", "owen"), now, row, service.Post{In: in}); reason(err) != api.ReasonCannotPost {
+			t.Errorf("viewer's import: %v, want %s", err, api.ReasonCannotPost)
+		}
+		m, _, err := f.svc.Answer(ctx, f.actor(t, "falcon", "oscar"), now, row, service.Post{In: in, Source: api.SourceAPI})
+		if err != nil || m.Source != api.SourceImport || m.Format != api.FormatText {
+			t.Fatalf("owner's import: %v %+v", err, m)
+		}
+		msgs, _ := f.st.Messages(ctx, row.DealID, row.ID)
+		if len(msgs) != 1 || f.request(t, "falcon", "1.1").Status != api.StatusOpen {
+			t.Errorf("%d messages, status %s; want the one import, the status left alone", len(msgs), f.request(t, "falcon", "1.1").Status)
+		}
+		bad := api.MessageCreate{Text: text("x"), Source: api.Some(api.SourceEmail)}
+		_, _, err = f.svc.Answer(ctx, f.actor(t, "falcon", "oscar"), now, row, service.Post{In: bad})
+		var e *api.ErrorResponse
+		if !errors.As(err, &e) || e.Code != api.CodeValidationFailed || len(e.Fields) != 1 || e.Fields[0].Path != "source" {
+			t.Errorf("a body naming source email: %v, want 422 on source", err)
+		}
+	})
+}

@@ -18,12 +18,16 @@
 //     it from rows a door already read; Service.ActorFor reads them for a
 //     door that has only a person (a confirmed e-mail reply).
 //   - Every write takes ctx, the Actor and now, the one clock of the
-//     call: CreateRequest; MayUpdate and UpdateRequest; MayAnswer and
-//     Answer. MayUpdate and MayAnswer say, before a door reads a body,
-//     whether the actor may make the call at all; the write checks again.
+//     call: MayCreate and CreateRequest; MayUpdate and UpdateRequest;
+//     MayAnswer and Answer. The May functions say, before a door reads a
+//     body, whether the actor may make the call at all; the write checks
+//     again. ActorFor's ErrNoSeat is a person who may not act on the deal.
 //   - Answer's Post carries the body (api.MessageCreate) with what only a
-//     door knows: the message's Source (api, email, import, web) and, for
-//     a reply a colleague confirms, OnBehalfOf, the person who wrote it.
+//     door knows: the message's Source (api, email, import, web), its
+//     Format, files whose bytes the door stored, and, for a reply a
+//     colleague confirms, OnBehalfOf, the person who wrote it. A body may
+//     itself claim source import (an answer from a sheet), which only the
+//     owning side may.
 //
 // Errors are *api.ErrorResponse where the caller did something the rules
 // refuse (403 with a reason, 409, 422 with every bad field), so that the
