@@ -167,6 +167,11 @@ func (w *Web) confirmAction(rw http.ResponseWriter, r *http.Request) {
 			w.decidedPage(rw, l)
 			return
 		}
+		if errors.Is(err, ErrSenderCannotAnswer) {
+			render(rw, http.StatusForbidden, pageData{Title: "Not posted", Heading: "The reply cannot be posted",
+				Note: "Nothing was posted: you may no longer answer this request (taken off the deal, or no longer an editor)."})
+			return
+		}
 		w.Receiver.log().Error("confirming a reply by e-mail", "held_reply_id", l.held.ID, "err", err.Error())
 		render(rw, http.StatusServiceUnavailable, pageData{Title: "Not posted", Heading: "The reply could not be posted now",
 			Note: "Nothing was posted. Open the link again in a minute to try again."})
@@ -187,7 +192,10 @@ func (w *Web) confirmAction(rw http.ResponseWriter, r *http.Request) {
 // from outside, escaped by html/template and made one line or visible
 // (termsafe) as the terminal views make it.
 func (w *Web) describe(l loaded) pageData {
-	name := l.person.Email
+	name := l.held.Sender // the person, taken off the deal since, is not in the deal's people
+	if l.person.Email != "" {
+		name = l.person.Email
+	}
 	if l.person.Name != nil && *l.person.Name != "" {
 		name = *l.person.Name
 	}

@@ -9,8 +9,11 @@
 // colleague on the same side may confirm it instead, through the inbox
 // (dealctl inbox).
 //
-// The files: parse.go reads the MIME message (text part, HTML made text,
-// attachments); clean.go cuts quoted history and signatures; receive.go
-// checks and holds a reply, whichever door it came through; smtp.go and
-// inbound.go are those doors; confirm.go serves the page.
+// The files: parse.go reads the MIME message (text part, HTML made text
+// by html.go, attachments); clean.go cuts quoted history and signatures;
+// receive.go checks and holds a reply, whichever door it came through,
+// and refusal.go names each refusal with its SMTP and HTTP answers;
+// smtp.go and web.go (the inbound webhook) are those doors; confirm.go
+// serves the page; decide.go decides a held reply once and post.go posts
+// it through internal/service.
 package mailin

@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -56,7 +57,16 @@ type Receiver struct {
 	Log     *slog.Logger
 	HoldFor time.Duration // 0: DefaultHoldFor
 	LinkFor time.Duration // 0: DefaultLinkFor
+
+	// holding bounds the mails read and parsed at once (each up to
+	// MaxMessageBytes in memory, and its attachments again): beyond
+	// maxHolding, a mail is answered "try again later".
+	gate    sync.Once
+	holding chan struct{}
 }
+
+// maxHolding is how many mails are taken in at once.
+const maxHolding = 4
 
 // Recipient is a reply address checked at RCPT time: the notification it
 // names, and the deal, request and person behind it.
@@ -165,6 +175,13 @@ func sameAddress(a, b string) bool {
 // stored as blobs; the reply and its confirmation mail are written
 // together.
 func (rc *Receiver) Hold(ctx context.Context, r *Recipient, raw io.Reader) (store.HeldReply, error) {
+	rc.gate.Do(func() { rc.holding = make(chan struct{}, maxHolding) })
+	select {
+	case rc.holding <- struct{}{}:
+		defer func() { <-rc.holding }()
+	default:
+		return store.HeldReply{}, refuseBusy
+	}
 	body, err := io.ReadAll(io.LimitReader(raw, MaxMessageBytes+1))
 	if err != nil {
 		return store.HeldReply{}, err

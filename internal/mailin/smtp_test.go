@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/mailin"
 	"github.com/dealctl/dealctl/internal/pgtest"
+	"github.com/dealctl/dealctl/internal/store"
 )
 
 // TestReplyByMailIsHeldThenPostedOnceConfirmed: a reply sent with Go's
@@ -296,5 +298,50 @@ func TestViewerCannotReplyByMail(t *testing.T) {
 	to := e.ask(t, "falcon", "2.3")["bianca@acme.example"]
 	if err := e.send("bianca@acme.example", to, reply("bianca@acme.example", to, "Hi")); smtpCode(err) != 550 {
 		t.Errorf("a viewer's reply: %v, want 550", err)
+	}
+}
+
+// TestSenderMadeViewerCannotHaveItPosted: a reply whose sender has since
+// been made a viewer is posted by no one: the page says so, and the reply
+// stays held (a colleague's post is refused too).
+func TestSenderMadeViewerCannotHaveItPosted(t *testing.T) {
+	e := newEnv(t)
+	to := e.ask(t, "falcon", "2.3")["elena@acme.example"]
+	if err := e.send("elena@acme.example", to, reply("elena@acme.example", to, "Here.")); err != nil {
+		t.Fatal(err)
+	}
+	link := e.confirmLink(t, "falcon", "elena@acme.example")
+	c := browser()
+	_, _, csrf := open(t, c, link)
+	ctx := context.Background()
+	_, people, err := e.db.Members(ctx, e.ids.Deals["falcon"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.db.Apply(ctx, func(tx store.AdminTx) error {
+		for _, p := range people {
+			if p.Email == "elena@acme.example" {
+				p.Access = api.AccessViewer
+				_, err := tx.PutPerson(p)
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if code, page := press(t, c, link, csrf, "post"); code != http.StatusForbidden || !strings.Contains(page, "may no longer answer") {
+		t.Fatalf("post by a sender made viewer: %d\n%s", code, page)
+	}
+	held, _ := e.db.HeldRepliesOf(ctx, e.ids.Deals["falcon"], e.clk.Now())
+	if len(held) != 1 {
+		t.Fatalf("the reply is no longer held: %+v", held)
+	}
+	var errBody struct{ Params map[string]any }
+	if code := e.api(t, "ben", "POST", "/api/v1/deals/"+e.ids.Deals["falcon"]+"/held-replies/"+held[0].ID+"/post", nil, &errBody); code != http.StatusConflict {
+		t.Errorf("a colleague's post: %d", code)
+	}
+	if n := len(e.messages(t, "olivia", "falcon", "2.3")); n != 1 {
+		t.Errorf("posted: %d messages", n)
 	}
 }
