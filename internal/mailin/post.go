@@ -29,7 +29,8 @@ type ServicePoster struct {
 
 // PostHeld posts h as by confirmed it: by is the sender, or a colleague
 // of the same side (the message is then on_behalf). The sender must
-// still be able to answer the request, whoever confirms.
+// still be able to answer the request, whoever confirms. The
+// counterparty's reply is a response; the owning side's, a question.
 func (p ServicePoster) PostHeld(ctx context.Context, h store.HeldReply, by store.Person) (store.Message, error) {
 	_, row, err := p.Store.DealRequest(ctx, h.DealID, h.RequestID)
 	if err != nil {
@@ -43,8 +44,15 @@ func (p ServicePoster) PostHeld(ctx context.Context, h store.HeldReply, by store
 		return store.Message{}, err
 	}
 	actor := sender
+	// The counterparty's reply answers the request; the owning side's
+	// reply to an answer is a follow-up (docs/decisions.md, "Replies by
+	// e-mail"), which must not mark the request complete.
+	kind := api.MessageResponse
+	if sender.Caller.OwnerSide {
+		kind = api.MessageQuestion
+	}
 	post := service.Post{
-		In:     api.MessageCreate{Text: api.Optional[string]{Set: true, Value: h.Text}, Kind: api.Optional[api.MessageKind]{Set: true, Value: api.MessageResponse}},
+		In:     api.MessageCreate{Text: api.Optional[string]{Set: true, Value: h.Text}, Kind: api.Optional[api.MessageKind]{Set: true, Value: kind}},
 		Source: api.SourceEmail, Format: api.FormatText,
 	}
 	if by.ID != h.PersonID {

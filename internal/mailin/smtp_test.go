@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/mailin"
 	"github.com/dealctl/dealctl/internal/pgtest"
+	"github.com/dealctl/dealctl/internal/replyaddr"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -343,5 +344,41 @@ func TestSenderMadeViewerCannotHaveItPosted(t *testing.T) {
 	}
 	if n := len(e.messages(t, "olivia", "falcon", "2.3")); n != 1 {
 		t.Errorf("posted: %d messages", n)
+	}
+}
+
+// TestOwningSideReplyIsAQuestion: the owning side replying to an answer
+// asks a follow-up; its reply does not mark the request complete.
+func TestOwningSideReplyIsAQuestion(t *testing.T) {
+	e := newEnv(t)
+	var m struct{ ID string }
+	if code := e.api(t, "elena", "POST", e.requestPath("falcon", "2.4")+"/messages", map[string]any{"text": "Here they are.", "partial": true}, &m); code != http.StatusCreated {
+		t.Fatalf("elena's answer: %d", code)
+	}
+	ns, _ := e.db.Notifications(context.Background(), e.ids.Deals["falcon"])
+	var to string
+	for _, n := range ns {
+		if n.MessageID == m.ID && n.Email == "olivia@target.example" {
+			to = e.signer.ForNotifications(domain, replyaddr.DefaultTTL)(n)
+		}
+	}
+	msg := strings.ReplaceAll(reply("olivia@target.example", to, "Thanks; we also need Q3."), "Elena Rossi", "Olivia Owner")
+	if err := e.send("olivia@target.example", to, msg); err != nil {
+		t.Fatal(err)
+	}
+	c := browser()
+	link := e.confirmLink(t, "falcon", "olivia@target.example")
+	_, _, csrf := open(t, c, link)
+	if code, page := press(t, c, link, csrf, "post"); code != http.StatusOK {
+		t.Fatalf("post: %d\n%s", code, page)
+	}
+	got := e.messages(t, "elena", "falcon", "2.4")
+	if last := got[len(got)-1]; last.Kind != "question" || last.Source != "email" {
+		t.Errorf("the owning side's reply: %+v", last)
+	}
+	var row struct{ Status string }
+	e.api(t, "olivia", "GET", e.requestPath("falcon", "2.4"), nil, &row)
+	if row.Status != "partial" {
+		t.Errorf("status %q, want partial (elena's answer's, unmoved by the question)", row.Status)
 	}
 }

@@ -1,9 +1,11 @@
 package mailin
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 
@@ -54,9 +56,13 @@ func (w *Web) inbound(rw http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	from := q.Get("from")
 	raw, err := readAllLimited(body)
-	if err != nil {
-		ref := refuseTooLarge
-		writeRefusal(rw, ref.HTTP, ref.Reason, ref.Message)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.Is(err, ErrTooLarge), errors.As(err, &tooLarge):
+		writeRefusal(rw, refuseTooLarge.HTTP, refuseTooLarge.Reason, refuseTooLarge.Message)
+		return
+	case err != nil:
+		writeRefusal(rw, http.StatusBadRequest, "unreadable_body", "the mail was cut off")
 		return
 	}
 	if from == "" {
@@ -65,7 +71,7 @@ func (w *Web) inbound(rw http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	rcpt, err := w.Receiver.Recipient(ctx, q.Get("to"), from)
 	if err == nil {
-		_, err = w.Receiver.Hold(ctx, rcpt, strings.NewReader(string(raw)))
+		_, err = w.Receiver.Hold(ctx, rcpt, bytes.NewReader(raw))
 	}
 	if err != nil {
 		ref := asRefusal(err)
