@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,6 +40,9 @@ func TestSMTPReplyToIsTheRecipientsReplyAddress(t *testing.T) {
 	got, err := signer.Verify(token, time.Now())
 	if err != nil || got.NotificationID != n.ID {
 		t.Fatalf("the reply address names %+v (%v), want notification %s", got, err, n.ID)
+	}
+	if body := msgs[0].Data; !strings.Contains(body, "Reply to this e-mail to answer.") {
+		t.Errorf("the notification does not say it can be answered by reply:\n%s", body)
 	}
 	if rt := parseMessage(t, msgs[1].Data).Header.Get("Reply-To"); rt != "" {
 		t.Errorf("a digest carries Reply-To %q", rt)

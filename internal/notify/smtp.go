@@ -111,6 +111,9 @@ func NewSMTPSender(u *url.URL) (*SMTPSender, error) {
 	return s, nil
 }
 
+// replyHint ends a notification that carries a reply address.
+const replyHint = "Reply to this e-mail to answer. Your reply is not posted until you confirm it: you will get a link to check it first.\n"
+
 // isLocalhost matches the hosts net/smtp's PlainAuth accepts without TLS.
 func isLocalhost(h string) bool { return h == "localhost" || h == "127.0.0.1" || h == "::1" }
 
@@ -124,6 +127,9 @@ func (s *SMTPSender) Send(ctx context.Context, n store.Notification) error {
 	var replyTo string
 	if s.ReplyTo != nil {
 		replyTo = s.ReplyTo(n)
+	}
+	if replyTo != "" {
+		n.Body = strings.TrimRight(n.Body, "\n") + "\n\n" + replyHint
 	}
 	msg := compose(s.From, to, n, time.Now(), replyTo)
 
