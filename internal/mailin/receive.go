@@ -17,8 +17,8 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/blob"
-	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/replyaddr"
+	"github.com/dealctl/dealctl/internal/service"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
@@ -137,7 +137,9 @@ func (rc *Receiver) Recipient(ctx context.Context, addr, envelopeFrom string) (*
 			r.person, found = p, true
 		}
 	}
-	if !found || !r.person.Joined || !emailCaller(deal, parties, r.person).Can(req.Kind, req.Status).Answer {
+	// The rule any answer is held to (internal/service), as the person
+	// would post it: their seat decides, as with a write key.
+	if !found || !r.person.Joined || service.MayAnswer(service.NewActor(deal, parties, people, r.person, api.KeyWrite, nil), req) != nil {
 		return nil, refuseCannot
 	}
 	if envelopeFrom == "" {
@@ -147,19 +149,6 @@ func (rc *Receiver) Recipient(ctx context.Context, addr, envelopeFrom string) (*
 		return nil, refuseSender
 	}
 	return r, nil
-}
-
-// emailCaller is a person answering by e-mail as domain rules see them:
-// as with a write key, their seat decides.
-func emailCaller(deal store.Deal, parties []store.Party, seat store.Person) domain.Caller {
-	owner := false
-	for _, p := range parties {
-		if p.ID == seat.PartyID {
-			owner = p.IsOwner
-		}
-	}
-	return domain.Caller{KeyAccess: api.KeyWrite, PartyID: seat.PartyID, Access: seat.Access,
-		IsProjectAdmin: seat.IsProjectAdmin, OwnerSide: owner, Archived: deal.Archived}
 }
 
 // sameAddress compares two mail addresses without case (the local part
