@@ -93,7 +93,11 @@ func (w *Web) load(ctx context.Context, link string) (loaded, error) {
 		return loaded{}, errLink
 	}
 	l := loaded{held: h}
-	if l.deal, l.request, err = w.Receiver.Store.DealRequest(ctx, h.DealID, h.RequestID); err != nil {
+	l.deal, l.request, err = w.Receiver.Store.DealRequest(ctx, h.DealID, h.RequestID)
+	if errors.Is(err, store.ErrNotFound) {
+		return l, errLink // the request was deleted since: nothing to post to
+	}
+	if err != nil {
 		return l, err
 	}
 	_, people, err := w.Receiver.Store.Members(ctx, h.DealID)
