@@ -43,6 +43,8 @@ var t0 = time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
 // limited makes it answer every call 429, as an exhausted rate budget.
 type testServer struct {
 	url         string
+	st          *sqlstore.DB  // the server's store, for what no API call makes (a held reply)
+	ids         *world.Result // the world's ids
 	keys        map[string]string
 	limited     atomic.Bool
 	conditional atomic.Int64 // calls that carried If-None-Match
@@ -60,7 +62,7 @@ func newTestServer(t testing.TB) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{keys: map[string]string{}}
+	ts := &testServer{keys: map[string]string{}, st: st, ids: ids}
 	for name, k := range ids.Keys {
 		ts.keys[name] = k.Secret
 	}

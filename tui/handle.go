@@ -47,6 +47,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.picker.key(m, msg)
 	case modeActivity:
 		return m.activityKey(msg)
+	case modeInbox:
+		return m.inboxKey(msg)
 	case modeQuit:
 		return m.quitKey(msg)
 	}
@@ -107,6 +109,8 @@ func (m *Model) browseKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.startDownload()
 	case key.Matches(msg, k.activity):
 		return m.openActivity()
+	case key.Matches(msg, k.inbox):
+		return m.openInbox()
 	case m.focus == paneDetail:
 		m.scrollDetail(msg)
 	default:

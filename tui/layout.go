@@ -42,6 +42,9 @@ func (m *Model) resize() {
 	if m.mode == modeActivity {
 		m.syncActivity()
 	}
+	if m.mode == modeInbox {
+		m.syncInbox()
+	}
 	m.clampCursor()
 	m.syncDetail(true)
 	if atEnd {

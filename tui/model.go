@@ -30,6 +30,7 @@ const (
 	modePick
 	modeHelp
 	modeActivity
+	modeInbox
 	modeQuit // asking whether to quit with drafts not posted
 )
 
@@ -71,6 +72,8 @@ type Model struct {
 
 	activity     *activityFeed // nil until the activity view is first opened
 	activityView viewport.Model
+	inbox        *inboxState // nil until the inbox is first opened
+	inboxView    viewport.Model
 	picker       *picker
 
 	loading    bool
@@ -109,6 +112,7 @@ func New(ctx context.Context, o Options) *Model {
 		detail: viewport.New(viewport.WithWidth(MinWidth), viewport.WithHeight(8)),
 
 		activityView: viewport.New(viewport.WithWidth(MinWidth), viewport.WithHeight(MinHeight-3)),
+		inboxView:    viewport.New(viewport.WithWidth(MinWidth), viewport.WithHeight(MinHeight-3)),
 	}
 	if o.Deal != nil {
 		m.setDeal(*o.Deal)
@@ -175,6 +179,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case activityMsg:
 		m.onActivity(msg)
 		return m, nil
+	case inboxMsg:
+		m.onInbox(msg)
+		return m, nil
+	case inboxDoneMsg:
+		return m, m.onInboxDone(msg)
 	case postedMsg:
 		return m, m.onPosted(msg)
 	case movedMsg:
@@ -258,6 +267,9 @@ func (m *Model) onDealLoaded(msg dealLoadedMsg) tea.Cmd {
 		}
 	}
 	m.convo = map[string]*conversation{}
+	if m.inbox != nil && m.inbox.dealID != msg.deal.ID {
+		m.inbox = nil
+	}
 	if m.activity != nil && m.activity.dealID != msg.deal.ID {
 		m.activity = nil
 	}

@@ -31,6 +31,8 @@ func (m *Model) screen() string {
 		body = m.helpView(m.width, m.height-2)
 	} else if m.mode == modeActivity {
 		body = m.activityBody(m.width, m.height-2)
+	} else if m.mode == modeInbox {
+		body = m.inboxBody(m.width, m.height-2)
 	} else {
 		// A form or menu in the detail pane has the keys, whatever the
 		// focus was.
@@ -187,6 +189,8 @@ func (m *Model) messageLine() string {
 		s = "any key closes the help"
 	case m.mode == modeActivity:
 		s = m.st.dim.Render("j/k scroll · g/G newest/oldest · r refresh · e esc back · ? help · q quit")
+	case m.mode == modeInbox:
+		s = m.st.dim.Render("j/k move · p post for its sender · x discard · r refresh · i esc back · ? help · q quit")
 	default:
 		s = m.st.dim.Render(m.keyHint())
 	}
@@ -219,7 +223,7 @@ func (m *Model) keyHint() string {
 		if r := m.current(); r == nil || r.Kind == api.KindSection || len(r.AllowedStatuses) > 0 {
 			keys = append(keys, "s status")
 		}
-		keys = append(keys, "/ search", "j/k move", "d download", "tab pane", "f m ! p c filter", "o sort", "e activity", "D deal", "r refresh")
+		keys = append(keys, "/ search", "j/k move", "d download", "tab pane", "f m ! p c filter", "o sort", "e activity", "D deal", "r refresh", "i inbox")
 	}
 	for n := len(keys); n > 0; n-- {
 		if s := strings.Join(keys[:n], " · ") + " · " + tail; ansi.StringWidth(s) <= m.width {

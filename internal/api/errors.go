@@ -86,6 +86,13 @@ const (
 	// with another body; the first call with the key still running.
 	ReasonIdempotencyKeyReused  = "idempotency_key_reused"
 	ReasonIdempotencyInProgress = "idempotency_in_progress"
+	// Held replies by e-mail (extension "held-replies"): a viewer may not
+	// confirm one; the reply was posted or discarded already, or its hold
+	// ended; its sender may no longer answer the request.
+	ReasonCannotConfirmReply = "cannot_confirm_reply"
+	ReasonReplyNotHeld       = "reply_not_held"
+	ReasonReplyExpired       = "reply_expired"
+	ReasonSenderCannotAnswer = "sender_cannot_answer"
 )
 
 // FieldError codes (docs/decisions.md).

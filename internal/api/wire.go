@@ -41,6 +41,11 @@ const (
 	// messages gave them, a latest answer or a file or link, "internal":
 	// true; without it only the conversations tell.
 	ExtInternalMarks = "internal-marks"
+	// ExtHeldReplies: GET /deals/{id}/held-replies lists the replies by
+	// e-mail waiting for confirmation that the caller's side may confirm;
+	// …/held-replies/{held_id}/post and …/discard decide one
+	// (docs/mail.md).
+	ExtHeldReplies = "held-replies"
 	// ExtImportedAnswers: POST …/messages takes "source": "import" from
 	// an owning-party member, for an answer read from a spreadsheet; the
 	// message is shown with source import on both sides.
@@ -53,7 +58,7 @@ const (
 // ServerExtensions is what dealctl's server advertises in
 // ExtensionsHeader, in this order.
 var ServerExtensions = strings.Join([]string{ExtListFilters, ExtIfMatch, ExtIfUpdatedAt, ExtIdempotencyKey,
-	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtImportedAnswers, ExtSearch}, ", ")
+	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtImportedAnswers, ExtSearch, ExtHeldReplies}, ", ")
 
 // Headers of the extensions and of the rate limit.
 const (

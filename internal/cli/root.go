@@ -117,6 +117,7 @@ func ClientCommands(f *Factory) []*cobra.Command {
 		NewCmdAnswer(f),
 		NewCmdMessages(f),
 		NewCmdSearch(f, nil),
+		NewCmdInbox(f),
 		NewCmdFiles(f),
 		NewCmdDownload(f),
 		NewCmdProgress(f),

@@ -20,12 +20,17 @@ const maxSubject = 200
 // compose renders n as an RFC 5322 message with CRLF line ends. The body
 // is quoted-printable so that UTF-8 text and long lines pass any relay,
 // with or without 8BITMIME. Dot-stuffing is left to net/smtp's DATA writer.
-func compose(from, to *mail.Address, n store.Notification, now time.Time) []byte {
+// replyTo, when not "", is the Reply-To: the address a reply to n goes to
+// (docs/mail.md).
+func compose(from, to *mail.Address, n store.Notification, now time.Time, replyTo string) []byte {
 	n = cleaned(n)
 	var b bytes.Buffer
 	header := func(k, v string) { b.WriteString(k + ": " + v + "\r\n") }
 	header("From", from.String())
 	header("To", to.String())
+	if replyTo != "" {
+		header("Reply-To", replyTo)
+	}
 	header("Subject", subject(n.Subject))
 	header("Date", now.Format(time.RFC1123Z))
 	// The id is the notification's, so a retry after a lost reply carries

@@ -38,6 +38,9 @@ type SMTPSender struct {
 	// TLSConfig, when set, is used for STARTTLS and smtps (tests use it
 	// to trust their own certificate); ServerName defaults to the host.
 	TLSConfig *tls.Config
+	// ReplyTo, when set, gives the Reply-To of a notification (a reply
+	// address, internal/replyaddr), or "" for none.
+	ReplyTo func(n store.Notification) string
 
 	host string
 	mode tlsMode
@@ -108,6 +111,9 @@ func NewSMTPSender(u *url.URL) (*SMTPSender, error) {
 	return s, nil
 }
 
+// replyHint ends a notification that carries a reply address.
+const replyHint = "Reply to this e-mail to answer. Your reply is not posted until you confirm it: you will get a link to check it first.\n"
+
 // isLocalhost matches the hosts net/smtp's PlainAuth accepts without TLS.
 func isLocalhost(h string) bool { return h == "localhost" || h == "127.0.0.1" || h == "::1" }
 
@@ -118,7 +124,14 @@ func (s *SMTPSender) Send(ctx context.Context, n store.Notification) error {
 	if err != nil {
 		return Permanent(fmt.Errorf("smtp: recipient %q: %v", n.Email, err))
 	}
-	msg := compose(s.From, to, n, time.Now())
+	var replyTo string
+	if s.ReplyTo != nil {
+		replyTo = s.ReplyTo(n)
+	}
+	if replyTo != "" {
+		n.Body = strings.TrimRight(n.Body, "\n") + "\n\n" + replyHint
+	}
+	msg := compose(s.From, to, n, time.Now(), replyTo)
 
 	timeout := s.Timeout
 	if timeout <= 0 {

@@ -14,6 +14,8 @@ var wantOperations = []string{
 	"GET /api/v1/deals",
 	"GET /api/v1/deals/{deal_id}",
 	"GET /api/v1/deals/{deal_id}/events",
+	"GET /api/v1/deals/{deal_id}/held-replies",
+	"GET /api/v1/deals/{deal_id}/held-replies/{held_id}",
 	"GET /api/v1/deals/{deal_id}/people",
 	"GET /api/v1/deals/{deal_id}/requests",
 	"GET /api/v1/deals/{deal_id}/requests/{request_id}",
@@ -27,6 +29,8 @@ var wantOperations = []string{
 	"GET /readyz",
 	"PATCH /api/v1/deals/{deal_id}/requests/{request_id}",
 	"POST /api/v1/deals/{deal_id}/files/{version_id}/download-link",
+	"POST /api/v1/deals/{deal_id}/held-replies/{held_id}/discard",
+	"POST /api/v1/deals/{deal_id}/held-replies/{held_id}/post",
 	"POST /api/v1/deals/{deal_id}/requests",
 	"POST /api/v1/deals/{deal_id}/requests/{request_id}/messages",
 }

@@ -48,6 +48,12 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 
 	found := olivia.get(dealPath(falcon) + "/search?q=certificate&status=open").want(http.StatusOK)
 	olivia.get(dealPath(falcon)+"/search?q=certificate&status=open", header("If-None-Match: "+found.header.Get("ETag"))).want(http.StatusNotModified)
+	held := e.hold(t, "falcon/1.1", "falcon/bella")
+	ben := e.as(t, "ben-write")
+	ben.get(dealPath(falcon) + "/held-replies").want(http.StatusOK)
+	ben.get(dealPath(falcon) + "/held-replies/" + held).want(http.StatusOK)
+	ben.post(dealPath(falcon)+"/held-replies/"+held+"/post", nil).want(http.StatusCreated)
+	ben.post(dealPath(falcon)+"/held-replies/"+e.hold(t, "falcon/1.1", "falcon/bella")+"/discard", nil).want(http.StatusOK)
 
 	anon := e.anon(t)
 	for _, p := range []string{"/healthz", "/readyz", "/openapi.yaml", "/openapi.json", "/llms.txt"} {

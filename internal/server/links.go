@@ -2,44 +2,29 @@ package server
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/signing"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// linkSigner signs download tokens. Its secret lives in the database, so
-// a link signed by one instance downloads from any other.
+// linkSigner signs download tokens with the server's secret
+// (internal/signing), which lives in the database, so a link signed by
+// one instance downloads from any other.
 type linkSigner struct {
-	secret []byte
+	key *signing.Key
 }
 
-const linkSecretSetting = "download_link_secret"
-
 func loadLinkSigner(ctx context.Context, st store.Store) (*linkSigner, error) {
-	v, err := st.Setting(ctx, linkSecretSetting, func() (string, error) {
-		var b [32]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return "", err
-		}
-		return hex.EncodeToString(b[:]), nil
-	})
+	key, err := signing.Load(ctx, st)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the link-signing secret: %w", err)
+		return nil, err
 	}
-	secret, err := hex.DecodeString(v)
-	if err != nil || len(secret) < 16 {
-		return nil, fmt.Errorf("the stored link-signing secret is malformed")
-	}
-	return &linkSigner{secret: secret}, nil
+	return &linkSigner{key: key}, nil
 }
 
 // linkClaims is what a download token carries: the file, the person
@@ -67,11 +52,7 @@ func (l *linkSigner) Sign(c linkClaims) string {
 	return enc + "." + base64.RawURLEncoding.EncodeToString(l.mac(enc))
 }
 
-func (l *linkSigner) mac(payload string) []byte {
-	m := hmac.New(sha256.New, l.secret)
-	m.Write([]byte(payload))
-	return m.Sum(nil)
-}
+func (l *linkSigner) mac(payload string) []byte { return l.key.MAC([]byte(payload)) }
 
 // Verify checks the signature first, then the expiry: a tampered token
 // says nothing about its contents.
@@ -81,7 +62,7 @@ func (l *linkSigner) Verify(token string, now time.Time) (linkClaims, error) {
 		return linkClaims{}, errLinkTampered
 	}
 	got, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil || !hmac.Equal(got, l.mac(enc)) {
+	if err != nil || !signing.Equal(got, l.mac(enc)) {
 		return linkClaims{}, errLinkTampered
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(enc)

@@ -39,6 +39,7 @@ type Store interface {
 	Idempotency
 	Events
 	Searcher
+	HeldReplies
 	// Ping checks the database is reachable.
 	Ping(ctx context.Context) error
 	// CheckWritable checks the database takes a write (one small row),

@@ -24,6 +24,7 @@ import (
 	"github.com/dealctl/dealctl/internal/dbpath"
 	"github.com/dealctl/dealctl/internal/gctune"
 	"github.com/dealctl/dealctl/internal/server"
+	"github.com/dealctl/dealctl/internal/signing"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
@@ -45,6 +46,9 @@ type serveOptions struct {
 	files           string
 	filesProxy      bool
 	sqliteSync      string // full (default) or normal
+	mailDomain      string // reply addresses' domain; "" turns replies by e-mail off
+	mailIn          string // SMTP address replies come to
+	mailInSecret    string // the inbound webhook's Bearer secret
 
 	origins settings.Origins // which setting gave each flag, for messages
 }
@@ -62,6 +66,9 @@ var serveSettings = []settings.Var{
 	{Flag: "digest-at", Env: "DEALCTL_DIGEST_AT"},
 	{Flag: "files", Env: "DEALCTL_FILES"},
 	{Flag: "sqlite-sync", Env: "DEALCTL_SQLITE_SYNC"},
+	{Flag: "mail-domain", Env: "DEALCTL_MAIL_DOMAIN"},
+	{Flag: "mail-in", Env: "DEALCTL_MAIL_IN"},
+	{Flag: "mail-in-secret", Env: "DEALCTL_MAIL_IN_SECRET"},
 }
 
 func NewCmd() *cobra.Command {
@@ -74,8 +81,9 @@ default) or on PostgreSQL (--db postgres://…; several instances may share it).
 
 Every flag also reads an environment variable: DEALCTL_ADDR, DEALCTL_DB,
 DEALCTL_BASE_URL, DEALCTL_RATE_LIMIT, DEALCTL_NOTIFY_URL, DEALCTL_WEBHOOK_SECRET,
-DEALCTL_LOG_FORMAT, DEALCTL_DIGEST_AT, DEALCTL_FILES, DEALCTL_SQLITE_SYNC. Secrets
-in them are never printed, not even as defaults here.
+DEALCTL_LOG_FORMAT, DEALCTL_DIGEST_AT, DEALCTL_FILES, DEALCTL_SQLITE_SYNC,
+DEALCTL_MAIL_DOMAIN, DEALCTL_MAIL_IN, DEALCTL_MAIL_IN_SECRET. Secrets in them are
+never printed, not even as defaults here.
 
 On SQLite every answered write is on disk before the answer goes out
 (--sqlite-sync full, the default): it survives a power cut or a filesystem
@@ -102,10 +110,19 @@ bucket (s3://BUCKET/PREFIX?endpoint=https://HOST:PORT&region=REGION, with
 credentials from the usual AWS environment variables or files). Download
 links are then presigned URLs to the store, valid 60 s, which cannot be
 revoked once issued; --files-proxy keeps them on /dl/{token}, streamed
-through the server (docs/server.md, "Files in object storage").`,
+through the server (docs/server.md, "Files in object storage").
+
+With --mail-domain, notification e-mails carry a reply address on that domain,
+unique to the recipient and the request; a reply to it is held, and its sender
+mailed a single-use link to a page that shows exactly what will be posted, with
+Post and Discard (a colleague of the same side may confirm it instead: dealctl
+inbox). Replies come in over SMTP on --mail-in (point the domain's MX there),
+or from a mail provider's inbound webhook, POST /mail/inbound, authenticated by
+--mail-in-secret (docs/mail.md).`,
 		Example: `  dealctl serve --demo                      # a demo deal on a throwaway database
   dealctl serve --db /var/lib/dealctl/deals.db --addr 0.0.0.0:8080 --base-url https://deals.example.com
-  dealctl serve --db postgres://dealctl@db/dealctl --notify-url smtp://mail:25?from=deals@example.com`,
+  dealctl serve --db postgres://dealctl@db/dealctl --notify-url smtp://mail:25?from=deals@example.com
+  dealctl serve --notify-url smtp://mail:25?from=deals@example.com --mail-domain reply.deals.example.com --mail-in 0.0.0.0:2525`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			origins, err := settings.Apply(cmd.Flags(), settings.System, serveSettings)
@@ -132,6 +149,9 @@ through the server (docs/server.md, "Files in object storage").`,
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
 	f.StringVar(&o.sqliteSync, "sqlite-sync", sqlstore.SyncFull, "SQLite only: full (every answered write survives a power cut) or normal (faster; may lose the last second's writes)")
 	f.StringVar(&o.digestAt, "digest-at", "07:00", "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
+	f.StringVar(&o.mailDomain, "mail-domain", "", "domain of the reply addresses notification e-mails carry (replies by e-mail off when empty)")
+	f.StringVar(&o.mailIn, "mail-in", "", "address to take replies by e-mail on over SMTP, like 0.0.0.0:25 (needs --mail-domain)")
+	f.StringVar(&o.mailInSecret, "mail-in-secret", "", "Bearer secret of the inbound mail webhook, POST /mail/inbound (default $DEALCTL_MAIL_IN_SECRET; off when empty)")
 	return cmd
 }
 
@@ -151,6 +171,9 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	if err := checkFilesFlags(o); err != nil {
+		return err
+	}
+	if err := checkMailFlags(o); err != nil {
 		return err
 	}
 	logger, err := newLogger(o.origins.Of("log-format"), o.logFormat, stderr)
@@ -193,7 +216,14 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	worker, stopNotify, err := startNotifier(ctx, db, o, logger)
+	// The server's signing secret: download links, reply addresses and
+	// the confirmation form sign with keys made of it.
+	key, err := signing.Load(ctx, db)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	worker, stopNotify, err := startNotifier(ctx, db, o, key, logger)
 	if err != nil {
 		ln.Close()
 		return err
@@ -225,6 +255,12 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	go srv.WatchSchema(ctx, o.schemaCheck)
+	mail, err := startMail(ctx, o, db, objects, key, baseURL, worker.Poke, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer mail.close()
 
 	// The URL after "on" is where this instance answers, which scripts
 	// read; the base URL, shared by every instance behind one balancer,
@@ -242,7 +278,7 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	if digestsOn {
 		defer startDigests(ctx, db, digestAt, worker.Poke, logger)()
 	}
-	return serveUntilDone(ctx, ln, srv, o.shutdownTimeout, logger)
+	return serveUntilDone(ctx, ln, mail.handler(srv), o.shutdownTimeout, logger)
 }
 
 // reportMigrations says what opening the database applied: a first line

@@ -6,17 +6,19 @@ import (
 
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/notify"
+	"github.com/dealctl/dealctl/internal/signing"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
 // startNotifier runs the outbox worker beside the server. It returns the
 // worker, so the server can wake it after a post, and a function that
 // stops it and waits for it.
-func startNotifier(ctx context.Context, st store.Outbox, o *serveOptions, logger *slog.Logger) (*notify.Worker, func(), error) {
+func startNotifier(ctx context.Context, st store.Outbox, o *serveOptions, key *signing.Key, logger *slog.Logger) (*notify.Worker, func(), error) {
 	sender, err := notify.ParseURL(o.notifyURL, o.webhookSecret)
 	if err != nil {
 		return nil, nil, cmdutil.UsageErrorf("--notify-url: %v", err)
 	}
+	replyAddresses(sender, o, key)
 	if ls, ok := sender.(*notify.LogSender); ok {
 		ls.Log = logger
 	}

@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/display"
+	"github.com/dealctl/dealctl/internal/termsafe"
+)
+
+// `dealctl inbox`: the replies by e-mail of the caller's side waiting for
+// confirmation (docs/mail.md). A reply to a notification e-mail is held
+// until its sender confirms it on the web, or a colleague of the same
+// side posts it here for them (on_behalf) or discards it.
+
+// NewCmdInbox is `dealctl inbox`.
+func NewCmdInbox(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "inbox",
+		Short: "Confirm replies by e-mail for a colleague",
+		Long: `Replies by e-mail to notifications are held until confirmed: the sender gets a
+link to confirm theirs, and any admin or editor of the same side may post one
+for them (shown as on behalf) or discard it. The inbox lists the held replies
+of your side; the other side's are never shown (docs/mail.md).`,
+	}
+	cmd.AddCommand(newCmdInboxList(f), newCmdInboxShow(f), newCmdInboxDecide(f, true), newCmdInboxDecide(f, false))
+	return cmd
+}
+
+// InboxOptions are the inbox commands' inputs.
+type InboxOptions struct {
+	cmdEnv
+	ID string // a held reply's id, or the start of one
+}
+
+func newCmdInboxList(f *Factory) *cobra.Command {
+	opts := &InboxOptions{cmdEnv: f.env()}
+	return &cobra.Command{
+		Use:         "ls",
+		Aliases:     []string{"list"},
+		Annotations: printsTable,
+		Short:       "List your side's replies by e-mail waiting for confirmation",
+		Args:        cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return inboxListRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func newCmdInboxShow(f *Factory) *cobra.Command {
+	opts := &InboxOptions{cmdEnv: f.env()}
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: "Show exactly what posting a held reply will post",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			return inboxShowRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func newCmdInboxDecide(f *Factory, post bool) *cobra.Command {
+	opts := &InboxOptions{cmdEnv: f.env()}
+	use, short := "discard ID", "Discard a held reply: nothing is posted"
+	if post {
+		use, short = "post ID", "Post a held reply as its sender's answer (on behalf, when not yours)"
+	}
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			return inboxDecideRun(cmd.Context(), opts, post)
+		},
+	}
+}
+
+// openInbox opens the deal and checks the server holds replies at all.
+func (o *InboxOptions) openInbox(ctx context.Context) (*dealScope, []api.HeldReply, error) {
+	s, err := o.openDeal(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !s.c.Supports(api.ExtHeldReplies) {
+		return nil, nil, cmdutil.WithExit(cmdutil.ExitFailure, fmt.Errorf(
+			"this server does not take replies by e-mail (it does not advertise the held-replies extension, or DEALCTL_NO_EXTENSIONS is set)"))
+	}
+	held, err := s.c.HeldReplies(ctx, s.Deal.ID)
+	return s, held, err
+}
+
+func inboxListRun(ctx context.Context, o *InboxOptions) error {
+	_, held, err := o.openInbox(ctx)
+	if err != nil {
+		return err
+	}
+	if held == nil {
+		held = []api.HeldReply{}
+	}
+	t := &output.Table{Columns: []output.Column{
+		{Header: "ID"}, {Header: "REQUEST"}, {Header: "FROM"}, {Header: "RECEIVED"}, {Header: "EXPIRES"}, {Header: "FILES"}, {Header: "TEXT"},
+	}}
+	for _, h := range held {
+		t.AddRow(h.ID, h.RequestNumber, authorLabel(h.Sender), timeCell(&h.ReceivedAt), timeCell(&h.ExpiresAt), itoa(len(h.Files)), h.Text)
+	}
+	return o.Printer().Print(output.View{Data: held, Table: t, Human: func(w io.Writer) error {
+		if len(held) == 0 {
+			o.Infof("No replies by e-mail are waiting for your side")
+			return nil
+		}
+		for i, h := range output.SafeCopy(held) {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			writeHeld(w, &h, o.Printer().Theme)
+		}
+		return nil
+	}})
+}
+
+// find resolves ID (whole, or the start of one, at least 4 characters)
+// among the held replies listed.
+func (o *InboxOptions) find(held []api.HeldReply) (string, error) {
+	id := strings.ToLower(strings.TrimSpace(o.ID))
+	var found []string
+	for _, h := range held {
+		if h.ID == id || (len(id) >= 4 && strings.HasPrefix(h.ID, id)) {
+			found = append(found, h.ID)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		// Not held any more, or never: the server says which.
+		return id, nil
+	}
+	return "", cmdutil.UsageErrorf("%q names %d held replies: give more of the id", o.ID, len(found))
+}
+
+func inboxShowRun(ctx context.Context, o *InboxOptions) error {
+	s, held, err := o.openInbox(ctx)
+	if err != nil {
+		return err
+	}
+	id, err := o.find(held)
+	if err != nil {
+		return err
+	}
+	h, err := s.c.HeldReply(ctx, s.Deal.ID, id)
+	if err != nil {
+		return err
+	}
+	return o.Printer().Print(output.View{Data: h, Human: func(w io.Writer) error {
+		safe := output.SafeCopy(*h)
+		writeHeld(w, &safe, o.Printer().Theme)
+		return nil
+	}})
+}
+
+func inboxDecideRun(ctx context.Context, o *InboxOptions, post bool) error {
+	s, held, err := o.openInbox(ctx)
+	if err != nil {
+		return err
+	}
+	id, err := o.find(held)
+	if err != nil {
+		return err
+	}
+	if !post {
+		h, err := s.c.DiscardHeldReply(ctx, s.Deal.ID, id)
+		if err != nil {
+			return err
+		}
+		return o.Printer().Print(output.View{Data: h, Human: func(w io.Writer) error {
+			o.Infof("Discarded the reply by e-mail of %s to %s: nothing was posted", termsafe.OneLine(authorLabel(h.Sender), 0), termsafe.OneLine(h.RequestNumber, 0))
+			return nil
+		}})
+	}
+	m, err := s.c.PostHeldReply(ctx, s.Deal.ID, id)
+	if err != nil {
+		return err
+	}
+	return o.Printer().Print(output.View{Data: m, Human: func(w io.Writer) error {
+		safe := output.SafeCopy(*m)
+		writeMessage(ctx, w, &safe, o.Printer().Theme, nil)
+		return nil
+	}})
+}
+
+// writeHeld prints one held reply, made safe by the caller: what it
+// answers, who sent it, then exactly the text and files that will be
+// posted.
+func writeHeld(w io.Writer, h *api.HeldReply, th *display.Theme) {
+	fmt.Fprintf(w, "%s %s %s\n", th.Bold(h.ID), th.Bold(h.RequestNumber), h.RequestTitle)
+	fmt.Fprintf(w, "%s %s\n", th.Dim("from"), authorLabel(h.Sender))
+	fmt.Fprintf(w, "%s %s, %s %s\n", th.Dim("received"), timeCell(&h.ReceivedAt), th.Dim("held until"), timeCell(&h.ExpiresAt))
+	if h.State != "held" {
+		fmt.Fprintf(w, "%s %s\n", th.Dim("state"), h.State)
+	}
+	if text := strings.TrimRight(h.Text, "\n"); text != "" {
+		fmt.Fprintln(w, text)
+	}
+	for _, f := range h.Files {
+		fmt.Fprintf(w, "  %s (%s)\n", f.Name, display.HumanSize(f.Size))
+	}
+}
