@@ -32,9 +32,9 @@ func (db *DB) Apply(ctx context.Context, fn func(tx store.AdminTx) error) error 
 
 // adminTx implements store.AdminTx with upserts.
 type adminTx struct {
-	ctx     context.Context
-	db      *DB
-	tx      *sql.Tx
+	ctx context.Context
+	db  *DB
+	tx  *sql.Tx
 	// touched holds the deals whose versions this transaction moved on.
 	touched map[string]bool
 	// moved holds the requests whose updated_at this transaction already
