@@ -15,12 +15,23 @@ import (
 // caller read before: it then also has a later version, and is read
 // again by the next call from the caller's version.
 func (db *DB) ListChanges(ctx context.Context, dealID string, since int64, shared bool, viewerParty string, previewLen int) (store.ListChanges, error) {
+	var out store.ListChanges
+	var err error
+	if since == 0 {
+		// The whole list, rows stamped before migration 0009 included.
+		if out.Requests, err = db.Requests(ctx, dealID); err != nil {
+			return out, err
+		}
+		if out.Latest, err = db.LatestAnswers(ctx, dealID, "", viewerParty, previewLen); err != nil {
+			return out, err
+		}
+		out.Files, err = db.VisibleFiles(ctx, dealID, "", viewerParty)
+		return out, err
+	}
 	column := "list_version"
 	if shared {
 		column = "shared_list_version"
 	}
-	var out store.ListChanges
-	var err error
 	out.Requests, err = collect(ctx, db.reads, scanRequest, db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ? AND "+column+" > ?"), dealID, since)
 	if err != nil {
 		return out, err
