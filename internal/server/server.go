@@ -85,10 +85,10 @@ type Server struct {
 	storeOK   storeCheck  // the object store's last answer to /readyz
 	failures  *failedKeys // keys that did not authenticate, by address
 	eventIDs  *eventIDs
-	lists     *bodyCache
+	lists     *listCache
 	// listBuilds shares one build of a list among the calls that want it
 	// at once.
-	listBuilds coalescer
+	listBuilds coalescer[*rowSet]
 	access     accessCaches
 	mux        *http.ServeMux
 	handler    http.Handler // mux behind the log and the schema gate, built once in New
@@ -112,7 +112,6 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		posted:    cfg.Posted,
 		objects:   cfg.Objects,
 		presign:   cfg.Objects != nil && !cfg.FilesProxy,
-		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),
 		fetches:   newFetchLog(),
 		bodies:    newBodyGate(maxBodiesPerKey, maxBodies),
 		failures:  newFailedKeys(maxFailureAddresses),
@@ -134,6 +133,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// The caches this server owns expire on its clock, so that tests move
 	// it instead of sleeping out a cache's lifetime.
 	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
+	s.lists = newListCache(cacheBudget(cfg.ListCacheBytes), listCacheIdle, s.now)
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}
