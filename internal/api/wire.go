@@ -41,17 +41,24 @@ const (
 	// messages gave them, a latest answer or a file or link, "internal":
 	// true; without it only the conversations tell.
 	ExtInternalMarks = "internal-marks"
+	// ExtListDelta: a list's 200 carries ListCursorHeader; GET …/requests
+	// with ?since=CURSOR answers a ListDelta, the rows changed and removed
+	// since the list that cursor came with.
+	ExtListDelta = "list-delta"
 )
 
 // ServerExtensions is what dealctl's server advertises in
 // ExtensionsHeader, in this order.
 var ServerExtensions = strings.Join([]string{ExtListFilters, ExtIfMatch, ExtIfUpdatedAt, ExtIdempotencyKey,
-	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks}, ", ")
+	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtListDelta}, ", ")
 
 // Headers of the extensions and of the rate limit.
 const (
 	IfUpdatedAtHeader    = "X-Dealctl-If-Updated-At"
 	IdempotencyKeyHeader = "Idempotency-Key"
+	// ListCursorHeader names, on a list's 200 (whole or delta), the
+	// cursor to send as ?since= for what changes after it (ExtListDelta).
+	ListCursorHeader = "X-Dealctl-List-Cursor"
 	// The rate limit's budget, on every answer that spent or was refused
 	// a call: calls a minute, calls left, seconds until it is full again.
 	RateLimitLimitHeader     = "X-RateLimit-Limit"

@@ -44,15 +44,47 @@ func runIncrementalListSteps(t *testing.T, seed uint64, steps int) {
 	rng := rand.New(rand.NewPCG(seed, 32))
 	falcon := e.deal("falcon")
 	olivia := e.as(t, "olivia-write").unvalidated()
+	filters := listFilters(e)
+	rows := func() []api.DealRequest { return olivia.get(requestsPath(falcon)).want(http.StatusOK).requests() }
+	ops := listWriteOps(t, e, rng)
+	for step := range steps {
+		e.clock.Advance(17_000_000_000) // 17 s: updated_since sees rows on both sides of it
+		ops[rng.IntN(len(ops))]()
+		if rng.IntN(3) == 0 {
+			continue // several writes between two reads
+		}
+		for _, key := range listReaders {
+			for _, f := range filters {
+				got := e.as(t, key).unvalidated().get(requestsPath(falcon) + f)
+				want := full.as(t, key).unvalidated().get(requestsPath(falcon) + f)
+				if got.status != want.status || !bytes.Equal(got.body, want.body) || got.header.Get("ETag") != want.header.Get("ETag") {
+					t.Fatalf("step %d, %s, filter %q:\nkept up to date: %d %s\nbuilt whole:      %d %s", step, key, f, got.status, got.body, want.status, want.body)
+				}
+			}
+			for _, id := range requestIDs(rows()) {
+				got := e.as(t, key).unvalidated().get(requestPath(falcon, id))
+				want := full.as(t, key).unvalidated().get(requestPath(falcon, id))
+				if got.status != want.status || !bytes.Equal(got.body, want.body) || got.header.Get("ETag") != want.header.Get("ETag") {
+					t.Fatalf("step %d, %s, request %s:\nfrom the list: %d %s\nread alone:    %d %s", step, key, id, got.status, got.body, want.status, want.body)
+				}
+			}
+		}
+	}
+}
+
+// listWriteOps are random writes on deal Falcon of every kind a list
+// shows: answers from both sides, internal notes, files on either,
+// edits, status moves, renumbering, new rows, deletions (refused for rows
+// with messages), a world file's change.
+func listWriteOps(t *testing.T, e *env, rng *rand.Rand) []func() {
+	falcon := e.deal("falcon")
+	olivia := e.as(t, "olivia-write").unvalidated()
 	bella := e.as(t, "bella-write").unvalidated()
 	people := []string{e.person("falcon/olivia"), e.person("falcon/oscar"), e.person("falcon/bella"), e.person("falcon/ben")}
-	filters := []string{"", "?status=open", "?status=partial,complete", "?priority=high", "?category=legal",
-		"?assignee_id=none", "?assignee_id=" + people[0], "?updated_since=2027-03-01T10:00:30Z"}
 	pick := func(items []string) string { return items[rng.IntN(len(items))] }
-
 	rows := func() []api.DealRequest { return olivia.get(requestsPath(falcon)).want(http.StatusOK).requests() }
 	var messages []string
-	ops := []func(){
+	return []func(){
 		func() { // an answer or a question, from either side
 			c := pick([]string{"olivia-write", "bella-write", "ben-write"})
 			m := e.as(t, c).unvalidated().post(messagesPath(falcon, pick(requestIDs(rows()))), map[string]any{
@@ -119,29 +151,12 @@ func runIncrementalListSteps(t *testing.T, seed uint64, steps int) {
 			}
 		},
 	}
-	for step := range steps {
-		e.clock.Advance(17_000_000_000) // 17 s: updated_since sees rows on both sides of it
-		ops[rng.IntN(len(ops))]()
-		if rng.IntN(3) == 0 {
-			continue // several writes between two reads
-		}
-		for _, key := range listReaders {
-			for _, f := range filters {
-				got := e.as(t, key).unvalidated().get(requestsPath(falcon) + f)
-				want := full.as(t, key).unvalidated().get(requestsPath(falcon) + f)
-				if got.status != want.status || !bytes.Equal(got.body, want.body) || got.header.Get("ETag") != want.header.Get("ETag") {
-					t.Fatalf("step %d, %s, filter %q:\nkept up to date: %d %s\nbuilt whole:      %d %s", step, key, f, got.status, got.body, want.status, want.body)
-				}
-			}
-			for _, id := range requestIDs(rows()) {
-				got := e.as(t, key).unvalidated().get(requestPath(falcon, id))
-				want := full.as(t, key).unvalidated().get(requestPath(falcon, id))
-				if got.status != want.status || !bytes.Equal(got.body, want.body) || got.header.Get("ETag") != want.header.Get("ETag") {
-					t.Fatalf("step %d, %s, request %s:\nfrom the list: %d %s\nread alone:    %d %s", step, key, id, got.status, got.body, want.status, want.body)
-				}
-			}
-		}
-	}
+}
+
+// listFilters are list filters of every kind, in query form ("" for none).
+func listFilters(e *env) []string {
+	return []string{"", "?status=open", "?status=partial,complete", "?priority=high", "?category=legal",
+		"?assignee_id=none", "?assignee_id=" + e.person("falcon/olivia"), "?updated_since=2027-03-01T10:00:30Z"}
 }
 
 func requestIDs(rows []api.DealRequest) []string {

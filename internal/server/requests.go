@@ -23,6 +23,13 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
+	since, err := sinceParam(r)
+	if err != nil {
+		return err
+	}
+	// A delta leaves the client with the list this ETag names, so the
+	// same ETag validates both: a client holding the current list gets a
+	// 304 either way.
 	etag := etagOf("requests", dc.deal.ID, versionFor(dc), viewClass(dc), filter.key())
 	if notModified(w, r, etag) {
 		return nil
@@ -31,6 +38,10 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
+	if since != "" {
+		return s.writeListDelta(w, r, dc, filter, set, since)
+	}
+	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))
 	writeBody(w, http.StatusOK, set.listBody(filter))
 	return nil
 }

@@ -232,6 +232,9 @@ type ViewReader interface {
 	// their answers and files as LatestAnswers and VisibleFiles read them,
 	// and the ids of the rows deleted since. Since 0 reads every row.
 	ListChanges(ctx context.Context, dealID string, since int64, shared bool, viewerParty string, previewLen int) (ListChanges, error)
+	// ListChangedIDs is ListChanges's ids alone: the requests changed
+	// after since, and those deleted since. since must be above 0.
+	ListChangedIDs(ctx context.Context, dealID string, since int64, shared bool) (changed, removed []string, err error)
 }
 
 // ListChanges is what ListChanges reads.

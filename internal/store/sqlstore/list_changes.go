@@ -28,10 +28,7 @@ func (db *DB) ListChanges(ctx context.Context, dealID string, since int64, share
 		out.Files, err = db.VisibleFiles(ctx, dealID, "", viewerParty)
 		return out, err
 	}
-	column := "list_version"
-	if shared {
-		column = "shared_list_version"
-	}
+	column := listVersionColumn(shared)
 	out.Requests, err = collect(ctx, db.reads, scanRequest, db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ? AND "+column+" > ?"), dealID, since)
 	if err != nil {
 		return out, err
@@ -49,6 +46,27 @@ func (db *DB) ListChanges(ctx context.Context, dealID string, since int64, share
 	}
 	out.Removed, err = collect(ctx, db.reads, scanString, db.q("SELECT request_id FROM request_tombstones WHERE deal_id = ? AND "+column+" > ?"), dealID, since)
 	return out, err
+}
+
+// ListChangedIDs reads the ids of the requests changed after since and of
+// those deleted since, as ListChanges would read them.
+func (db *DB) ListChangedIDs(ctx context.Context, dealID string, since int64, shared bool) (changed, removed []string, err error) {
+	column := listVersionColumn(shared)
+	changed, err = collect(ctx, db.reads, scanString, db.q("SELECT id FROM requests WHERE deal_id = ? AND "+column+" > ?"), dealID, since)
+	if err != nil {
+		return nil, nil, err
+	}
+	removed, err = collect(ctx, db.reads, scanString, db.q("SELECT request_id FROM request_tombstones WHERE deal_id = ? AND "+column+" > ?"), dealID, since)
+	return changed, removed, err
+}
+
+// listVersionColumn is the column that stamps rows for the owning side
+// or, when shared, for the counterparty.
+func listVersionColumn(shared bool) string {
+	if shared {
+		return "shared_list_version"
+	}
+	return "list_version"
 }
 
 func scanString(s scanner) (string, error) {
