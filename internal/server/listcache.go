@@ -6,14 +6,14 @@ import (
 	"time"
 )
 
-// listCache keeps the row sets of the lists in use (rowSet), one per deal
-// and view class: a set at a newer version replaces the older one, which
-// no call asks for again. What it holds is bounded by bytes (the rows'
-// encodings and the bodies joined from them, as rowSet.size counts them),
-// the least recently read set going first, and by time: a set no call
-// has read for idle is dropped, so the memory follows the deals being
-// read now, not every deal ever read.
-type listCache struct {
+// listCache keeps what lists are answered from: the row sets of the lists
+// in use (one per deal and party, rowSet) and, apart, the bodies joined
+// from them for each caller (listBody). A newer value for a slot replaces
+// the older one, which no call asks for again. What a cache holds is
+// bounded by bytes, the least recently read value going first, and by
+// time: a value no call has read for idle is dropped, so the memory
+// follows the deals being read now, not every deal ever read.
+type listCache[V any] struct {
 	mu     sync.Mutex
 	budget int
 	idle   time.Duration
@@ -23,70 +23,72 @@ type listCache struct {
 	slots  map[string]*list.Element
 }
 
-type cachedSet struct {
+type cachedValue[V any] struct {
 	slot     string
-	set      *rowSet
+	value    V
+	size     int
 	lastRead time.Time
 }
 
 // listCacheIdle is how long a list no one reads stays cached.
 const listCacheIdle = 2 * time.Minute
 
-func newListCache(budget int, idle time.Duration, now func() time.Time) *listCache {
-	return &listCache{budget: budget, idle: idle, now: now, order: list.New(), slots: map[string]*list.Element{}}
+func newListCache[V any](budget int, idle time.Duration, now func() time.Time) *listCache[V] {
+	return &listCache[V]{budget: budget, idle: idle, now: now, order: list.New(), slots: map[string]*list.Element{}}
 }
 
-// get is slot's set, nil when none is kept.
-func (c *listCache) get(slot string) *rowSet {
+// get is slot's value; the zero value when none is kept.
+func (c *listCache[V]) get(slot string) V {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
 	c.dropIdle(now)
 	e, ok := c.slots[slot]
 	if !ok {
-		return nil
+		var none V
+		return none
 	}
-	v := e.Value.(*cachedSet)
+	v := e.Value.(*cachedValue[V])
 	v.lastRead = now
 	c.order.MoveToFront(e)
-	return v.set
+	return v.value
 }
 
-// put keeps set as slot's, in place of the one before. A set over half
-// the budget is not kept: it would push out every other list, and is
-// built again on each read that needs it.
-func (c *listCache) put(slot string, set *rowSet) {
+// put keeps value, of size bytes, as slot's, in place of the one before.
+// A value over half the budget is not kept: it would push out every
+// other list, and is built again on each read that needs it.
+func (c *listCache[V]) put(slot string, value V, size int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.slots[slot]; ok {
 		c.remove(old)
 	}
-	if set.size > c.budget/2 {
+	if size > c.budget/2 {
 		return
 	}
-	c.slots[slot] = c.order.PushFront(&cachedSet{slot: slot, set: set, lastRead: c.now()})
-	c.used += set.size
+	c.slots[slot] = c.order.PushFront(&cachedValue[V]{slot: slot, value: value, size: size, lastRead: c.now()})
+	c.used += size
 	for c.used > c.budget {
 		c.remove(c.order.Back())
 	}
 }
 
-// dropIdle drops the sets no call has read for c.idle, oldest first.
-func (c *listCache) dropIdle(now time.Time) {
-	for e := c.order.Back(); e != nil && now.Sub(e.Value.(*cachedSet).lastRead) > c.idle; e = c.order.Back() {
+// dropIdle drops the values no call has read for c.idle, oldest first.
+func (c *listCache[V]) dropIdle(now time.Time) {
+	for e := c.order.Back(); e != nil && now.Sub(e.Value.(*cachedValue[V]).lastRead) > c.idle; e = c.order.Back() {
 		c.remove(e)
 	}
 }
 
-func (c *listCache) remove(e *list.Element) {
-	v := e.Value.(*cachedSet)
+func (c *listCache[V]) remove(e *list.Element) {
+	v := e.Value.(*cachedValue[V])
 	c.order.Remove(e)
 	delete(c.slots, v.slot)
-	c.used -= v.set.size
+	c.used -= v.size
 }
 
-// usage is the sets kept and the bytes they count.
-func (c *listCache) usage() (sets, bytes int) {
+// usage is the values kept and the bytes they count.
+func (c *listCache[V]) usage() (values, bytes int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.dropIdle(c.now())

@@ -69,7 +69,7 @@ func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *deal
 	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))
 	from, ok := followCursor(since, dc, filter, set.context)
 	if !ok || from > set.version {
-		writeBody(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), true, set.listBody(filter), nil))
+		writeBody(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), true, s.listBody(dc, set, filter), nil))
 		return nil
 	}
 	var changed, removed []string
@@ -79,20 +79,20 @@ func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *deal
 			return err
 		}
 	}
-	rows, gone := set.delta(filter, changed, removed)
+	rows, gone := set.delta(newCallerParts(dc.caller), filter, changed, removed)
 	writeBody(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), false, rows, gone))
 	return nil
 }
 
 // delta is, for the list filter cuts from set, the rows to send as
-// changed (a JSON array, in list order) and the ids to send as removed,
+// changed (as the caller of p sees them) (a JSON array, in list order) and the ids to send as removed,
 // given the ids changed and deleted since the client's version. Ids not
 // in set are of rows written after it was read: the next delta from this
 // set's cursor names them. With a filter, a changed row the filter no
 // longer keeps is removed, and the sections above a changed row are sent
 // again, kept or removed, since whether the filter keeps them may have
 // changed with it.
-func (set *rowSet) delta(filter listFilter, changed, deleted []string) ([]byte, []string) {
+func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []string) ([]byte, []string) {
 	touched := map[string]bool{}
 	for _, id := range changed {
 		row, ok := set.byID[id]
@@ -117,7 +117,7 @@ func (set *rowSet) delta(filter listFilter, changed, deleted []string) ([]byte, 
 				indexes = append(indexes, i)
 			}
 		}
-		return set.body(indexes, false), gone
+		return set.body(p, indexes, false), gone
 	}
 	kept := map[int]bool{}
 	for _, i := range set.keep(filter) {
@@ -132,7 +132,7 @@ func (set *rowSet) delta(filter listFilter, changed, deleted []string) ([]byte, 
 			gone = append(gone, row.req.ID)
 		}
 	}
-	return set.body(indexes, false), gone
+	return set.body(p, indexes, false), gone
 }
 
 // deltaBody is an api.ListDelta written around rows, an encoded array.

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"maps"
 	"strconv"
@@ -13,19 +15,26 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// A deal's list is kept per view class as a rowSet: every row encoded
-// once, in list order. A write moves the deal's version on; the next read
-// asks the store for the rows changed since the set's version
-// (store.ListChanges, stamped by the triggers of migration 0009), encodes
-// those alone and shares the rest with the set before, so a list read
-// after a write costs what the write changed, not the deal
-// (docs/decisions.md, "Lists that cost what changed"). The set also
-// answers one request's read: its row is the list's.
+// A deal's list is kept per party as a rowSet: every row encoded once, in
+// list order. A write moves the deal's version on; the next read asks the
+// store for the rows changed since the set's version (store.ListChanges,
+// stamped by the triggers of migration 0009), encodes those alone and
+// shares the rest with the set before, so a list read after a write costs
+// what the write changed, not the deal (docs/decisions.md, "Lists that
+// cost what changed"). What a row shows depends on the caller's party
+// (internal answers and files) and, for two fields, on the caller's
+// access (allowed_statuses, can): a set holds each row without those two
+// values, which are spliced in for each caller (listRow.appendFor), so
+// the callers of one party share one set. The set also answers one
+// request's read: its row is the list's.
 
-// listRow is one request as one view class sees it, encoded.
+// listRow is one request as one party sees it, encoded.
 type listRow struct {
-	req  store.Request // as stored, less title and body, which json holds
-	json []byte        // the row exactly as a list or a GET of it shows it
+	req store.Request // as stored, less title and body, which json holds
+	// json is the row as a list shows it, less the values of
+	// allowed_statuses and can, which go at allowedAt and canAt.
+	json             []byte
+	allowedAt, canAt int
 }
 
 func (r *listRow) RowID() string     { return r.req.ID }
@@ -37,9 +46,74 @@ func (r *listRow) RowParentID() string {
 	return *r.req.ParentID
 }
 
-// rowSet is a deal's list as one view class sees it at one version. It
-// is never changed once built: a later version is a new set that shares
-// the rows that did not change.
+// callerParts are the values a caller's rows take for allowed_statuses
+// and can, by row kind and status: a handful, encoded once per body.
+type callerParts struct {
+	caller domain.Caller
+	parts  map[[2]string][2][]byte
+}
+
+func newCallerParts(c domain.Caller) *callerParts {
+	return &callerParts{caller: c, parts: map[[2]string][2][]byte{}}
+}
+
+func (p *callerParts) of(r *store.Request) [2][]byte {
+	key := [2]string{string(r.Kind), string(r.Status)}
+	if v, ok := p.parts[key]; ok {
+		return v
+	}
+	allowed, _ := json.Marshal(p.caller.AllowedStatuses(r.Kind, r.Status))
+	can, _ := json.Marshal(p.caller.Can(r.Kind, r.Status))
+	v := [2][]byte{allowed, can}
+	p.parts[key] = v
+	return v
+}
+
+// appendFor appends the row as the caller of p sees it.
+func (r *listRow) appendFor(out []byte, p *callerParts) []byte {
+	v := p.of(&r.req)
+	out = append(out, r.json[:r.allowedAt]...)
+	out = append(out, v[0]...)
+	out = append(out, r.json[r.allowedAt:r.canAt]...)
+	out = append(out, v[1]...)
+	return append(out, r.json[r.canAt:]...)
+}
+
+// placeholders are the values a row is encoded with before they are cut
+// out: nothing in the encoding can look like them but those fields, since
+// a quote inside a JSON string is always escaped.
+var (
+	allowedField, allowedValue = []byte(`,"allowed_statuses":[]`), []byte(`[]`)
+	canField, canValue         = []byte(`,"can":{"edit":false,"assign":false,"change_status":false,"answer":false}`),
+		[]byte(`{"edit":false,"assign":false,"change_status":false,"answer":false}`)
+)
+
+// encodeRow encodes one row for a party, the caller's values cut out.
+func encodeRow(view *dealView, r store.Request, latest *store.Message, files []store.File) (*listRow, error) {
+	shown := view.request(r, latest, files)
+	shown.AllowedStatuses, shown.Can = []api.RequestStatus{}, api.RequestCan{}
+	encoded, err := json.Marshal(shown)
+	if err != nil {
+		return nil, err
+	}
+	a := bytes.Index(encoded, allowedField)
+	c := bytes.LastIndex(encoded, canField)
+	if a < 0 || c < a {
+		return nil, fmt.Errorf("request %s: its encoding has no place for the caller's fields", r.ID)
+	}
+	a += len(allowedField) - len(allowedValue) // where the values start
+	c += len(canField) - len(canValue)
+	row := make([]byte, 0, len(encoded)-len(allowedValue)-len(canValue))
+	row = append(row, encoded[:a]...)
+	row = append(row, encoded[a+len(allowedValue):c]...)
+	row = append(row, encoded[c+len(canValue):]...)
+	r.Title, r.Body = "", ""
+	return &listRow{req: r, json: row, allowedAt: a, canAt: c - len(allowedValue)}, nil
+}
+
+// rowSet is a deal's list as one party sees it at one version. It is
+// never changed once built: a later version is a new set that shares the
+// rows that did not change.
 type rowSet struct {
 	version int64  // listVersion of the deal it was built at
 	context string // listContext it was built in
@@ -47,16 +121,13 @@ type rowSet struct {
 	byID    map[string]*listRow
 	size    int // bytes the set holds, for the cache's budget
 
-	fullOnce sync.Once
-	full     []byte // the unfiltered list's body, joined on first use
-
 	mu   sync.Mutex
 	kept map[string][]int // by filter key: the indexes of rows it keeps
 }
 
 // rowOverhead is what a row costs beyond its encoding: its stored fields,
 // its map entry and pointers (measured, rounded up).
-const rowOverhead = 400
+const rowOverhead = 320
 
 // listVersion is the version of the deal the caller's list follows: the
 // counterparty's moves only with what it can see (versionFor).
@@ -68,8 +139,8 @@ func listVersion(dc *dealCall) int64 {
 }
 
 // listContext is what every row depends on besides its own request: the
-// deal's archived flag (the can flags) and the people (an answer's
-// author). When it changes, the rows are all encoded again.
+// deal's archived flag and the people (an answer's author). When it
+// changes, the rows are all encoded again.
 func listContext(dc *dealCall) string {
 	h := fnv.New64a()
 	h.Write([]byte(strconv.FormatBool(dc.deal.Archived)))
@@ -86,11 +157,12 @@ func listContext(dc *dealCall) string {
 	return strconv.FormatUint(h.Sum64(), 36)
 }
 
-// listRows is the caller's list at the deal's version: the cached set,
-// the cached set brought up to date with the rows changed since, or a set
-// built whole. Calls that want the same set at once share one build.
+// listRows is the caller's party's list at the deal's version: the cached
+// set, the cached set brought up to date with the rows changed since, or
+// a set built whole. Calls that want the same set at once share one
+// build.
 func (s *Server) listRows(ctx context.Context, dc *dealCall) (*rowSet, error) {
-	slot := dc.deal.ID + "|" + viewClass(dc)
+	slot := dc.deal.ID + "|" + dc.seat.PartyID
 	version, context := listVersion(dc), listContext(dc)
 	if set := s.lists.get(slot); set != nil && set.version == version && set.context == context {
 		return set, nil
@@ -107,7 +179,7 @@ func (s *Server) listRows(ctx context.Context, dc *dealCall) (*rowSet, error) {
 		defer cancel()
 		set, err := s.updateRows(build, dc, prev, version, context)
 		if err == nil {
-			s.lists.put(slot, set)
+			s.lists.put(slot, set, set.size)
 		}
 		return set, err
 	})
@@ -152,16 +224,14 @@ func applyChanges(prev *rowSet, ch store.ListChanges, view *dealView, version in
 		filesBy[f.RequestID] = append(filesBy[f.RequestID], f)
 	}
 	for _, r := range ch.Requests {
-		encoded, err := json.Marshal(view.request(r, latestBy[r.ID], filesBy[r.ID]))
+		row, err := encodeRow(view, r, latestBy[r.ID], filesBy[r.ID])
 		if err != nil {
 			return nil, err
 		}
-		old, had := byID[r.ID]
-		if !had || old.req.Number != r.Number || old.RowParentID() != (&listRow{req: r}).RowParentID() {
+		if old, had := byID[r.ID]; !had || old.RowNumber() != row.RowNumber() || old.RowParentID() != row.RowParentID() {
 			reorder = true
 		}
-		r.Title, r.Body = "", ""
-		byID[r.ID] = &listRow{req: r, json: encoded}
+		byID[r.ID] = row
 	}
 	set := &rowSet{version: version, context: context, byID: byID, rows: make([]*listRow, 0, len(byID))}
 	if reorder {
@@ -178,9 +248,7 @@ func applyChanges(prev *rowSet, ch store.ListChanges, view *dealView, version in
 		}
 	}
 	for _, row := range set.rows {
-		// Twice the encoding: the rows, and the unfiltered body
-		// joined from them.
-		set.size += 2*len(row.json) + rowOverhead
+		set.size += len(row.json) + rowOverhead
 	}
 	return set, nil
 }
@@ -219,33 +287,23 @@ func filterFields(r store.Request) api.DealRequest {
 		Category: r.Category, AssigneeID: r.AssigneeID, DueDate: r.DueDate, UpdatedAt: r.UpdatedAt}
 }
 
-// listBody is the list filter keeps. The unfiltered body is joined once
-// per set and kept; a filtered one is joined for each read.
-func (set *rowSet) listBody(filter listFilter) []byte {
-	if filter.key() == "" {
-		set.fullOnce.Do(func() { set.full = set.body(nil, true) })
-		return set.full
-	}
-	return set.body(set.keep(filter), false)
-}
-
-// body is the rows at indexes (all of them when all is set) as one JSON
-// array: the rows' encodings joined, the very bytes json.Marshal writes
-// for the list of them.
-func (set *rowSet) body(indexes []int, all bool) []byte {
+// body is the rows at indexes (all of them when all is set), as the
+// caller of p sees them, in one JSON array: the very bytes json.Marshal
+// writes for the list of them.
+func (set *rowSet) body(p *callerParts, indexes []int, all bool) []byte {
 	n := len(indexes)
 	if all {
 		n = len(set.rows)
 	}
-	size := 2
-	row := func(i int) []byte {
+	row := func(i int) *listRow {
 		if all {
-			return set.rows[i].json
+			return set.rows[i]
 		}
-		return set.rows[indexes[i]].json
+		return set.rows[indexes[i]]
 	}
+	size := 2
 	for i := range n {
-		size += len(row(i)) + 1
+		size += len(row(i).json) + 96 // the caller's values, a comma
 	}
 	out := make([]byte, 0, size)
 	out = append(out, '[')
@@ -253,7 +311,32 @@ func (set *rowSet) body(indexes []int, all bool) []byte {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = append(out, row(i)...)
+		out = row(i).appendFor(out, p)
 	}
 	return append(out, ']')
+}
+
+// joinedBody is a caller class's unfiltered list, joined from the set at
+// version in context.
+type joinedBody struct {
+	version int64
+	context string
+	body    []byte
+}
+
+// listBody is the list filter keeps of set, as dc's caller sees it. The
+// unfiltered body of each view class is kept (s.joined) until the set
+// moves on; a filtered one is joined for each read.
+func (s *Server) listBody(dc *dealCall, set *rowSet, filter listFilter) []byte {
+	parts := newCallerParts(dc.caller)
+	if filter.key() != "" {
+		return set.body(parts, set.keep(filter), false)
+	}
+	slot := dc.deal.ID + "|" + viewClass(dc)
+	if b := s.joined.get(slot); b != nil && b.version == set.version && b.context == set.context {
+		return b.body
+	}
+	body := set.body(parts, nil, true)
+	s.joined.put(slot, &joinedBody{version: set.version, context: set.context, body: body}, len(body))
+	return body
 }

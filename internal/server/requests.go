@@ -42,7 +42,7 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 		return s.writeListDelta(w, r, dc, filter, set, since)
 	}
 	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))
-	writeBody(w, http.StatusOK, set.listBody(filter))
+	writeBody(w, http.StatusOK, s.listBody(dc, set, filter))
 	return nil
 }
 
@@ -85,7 +85,7 @@ func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) err
 	if notModified(w, r, requestETag(dc, row.req)) {
 		return nil
 	}
-	writeBody(w, http.StatusOK, row.json)
+	writeBody(w, http.StatusOK, row.appendFor(nil, newCallerParts(dc.caller)))
 	return nil
 }
 

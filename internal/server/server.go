@@ -85,7 +85,8 @@ type Server struct {
 	storeOK   storeCheck  // the object store's last answer to /readyz
 	failures  *failedKeys // keys that did not authenticate, by address
 	eventIDs  *eventIDs
-	lists     *listCache
+	lists     *listCache[*rowSet]     // row sets, by deal and party
+	joined    *listCache[*joinedBody] // whole lists, by deal and view class
 	// listBuilds shares one build of a list among the calls that want it
 	// at once.
 	listBuilds coalescer[*rowSet]
@@ -133,7 +134,11 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// The caches this server owns expire on its clock, so that tests move
 	// it instead of sleeping out a cache's lifetime.
 	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
-	s.lists = newListCache(cacheBudget(cfg.ListCacheBytes), listCacheIdle, s.now)
+	// Two thirds of the budget for the rows, a third for the bodies
+	// joined from them, which are cheaper to make again.
+	budget := cacheBudget(cfg.ListCacheBytes)
+	s.lists = newListCache[*rowSet](budget/3*2, listCacheIdle, s.now)
+	s.joined = newListCache[*joinedBody](budget/3, listCacheIdle, s.now)
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}
