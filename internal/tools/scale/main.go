@@ -33,7 +33,7 @@ func main() {
 	var cores, serverCPUs string
 	flag.StringVar(&o.dealctl, "dealctl", "./dealctl", "the dealctl binary to serve with (built beforehand)")
 	flag.StringVar(&o.db, "db", "", "a postgres:// URL to seed and serve instead of a SQLite file (the database runs unpinned)")
-	flag.StringVar(&o.workdir, "workdir", "", "folder for the world file, the database and the server logs (default: a new temporary one)")
+	flag.StringVar(&o.workdir, "workdir", "", "folder for the world file, the database and the server logs (default: a new temporary one); a SQLite database seeded there before is used again")
 	flag.StringVar(&cores, "cores", "1,2,4,8", "server core counts to measure, comma-separated")
 	flag.StringVar(&serverCPUs, "server-cpus", "0-7", "cores the server is pinned to: the first N of them for N cores (empty: no taskset)")
 	flag.StringVar(&o.loadgenCPUs, "loadgen-cpus", "8-15", "cores this load generator runs on (empty: not pinned)")
@@ -161,9 +161,20 @@ type worldIDs struct {
 	Requests map[string]string `json:"requests"`
 }
 
-// seed writes the world file and applies it to a new database.
+// seed writes the world file and applies it to a new database. A
+// SQLite database seeded before in the same workdir, with its ids, is
+// used again.
 func seed(o options) (string, worldIDs, error) {
 	var ids worldIDs
+	idsPath := filepath.Join(o.workdir, "ids.json")
+	if o.db == "" {
+		if data, err := os.ReadFile(idsPath); err == nil && json.Unmarshal(data, &ids) == nil {
+			if _, err := os.Stat(filepath.Join(o.workdir, "seed.db")); err == nil {
+				fmt.Println("using the database seeded before in", o.workdir)
+				return filepath.Join(o.workdir, "seed.db"), ids, nil
+			}
+		}
+	}
 	worldPath := filepath.Join(o.workdir, "world.yaml")
 	f, err := os.Create(worldPath)
 	if err != nil {
@@ -185,6 +196,9 @@ func seed(o options) (string, worldIDs, error) {
 	}
 	if err := json.Unmarshal(out.Bytes(), &ids); err != nil {
 		return "", ids, fmt.Errorf("admin apply's output: %v", err)
+	}
+	if err := os.WriteFile(idsPath, out.Bytes(), 0o600); err != nil {
+		return "", ids, err
 	}
 	return db, ids, nil
 }
