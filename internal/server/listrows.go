@@ -196,7 +196,25 @@ func (s *Server) updateRows(ctx context.Context, dc *dealCall, prev *rowSet, ver
 	if err != nil {
 		return nil, err
 	}
-	return applyChanges(prev, changes, newDealView(dc), version, context)
+	set, err := applyChanges(prev, changes, newDealView(dc), version, context)
+	if err == nil {
+		set.share(s.siblingRows(dc))
+	}
+	return set, err
+}
+
+// siblingRows is a set of another party of dc's deal, nil when none is
+// cached: a row without internal answers or files reads the same for
+// every party, so their sets share it (rowSet.share).
+func (s *Server) siblingRows(dc *dealCall) *rowSet {
+	for _, p := range dc.parties {
+		if p.ID != dc.seat.PartyID {
+			if set := s.lists.get(dc.deal.ID + "|" + p.ID); set != nil {
+				return set
+			}
+		}
+	}
+	return nil
 }
 
 // applyChanges makes the set at version from prev (nil: none) and the
@@ -247,10 +265,56 @@ func applyChanges(prev *rowSet, ch store.ListChanges, view *dealView, version in
 			set.rows = append(set.rows, byID[row.req.ID])
 		}
 	}
-	for _, row := range set.rows {
-		set.size += len(row.json) + rowOverhead
-	}
+	set.count(nil)
 	return set, nil
+}
+
+// share puts, in place of each of set's rows that reads byte for byte as
+// sibling's row of the same id (and has the same internal stamp),
+// sibling's row, so the two sets hold it once; the shared rows count half
+// in each set's size. The caller's fields are spliced in per caller, so a
+// row reads the same for two parties unless an internal answer or file
+// shows on it.
+func (set *rowSet) share(sibling *rowSet) {
+	if sibling == nil || sibling.context != set.context {
+		return
+	}
+	shared := map[*listRow]bool{}
+	for i, row := range set.rows {
+		other, ok := sibling.byID[row.req.ID]
+		switch {
+		case !ok:
+		case other == row:
+			shared[row] = true
+		case bytes.Equal(other.json, row.json) && sameInternalStamp(other.req, row.req):
+			set.rows[i], set.byID[row.req.ID] = other, other
+			shared[other] = true
+		}
+	}
+	set.count(shared)
+}
+
+// sameInternalStamp reports whether two reads of a request have the same
+// internal_updated_at, the one field of a row its encoding does not show
+// (the owning side's request ETag is built on it).
+func sameInternalStamp(a, b store.Request) bool {
+	if a.InternalUpdatedAt == nil || b.InternalUpdatedAt == nil {
+		return a.InternalUpdatedAt == b.InternalUpdatedAt
+	}
+	return a.InternalUpdatedAt.Equal(*b.InternalUpdatedAt)
+}
+
+// count works out set.size: each row's encoding and overhead, half of
+// them for a row shared with another set.
+func (set *rowSet) count(shared map[*listRow]bool) {
+	set.size = 0
+	for _, row := range set.rows {
+		n := len(row.json) + rowOverhead
+		if shared[row] {
+			n /= 2
+		}
+		set.size += n
+	}
 }
 
 // keep is the indexes of the rows filter keeps, worked out once per set

@@ -35,8 +35,9 @@ type Config struct {
 	Now func() time.Time
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
-	// ListCacheBytes bounds the cache of encoded list bodies (0: 64 MiB;
-	// negative: no cache, for benchmarks of the uncached path).
+	// ListCacheBytes bounds what the lists are kept as, their rows and
+	// the bodies joined from them (0: 128 MiB; negative: no cache, for
+	// benchmarks and tests of the uncached path).
 	ListCacheBytes int
 	// AccessCacheTTL is how long reads trust what this instance read of
 	// keys, users, seats and parties (0: DefaultAccessCacheTTL; negative:
@@ -158,7 +159,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 func cacheBudget(n int) int {
 	switch {
 	case n == 0:
-		return 64 << 20
+		return 128 << 20
 	case n < 0:
 		return 0
 	}
