@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,9 @@ type target struct {
 	deal   string   // id
 	rows   []string // request ids of the deal
 	etag   atomic.Pointer[string]
+	// cursor is the list-delta cursor of the list last read (nil when
+	// the server sends none).
+	cursor atomic.Pointer[string]
 }
 
 // loader sends the calls of one cell from many workers at once.
@@ -65,7 +69,7 @@ type call struct {
 	post         bool
 	t            *target
 	conditional  bool // send the target's ETag as If-None-Match
-	remember     bool // keep the answer's ETag on the target
+	remember     bool // keep the answer's ETag (and cursor) on the target
 }
 
 // run sends calls made by next from every worker for d.
@@ -138,6 +142,9 @@ func (l *loader) do(c call) (int, error) {
 	if c.remember && resp.StatusCode == http.StatusOK {
 		etag := resp.Header.Get("ETag")
 		c.t.etag.Store(&etag)
+		if cursor := resp.Header.Get(cursorHeader); cursor != "" {
+			c.t.cursor.Store(&cursor)
+		}
 	}
 	return resp.StatusCode, err
 }
@@ -163,6 +170,9 @@ func (l *loader) warm() error {
 		}
 		etag := resp.Header.Get("ETag")
 		t.etag.Store(&etag)
+		if cursor := resp.Header.Get(cursorHeader); cursor != "" {
+			t.cursor.Store(&cursor)
+		}
 		if _, ok := rowsOf[t.deal]; !ok {
 			var rows []struct {
 				ID   string `json:"id"`
@@ -217,12 +227,26 @@ func (l *loader) post(rng *rand.Rand) call {
 }
 
 // mixed is 90 % list polls with the ETag the key remembers for the deal
-// (a 200 replaces it), 8 % one request, 2 % posts.
+// (a 200 replaces it), 8 % one request, 2 % posts. The polls ask for a
+// delta since the list held where the server sent a cursor (list-delta),
+// as dealctl's client does.
 func (l *loader) mixed(rng *rand.Rand) call {
+	return l.mixedPolls(rng, true)
+}
+
+// mixedWhole is mixed with every changed list fetched whole.
+func (l *loader) mixedWhole(rng *rand.Rand) call {
+	return l.mixedPolls(rng, false)
+}
+
+func (l *loader) mixedPolls(rng *rand.Rand, deltas bool) call {
 	switch n := rng.IntN(100); {
 	case n < 90:
 		c := l.list304(rng)
 		c.remember = true
+		if cursor := c.t.cursor.Load(); deltas && cursor != nil {
+			c.path += "?since=" + url.QueryEscape(*cursor)
+		}
 		return c
 	case n < 98:
 		return l.request200(rng)

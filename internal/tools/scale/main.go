@@ -89,6 +89,7 @@ func pinSelf(cpus string) {
 type row struct {
 	cores                                     int
 	list304, request200, list200, post, mixed result
+	mixedWhole                                result // the mixed load fetching changed lists whole
 	rss, peakRSS                              float64
 	postCPUms                                 float64 // server CPU per post in the post cell
 }
@@ -229,16 +230,20 @@ func measure(o options, s *server, ids worldIDs, n int) (row, error) {
 	if err := l.warm(); err != nil { // every key holds the lists as they are now
 		return row{}, err
 	}
+	r.mixedWhole = l.run(d, l.mixedWhole)
+	if err := l.warm(); err != nil {
+		return row{}, err
+	}
 	r.mixed = l.run(d, l.mixed)
 	r.rss, r.peakRSS = s.rssMiB()
 	return r, nil
 }
 
 func printRow(r row) {
-	fmt.Printf("%d core(s): list 304 %.0f/s, one request %.0f/s, list 200 %.0f/s, post %.0f/s (p50 %.1f ms, p99 %.1f ms, server CPU %.2f ms a post), mixed %.0f/s (posts p50 %.1f ms, p99 %.1f ms), RSS %.0f MiB (peak %.0f)\n",
+	fmt.Printf("%d core(s): list 304 %.0f/s, one request %.0f/s, list 200 %.0f/s, post %.0f/s (p50 %.1f ms, p99 %.1f ms, server CPU %.2f ms a post), mixed with deltas %.0f/s (posts p50 %.1f ms, p99 %.1f ms), mixed with whole lists %.0f/s (posts p50 %.1f ms, p99 %.1f ms), RSS %.0f MiB (peak %.0f)\n",
 		r.cores, r.list304.perSecond(), r.request200.perSecond(), r.list200.perSecond(), r.post.perSecond(), r.post.postMillis(0.5), r.post.postMillis(0.99), r.postCPUms,
-		r.mixed.perSecond(), r.mixed.postMillis(0.5), r.mixed.postMillis(0.99), r.rss, r.peakRSS)
-	for name, res := range map[string]result{"list 304": r.list304, "one request": r.request200, "list 200": r.list200, "post": r.post, "mixed": r.mixed} {
+		r.mixed.perSecond(), r.mixed.postMillis(0.5), r.mixed.postMillis(0.99), r.mixedWhole.perSecond(), r.mixedWhole.postMillis(0.5), r.mixedWhole.postMillis(0.99), r.rss, r.peakRSS)
+	for name, res := range map[string]result{"list 304": r.list304, "one request": r.request200, "list 200": r.list200, "post": r.post, "mixed": r.mixed, "mixed whole": r.mixedWhole} {
 		if res.errors > 0 || len(res.unwanted) > 0 {
 			fmt.Printf("  %s: %d errors, unexpected statuses %v\n", name, res.errors, res.unwanted)
 		}
@@ -247,13 +252,13 @@ func printRow(r row) {
 
 func printTable(rows []row, o options) {
 	fmt.Printf("\n%d deals × %d rows, %d keys, %d calls in flight, %.0f s a cell\n\n", o.shape.deals, o.shape.rows, o.shape.keys, o.workers, o.seconds)
-	fmt.Println("| server cores | list 304 | one request 200 | list 200 | post | post p50 / p99 | mixed | mixed posts p50 / p99 | mixed / pure poll | RSS MiB (peak) |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| server cores | list 304 | one request 200 | list 200 | post | post p50 / p99 | mixed, deltas | its posts p50 / p99 | mixed / pure poll | mixed, whole lists | its posts p50 / p99 | RSS MiB (peak) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
-		fmt.Printf("| %d | %.0f | %.0f | %.0f | %.0f | %.1f / %.1f ms | %.0f | %.1f / %.1f ms | %.0f %% | %.0f (%.0f) |\n",
+		fmt.Printf("| %d | %.0f | %.0f | %.0f | %.0f | %.1f / %.1f ms | %.0f | %.1f / %.1f ms | %.0f %% | %.0f | %.1f / %.1f ms | %.0f (%.0f) |\n",
 			r.cores, r.list304.perSecond(), r.request200.perSecond(), r.list200.perSecond(), r.post.perSecond(),
 			r.post.postMillis(0.5), r.post.postMillis(0.99), r.mixed.perSecond(), r.mixed.postMillis(0.5), r.mixed.postMillis(0.99),
-			100*r.mixed.perSecond()/r.list304.perSecond(), r.rss, r.peakRSS)
+			100*r.mixed.perSecond()/r.list304.perSecond(), r.mixedWhole.perSecond(), r.mixedWhole.postMillis(0.5), r.mixedWhole.postMillis(0.99), r.rss, r.peakRSS)
 	}
 	if len(rows) > 1 {
 		first, last := rows[0], rows[len(rows)-1]
