@@ -72,14 +72,17 @@ func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *deal
 		writeBody(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), true, s.listBody(dc, set, filter), nil))
 		return nil
 	}
-	var changed, removed []string
+	var ids changedIDs
 	if from < set.version {
 		var err error
-		if changed, removed, err = s.store.ListChangedIDs(r.Context(), dc.deal.ID, from, !dc.caller.OwnerSide); err != nil {
+		ids, err = set.changedSince(from, func() ([]string, []string, error) {
+			return s.store.ListChangedIDs(r.Context(), dc.deal.ID, from, !dc.caller.OwnerSide)
+		})
+		if err != nil {
 			return err
 		}
 	}
-	rows, gone := set.delta(newCallerParts(dc.caller), filter, changed, removed)
+	rows, gone := set.delta(newCallerParts(dc.caller), filter, ids.changed, ids.removed)
 	writeBody(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), false, rows, gone))
 	return nil
 }
@@ -152,4 +155,33 @@ func deltaBody(cursor string, full bool, rows []byte, removed []string) []byte {
 	out = append(out, `,"removed":`...)
 	out = append(out, tail...)
 	return append(out, '}')
+}
+
+// changedIDs are the requests changed and deleted after a version.
+type changedIDs struct{ changed, removed []string }
+
+// maxDeltasPerSet bounds the versions a set remembers deltas from.
+const maxDeltasPerSet = 8
+
+// changedSince is the ids changed and deleted after version from, read
+// once per set and version.
+func (set *rowSet) changedSince(from int64, read func() (changed, removed []string, err error)) (changedIDs, error) {
+	set.mu.Lock()
+	ids, ok := set.since[from]
+	set.mu.Unlock()
+	if ok {
+		return ids, nil
+	}
+	changed, removed, err := read()
+	if err != nil {
+		return changedIDs{}, err
+	}
+	ids = changedIDs{changed: changed, removed: removed}
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	if set.since == nil || len(set.since) >= maxDeltasPerSet {
+		set.since = map[int64]changedIDs{}
+	}
+	set.since[from] = ids
+	return ids, nil
 }
