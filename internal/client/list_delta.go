@@ -16,7 +16,7 @@ import (
 // list it returned for each deal with its cursor, and, where the server
 // advertises list-delta, asks for what changed since instead of the whole
 // list, which it then puts together here. A server without it, or a list
-// the client does not hold, is read whole (docs/client.md, "Polling").
+// the client does not hold, is read whole (docs/client.md, "Extensions").
 
 // heldList is the list RequestsIfChanged last returned for a deal.
 type heldList struct {

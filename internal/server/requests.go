@@ -63,7 +63,7 @@ func requestETag(dc *dealCall, r store.Request) string {
 // list's, encoded once per version. Reading the request from the
 // database on each call instead stopped scaling at two cores on SQLite,
 // whose page cache is one for all connections behind one mutex
-// (docs/performance.md, "One request's read").
+// (docs/server.md, "Scaling with cores").
 func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) error {
 	ctx := r.Context()
 	id := r.PathValue("request_id")

@@ -18,7 +18,8 @@ import (
 // early: each page it reads goes through SQLite's page cache, which this
 // build (SQLITE_ENABLE_MEMORY_MANAGEMENT) keeps as one for every
 // connection behind one mutex (pcache1's group mutex, visible in a mutex
-// profile as _pcache1FetchWithMutex). docs/performance.md has the figures.
+// profile as _pcache1FetchWithMutex). docs/server.md ("Scaling with cores") has
+// the figures.
 //
 //	go test ./internal/store/sqlstore -run '^$' -bench ParallelReads -cpu 1,2,4,8 -mutexprofile mutex.out
 func BenchmarkParallelReads(b *testing.B) {
