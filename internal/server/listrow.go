@@ -89,6 +89,6 @@ func encodeRow(view *dealView, r store.Request, latest *store.Message, files []s
 	row = append(row, encoded[:a]...)
 	row = append(row, encoded[a+len(allowedValue):c]...)
 	row = append(row, encoded[c+len(canValue):]...)
-	r.Title, r.Body = "", ""
+	r.Title, r.Body, r.DealID = "", "", "" // held by json, or the set's
 	return &listRow{req: r, json: row, allowedAt: a, canAt: c - len(allowedValue)}, nil
 }

@@ -36,7 +36,7 @@ type Config struct {
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
 	// ListCacheBytes bounds what the lists are kept as, their rows and
-	// the bodies joined from them (0: 128 MiB; negative: no cache, for
+	// the bodies joined from them (0: 64 MiB; negative: no cache, for
 	// benchmarks and tests of the uncached path).
 	ListCacheBytes int
 	// AccessCacheTTL is how long reads trust what this instance read of
@@ -135,11 +135,11 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// The caches this server owns expire on its clock, so that tests move
 	// it instead of sleeping out a cache's lifetime.
 	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
-	// Two thirds of the budget for the rows, a third for the bodies
-	// joined from them, which are cheaper to make again.
+	// Three quarters of the budget for the rows, a quarter for the
+	// bodies joined from them, which are cheaper to make again.
 	budget := cacheBudget(cfg.ListCacheBytes)
-	s.lists = newListCache[*rowSet](budget/3*2, listCacheIdle, s.now)
-	s.joined = newListCache[*joinedBody](budget/3, listCacheIdle, s.now)
+	s.lists = newListCache[*rowSet](budget/4*3, listCacheIdle, s.now)
+	s.joined = newListCache[*joinedBody](budget/4, listCacheIdle, s.now)
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}
@@ -159,7 +159,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 func cacheBudget(n int) int {
 	switch {
 	case n == 0:
-		return 128 << 20
+		return 64 << 20
 	case n < 0:
 		return 0
 	}

@@ -133,7 +133,7 @@ through the server (docs/server.md, "Files in object storage").`,
 	f.StringVar(&o.files, "files", "", "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	f.BoolVar(&o.filesProxy, "files-proxy", false, "with --files: download links go through this server (/dl/{token}) instead of presigned URLs to the store")
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
-	f.IntVar(&o.listCacheMiB, "list-cache-mib", 0, "MiB the lists kept encoded may take, their rows and whole bodies (0: 128; docs/server.md, \"Scaling with cores\")")
+	f.IntVar(&o.listCacheMiB, "list-cache-mib", 0, "MiB the lists kept encoded may take, their rows and whole bodies (0: 64; docs/server.md, \"Scaling with cores\")")
 	f.StringVar(&o.sqliteSync, "sqlite-sync", sqlstore.SyncFull, "SQLite only: full (every answered write survives a power cut) or normal (faster; may lose the last second's writes)")
 	f.StringVar(&o.digestAt, "digest-at", "07:00", "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
 	return cmd
