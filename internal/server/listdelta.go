@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -49,8 +50,8 @@ func followCursor(cursor string, dc *dealCall, filter listFilter, context string
 
 // sinceParam is the ?since= cursor, "" when none is sent; sent twice it
 // is 422, as updated_since is.
-func sinceParam(r *http.Request) (string, error) {
-	vals := nonEmpty(sent(r.URL.Query(), "since"))
+func sinceParam(q url.Values) (string, error) {
+	vals := nonEmpty(sent(q, "since"))
 	switch len(vals) {
 	case 0:
 		return "", nil

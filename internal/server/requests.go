@@ -19,11 +19,12 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
-	filter, err := parseListFilter(r.URL.Query())
+	q := r.URL.Query()
+	filter, err := parseListFilter(q)
 	if err != nil {
 		return err
 	}
-	since, err := sinceParam(r)
+	since, err := sinceParam(q)
 	if err != nil {
 		return err
 	}
