@@ -339,7 +339,14 @@ func measureBig(s *server, ids worldIDs) error {
 // cursorHeader carries a list's delta cursor (docs/api.md, delta sync).
 const cursorHeader = "X-Dealctl-List-Cursor"
 
+// copyFile copies the SQLite database from (and its write-ahead log, if
+// any) to to, dropping what an earlier run left at to.
 func copyFile(from, to string) error {
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Remove(to + suffix); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
 	for _, suffix := range []string{"", "-wal"} {
 		data, err := os.ReadFile(from + suffix)
 		if os.IsNotExist(err) && suffix != "" {
