@@ -21,6 +21,9 @@ type listCache[V any] struct {
 	used   int
 	order  *list.List // front: most recently read
 	slots  map[string]*list.Element
+	// sweep drops idle values when no call comes to do it, so that a
+	// server gone quiet gives the memory back too.
+	sweep *time.Timer
 }
 
 type cachedValue[V any] struct {
@@ -71,6 +74,26 @@ func (c *listCache[V]) put(slot string, value V, size int) {
 	for c.used > c.budget {
 		c.remove(c.order.Back())
 	}
+	c.sweepLater()
+}
+
+// sweepLater arms, while values are kept, a timer that drops the idle
+// ones after c.idle (on the wall clock; what is idle is judged on c.now).
+func (c *listCache[V]) sweepLater() {
+	if c.sweep != nil || len(c.slots) == 0 {
+		return
+	}
+	c.sweep = time.AfterFunc(c.idle, c.sweepIdle)
+}
+
+// sweepIdle drops the idle values, and arms the next sweep while some
+// are left.
+func (c *listCache[V]) sweepIdle() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sweep = nil
+	c.dropIdle(c.now())
+	c.sweepLater()
 }
 
 // dropIdle drops the values no call has read for c.idle, oldest first.

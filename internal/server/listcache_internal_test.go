@@ -50,3 +50,35 @@ func TestListCacheAccounting(t *testing.T) {
 	now = now.Add(2 * time.Minute)
 	usage(0, 0)
 }
+
+// TestListCacheSweepsWhenNoCallComes: once something is kept, a sweep is
+// armed that drops idle values without any call; it is armed again while
+// values are left, and not once the cache is empty. (The timer's firing
+// is not waited for: the test runs the sweep itself.)
+func TestListCacheSweepsWhenNoCallComes(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
+	c := newListCache[string](1000, time.Hour, func() time.Time { return now })
+	if c.sweep != nil {
+		t.Fatal("a sweep armed with nothing kept")
+	}
+	c.put("a", "a1", 100)
+	c.put("b", "b1", 100)
+	if c.sweep == nil {
+		t.Fatal("no sweep armed once values are kept")
+	}
+	c.sweep.Stop()
+	now = now.Add(30 * time.Minute)
+	c.get("b")
+	now = now.Add(40 * time.Minute) // a idle 70 minutes, b 40
+	c.sweepIdle()
+	if len(c.slots) != 1 || c.used != 100 || c.sweep == nil {
+		t.Fatalf("after a sweep: %d values, %d bytes, armed %v; want b alone and the next sweep armed", len(c.slots), c.used, c.sweep != nil)
+	}
+	c.sweep.Stop()
+	now = now.Add(2 * time.Hour)
+	c.sweepIdle()
+	if len(c.slots) != 0 || c.used != 0 || c.sweep != nil {
+		t.Fatalf("after the last sweep: %d values, %d bytes, armed %v; want nothing and no sweep", len(c.slots), c.used, c.sweep != nil)
+	}
+}
