@@ -26,8 +26,7 @@ CREATE TABLE request_tombstones (
 );
 
 CREATE TRIGGER requests_listed_insert AFTER INSERT ON requests BEGIN
-    UPDATE requests SET list_version = (SELECT version FROM deals WHERE id = NEW.deal_id),
-        shared_list_version = (SELECT shared_version FROM deals WHERE id = NEW.deal_id)
+    UPDATE requests SET (list_version, shared_list_version) = (SELECT version, shared_version FROM deals WHERE id = NEW.deal_id)
     WHERE id = NEW.id;
 END;
 
@@ -42,8 +41,7 @@ WHEN OLD.parent_id IS NOT NEW.parent_id OR OLD.kind IS NOT NEW.kind OR OLD.numbe
     OR OLD.status_changed_at IS NOT NEW.status_changed_at OR OLD.created_at IS NOT NEW.created_at
     OR OLD.updated_at IS NOT NEW.updated_at
 BEGIN
-    UPDATE requests SET list_version = (SELECT version FROM deals WHERE id = NEW.deal_id),
-        shared_list_version = (SELECT shared_version FROM deals WHERE id = NEW.deal_id)
+    UPDATE requests SET (list_version, shared_list_version) = (SELECT version, shared_version FROM deals WHERE id = NEW.deal_id)
     WHERE id = NEW.id OR (id = OLD.parent_id AND OLD.parent_id IS NOT NEW.parent_id);
 END;
 
@@ -58,7 +56,6 @@ CREATE TRIGGER requests_listed_delete AFTER DELETE ON requests BEGIN
     INSERT INTO request_tombstones (deal_id, request_id, list_version, shared_list_version)
     VALUES (OLD.deal_id, OLD.id, (SELECT version FROM deals WHERE id = OLD.deal_id), (SELECT shared_version FROM deals WHERE id = OLD.deal_id))
     ON CONFLICT (deal_id, request_id) DO UPDATE SET list_version = excluded.list_version, shared_list_version = excluded.shared_list_version;
-    UPDATE requests SET list_version = (SELECT version FROM deals WHERE id = OLD.deal_id),
-        shared_list_version = (SELECT shared_version FROM deals WHERE id = OLD.deal_id)
+    UPDATE requests SET (list_version, shared_list_version) = (SELECT version, shared_version FROM deals WHERE id = OLD.deal_id)
     WHERE id = OLD.parent_id;
 END;
