@@ -177,3 +177,19 @@ type DownloadLink struct {
 	Size        int64     `json:"size"`
 	ContentType string    `json:"content_type"`
 }
+
+// ListDelta answers GET …/requests?since=CURSOR (extension list-delta):
+// what changed in the list since the one the cursor came with. A client
+// holding that list drops the rows Removed names (an id it does not hold
+// is nothing to drop), puts each of Changed in place of the row with its
+// id or adds it, and puts the rows in list order (the tree order by
+// number). When Full is true the cursor could not be followed (another
+// view, filter or deal, or the deal's people or archived state changed
+// since): Changed is then the whole list, which replaces the one held.
+// Cursor is the list's new cursor, also sent as ListCursorHeader.
+type ListDelta struct {
+	Cursor  string        `json:"cursor"`
+	Full    bool          `json:"full"`
+	Changed []DealRequest `json:"changed"`
+	Removed []string      `json:"removed"`
+}

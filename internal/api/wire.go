@@ -53,17 +53,24 @@ const (
 	// ExtSearch: GET /deals/{id}/search?q=… finds words in the deal's
 	// requests and conversations, ranked, in what the caller may see.
 	ExtSearch = "search"
+	// ExtListDelta: a list's 200 carries ListCursorHeader; GET …/requests
+	// with ?since=CURSOR answers a ListDelta, the rows changed and removed
+	// since the list that cursor came with.
+	ExtListDelta = "list-delta"
 )
 
 // ServerExtensions is what dealctl's server advertises in
 // ExtensionsHeader, in this order.
 var ServerExtensions = strings.Join([]string{ExtListFilters, ExtIfMatch, ExtIfUpdatedAt, ExtIdempotencyKey,
-	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtImportedAnswers, ExtSearch, ExtHeldReplies}, ", ")
+	ExtEvents, ExtDelete, ExtBatch, ExtInternalMarks, ExtImportedAnswers, ExtSearch, ExtHeldReplies, ExtListDelta}, ", ")
 
 // Headers of the extensions and of the rate limit.
 const (
 	IfUpdatedAtHeader    = "X-Dealctl-If-Updated-At"
 	IdempotencyKeyHeader = "Idempotency-Key"
+	// ListCursorHeader names, on a list's 200 (whole or delta), the
+	// cursor to send as ?since= for what changes after it (ExtListDelta).
+	ListCursorHeader = "X-Dealctl-List-Cursor"
 	// The rate limit's budget, on every answer that spent or was refused
 	// a call: calls a minute, calls left, seconds until it is full again.
 	RateLimitLimitHeader     = "X-RateLimit-Limit"

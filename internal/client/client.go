@@ -60,6 +60,7 @@ type Client struct {
 	transport   http.RoundTripper // under the layers; nil: http.DefaultTransport
 	rt          http.RoundTripper // the layers
 	cache       *Cache
+	held        *heldLists // the lists RequestsIfChanged returned last, for delta sync
 	maxRetries  int
 	maxRateWait time.Duration
 	sleep       func(ctx context.Context, d time.Duration) error
@@ -81,6 +82,7 @@ func New(o Options) (*Client, error) {
 		userAgent:   o.UserAgent,
 		httpClient:  o.HTTPClient,
 		cache:       o.Cache,
+		held:        &heldLists{},
 		maxRetries:  o.MaxRetries,
 		maxRateWait: o.MaxRateWait,
 		sleep:       o.Sleep,

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,7 +54,13 @@ func (c *Client) Requests(ctx context.Context, dealID string) ([]api.DealRequest
 // RequestsIfChanged reads the list only when its ETag differs from etag
 // (which may be empty). It returns changed=false on a 304, and the ETag to
 // send next time. The on-disk cache is bypassed: a poller keeps its own.
+// Where the server advertises list-delta and etag is that of the list
+// this client last returned for the deal, only what changed since is
+// fetched, and the whole list put together here (list_delta.go).
 func (c *Client) RequestsIfChanged(ctx context.Context, dealID, etag string) (rows []api.DealRequest, newETag string, changed bool, err error) {
+	if rows, newETag, changed, ok, err := c.requestsSince(ctx, dealID, etag); ok {
+		return rows, newETag, changed, err
+	}
 	hdr := http.Header{}
 	if etag != "" {
 		hdr.Set("If-None-Match", etag)
@@ -67,6 +74,9 @@ func (c *Client) RequestsIfChanged(ctx context.Context, dealID, etag string) (ro
 	}
 	if err := json.Unmarshal(resp.Body, &rows); err != nil {
 		return nil, etag, false, err
+	}
+	if cursor := resp.Header.Get(api.ListCursorHeader); cursor != "" {
+		c.held.put(dealID, &heldList{etag: resp.Header.Get("ETag"), cursor: cursor, rows: slices.Clone(rows)})
 	}
 	return rows, resp.Header.Get("ETag"), true, nil
 }

@@ -13,7 +13,7 @@ import (
 // on its own.
 func TestCoalescerBuildsOnce(t *testing.T) {
 	t.Parallel()
-	var c coalescer
+	var c coalescer[[]byte]
 	var builds atomic.Int64
 	release := make(chan struct{})
 	build := func() ([]byte, error) {

@@ -1,11 +1,15 @@
 package server
 
-// ListCacheLen is how many list bodies the server keeps, for tests.
+// ListCacheLen is how many lists (row sets) the server keeps, for tests.
 func (s *Server) ListCacheLen() int {
-	c := s.lists
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.entries)
+	n, _ := s.lists.usage()
+	return n
+}
+
+// ListCacheBytes is what the kept lists count against the cache's budget.
+func (s *Server) ListCacheBytes() int {
+	_, n := s.lists.usage()
+	return n
 }
 
 // SetBodyLimits replaces the bounds on bodies being read at once, for

@@ -138,11 +138,9 @@ func typed[T ~string](names []string) []T {
 	return out
 }
 
-// apply keeps matching requests and the sections above them.
-func (f listFilter) apply(rows []api.DealRequest) []api.DealRequest {
-	if f.canonical == "" {
-		return rows
-	}
+// keep says which of rows, in list order, the filter keeps: matching
+// requests and the sections above them.
+func (f listFilter) keep(rows []api.DealRequest) []bool {
 	index := make(map[string]int, len(rows))
 	for i, r := range rows {
 		index[r.ID] = i
@@ -155,12 +153,5 @@ func (f listFilter) apply(rows []api.DealRequest) []api.DealRequest {
 		}
 		return -1
 	}
-	keep := domain.WithSectionsAbove(rows, func(i int) bool { return f.match.Matches(&rows[i]) }, parent)
-	out := make([]api.DealRequest, 0, len(rows))
-	for i, r := range rows {
-		if keep[i] {
-			out = append(out, r)
-		}
-	}
-	return out
+	return domain.WithSectionsAbove(rows, func(i int) bool { return f.match.Matches(&rows[i]) }, parent)
 }

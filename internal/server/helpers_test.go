@@ -199,6 +199,13 @@ func (s *countingStore) RequestView(ctx context.Context, dealID, id, party strin
 }
 
 // reset zeroes the counts.
+// ListChanges reads the rows of a list, and counts as a read of the
+// request when a GET of one request builds its list.
+func (s *countingStore) ListChanges(ctx context.Context, dealID string, since int64, shared bool, party string, previewLen int) (store.ListChanges, error) {
+	s.requests.Add(1)
+	return s.Store.ListChanges(ctx, dealID, since, shared, party, previewLen)
+}
+
 func (s *countingStore) reset() {
 	s.seats.Store(0)
 	s.requests.Store(0)

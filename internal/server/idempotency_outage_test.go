@@ -96,9 +96,9 @@ func TestDatabaseOutageIs503(t *testing.T) {
 // ends the wait.
 type frozenStore struct{ store.Store }
 
-func (s frozenStore) Requests(ctx context.Context, dealID string) ([]store.Request, error) {
+func (s frozenStore) ListChanges(ctx context.Context, dealID string, since int64, shared bool, party string, previewLen int) (store.ListChanges, error) {
 	<-ctx.Done()
-	return nil, ctx.Err()
+	return store.ListChanges{}, ctx.Err()
 }
 
 // TestFrozenDatabaseAnswers503WithinTheDeadline: a call whose database

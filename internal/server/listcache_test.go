@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestListCacheKeepsLatestBodyPerList: the list cache holds one body per
-// deal, view and filter, whatever the number of writes: a body of an
-// older version is never served again, so it is not kept.
+// TestListCacheKeepsLatestBodyPerList: the list cache holds one list (a
+// row set) per deal and view, whatever the number of writes and filters:
+// a set of an older version is never served again, so it is not kept,
+// and a filtered list is cut from the same set.
 func TestListCacheKeepsLatestBodyPerList(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -20,15 +21,15 @@ func TestListCacheKeepsLatestBodyPerList(t *testing.T) {
 		owner.get(requestsPath(falcon) + "?status=open").want(http.StatusOK)
 		buyer.get(requestsPath(falcon)).want(http.StatusOK)
 	}
-	// Three lists in use: the owner's whole list and its filtered one,
-	// and the counterparty's.
-	if n := e.srv.ListCacheLen(); n != 3 {
-		t.Errorf("after 12 writes the list cache holds %d bodies, want 3 (one per list in use)", n)
+	// Two views in use: the owner's (whole and filtered) and the
+	// counterparty's.
+	if n := e.srv.ListCacheLen(); n != 2 {
+		t.Errorf("after 12 writes the list cache holds %d lists, want 2 (one per view in use)", n)
 	}
 	// The latest bodies are the ones served from the cache.
 	etag := owner.get(requestsPath(falcon)).want(http.StatusOK).header.Get("ETag")
 	owner.get(requestsPath(falcon), header("If-None-Match: "+etag)).want(http.StatusNotModified)
-	if n := e.srv.ListCacheLen(); n != 3 {
-		t.Errorf("reading unchanged lists grew the cache to %d bodies", n)
+	if n := e.srv.ListCacheLen(); n != 2 {
+		t.Errorf("reading unchanged lists grew the cache to %d lists", n)
 	}
 }

@@ -112,7 +112,8 @@ func slicesHasFile(r api.DealRequest, name string) bool {
 func TestListCacheKeepsALargeList(t *testing.T) {
 	t.Parallel()
 	probe := newEnv(t)
-	size := len(probe.as(t, "olivia-write").get(requestsPath(probe.deal("falcon"))).want(http.StatusOK).body)
+	probe.as(t, "olivia-write").get(requestsPath(probe.deal("falcon"))).want(http.StatusOK)
+	size := probe.srv.ListCacheBytes() // what the list counts against the budget
 	e := newEnv(t, func(c *server.Config) { c.ListCacheBytes = 3 * size })
 	for range 2 {
 		e.as(t, "olivia-write").get(requestsPath(e.deal("falcon"))).want(http.StatusOK)

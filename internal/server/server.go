@@ -36,8 +36,9 @@ type Config struct {
 	Now func() time.Time
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
-	// ListCacheBytes bounds the cache of encoded list bodies (0: 64 MiB;
-	// negative: no cache, for benchmarks of the uncached path).
+	// ListCacheBytes bounds what the lists are kept as, their rows and
+	// the bodies joined from them (0: 64 MiB; negative: no cache, for
+	// benchmarks and tests of the uncached path).
 	ListCacheBytes int
 	// AccessCacheTTL is how long reads trust what this instance read of
 	// keys, users, seats and parties (0: DefaultAccessCacheTTL; negative:
@@ -86,10 +87,11 @@ type Server struct {
 	storeOK   storeCheck  // the object store's last answer to /readyz
 	failures  *failedKeys // keys that did not authenticate, by address
 	eventIDs  *eventIDs
-	lists     *bodyCache
+	lists     *listCache[*rowSet]     // row sets, by deal and party
+	joined    *listCache[*joinedBody] // whole lists, by deal and view class
 	// listBuilds shares one build of a list among the calls that want it
 	// at once.
-	listBuilds coalescer
+	listBuilds coalescer[*rowSet]
 	access     accessCaches
 	mux        *http.ServeMux
 	handler    http.Handler // mux behind the log and the schema gate, built once in New
@@ -113,7 +115,6 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		svc:       service.New(cfg.Store, cfg.Posted),
 		objects:   cfg.Objects,
 		presign:   cfg.Objects != nil && !cfg.FilesProxy,
-		lists:     newBodyCache(cacheBudget(cfg.ListCacheBytes)),
 		fetches:   newFetchLog(),
 		bodies:    newBodyGate(maxBodiesPerKey, maxBodies),
 		failures:  newFailedKeys(maxFailureAddresses),
@@ -135,6 +136,11 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// The caches this server owns expire on its clock, so that tests move
 	// it instead of sleeping out a cache's lifetime.
 	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
+	// Three quarters of the budget for the rows, a quarter for the
+	// bodies joined from them, which are cheaper to make again.
+	budget := cacheBudget(cfg.ListCacheBytes)
+	s.lists = newListCache[*rowSet](budget/4*3, listCacheIdle, s.now)
+	s.joined = newListCache[*joinedBody](budget/4, listCacheIdle, s.now)
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}

@@ -92,28 +92,3 @@ func (v *dealView) message(m store.Message, files []store.File) api.Message {
 	}
 	return out
 }
-
-// requestRow adapts a stored request to domain.Row for list ordering.
-type requestRow store.Request
-
-func (r requestRow) RowID() string     { return r.ID }
-func (r requestRow) RowNumber() string { return r.Number }
-func (r requestRow) RowParentID() string {
-	if r.ParentID == nil {
-		return ""
-	}
-	return *r.ParentID
-}
-
-// listOrder sorts rows into the deal's list order.
-func listOrder(rows []store.Request) []store.Request {
-	adapted := make([]requestRow, len(rows))
-	for i, r := range rows {
-		adapted[i] = requestRow(r)
-	}
-	out := make([]store.Request, 0, len(rows))
-	for _, i := range domain.TreeOrder(adapted) {
-		out = append(out, rows[i])
-	}
-	return out
-}

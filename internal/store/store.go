@@ -229,6 +229,22 @@ type ViewReader interface {
 	// may see (Text cut as LatestAnswers cuts it) and the files the viewer
 	// may see. ErrNotFound when the deal or the request is not there.
 	RequestView(ctx context.Context, dealID, requestID, viewerParty string, previewLen int) (RequestView, error)
+	// ListChanges reads the rows of a deal's list changed after version
+	// since (the deal's version, or its shared version when shared), with
+	// their answers and files as LatestAnswers and VisibleFiles read them,
+	// and the ids of the rows deleted since. Since 0 reads every row.
+	ListChanges(ctx context.Context, dealID string, since int64, shared bool, viewerParty string, previewLen int) (ListChanges, error)
+	// ListChangedIDs is ListChanges's ids alone: the requests changed
+	// after since, and those deleted since. since must be above 0.
+	ListChangedIDs(ctx context.Context, dealID string, since int64, shared bool) (changed, removed []string, err error)
+}
+
+// ListChanges is what ListChanges reads.
+type ListChanges struct {
+	Requests []Request
+	Latest   []Message
+	Files    []File
+	Removed  []string // ids of requests deleted since
 }
 
 // RequestView is one request as RequestView reads it.

@@ -49,6 +49,7 @@ type serveOptions struct {
 	mailDomain      string // reply addresses' domain; "" turns replies by e-mail off
 	mailIn          string // SMTP address replies come to
 	mailInSecret    string // the inbound webhook's Bearer secret
+	listCacheMiB    int    // bound on the kept lists; 0: the server's default
 
 	origins settings.Origins // which setting gave each flag, for messages
 }
@@ -69,6 +70,7 @@ var serveSettings = []settings.Var{
 	{Flag: "mail-domain", Env: "DEALCTL_MAIL_DOMAIN"},
 	{Flag: "mail-in", Env: "DEALCTL_MAIL_IN"},
 	{Flag: "mail-in-secret", Env: "DEALCTL_MAIL_IN_SECRET"},
+	{Flag: "list-cache-mib", Env: "DEALCTL_LIST_CACHE_MIB"},
 }
 
 func NewCmd() *cobra.Command {
@@ -82,7 +84,7 @@ default) or on PostgreSQL (--db postgres://…; several instances may share it).
 Every flag also reads an environment variable: DEALCTL_ADDR, DEALCTL_DB,
 DEALCTL_BASE_URL, DEALCTL_RATE_LIMIT, DEALCTL_NOTIFY_URL, DEALCTL_WEBHOOK_SECRET,
 DEALCTL_LOG_FORMAT, DEALCTL_DIGEST_AT, DEALCTL_FILES, DEALCTL_SQLITE_SYNC,
-DEALCTL_MAIL_DOMAIN, DEALCTL_MAIL_IN, DEALCTL_MAIL_IN_SECRET. Secrets in them are
+DEALCTL_MAIL_DOMAIN, DEALCTL_MAIL_IN, DEALCTL_MAIL_IN_SECRET, DEALCTL_LIST_CACHE_MIB. Secrets in them are
 never printed, not even as defaults here.
 
 On SQLite every answered write is on disk before the answer goes out
@@ -147,6 +149,7 @@ or from a mail provider's inbound webhook, POST /mail/inbound, authenticated by
 	f.StringVar(&o.files, "files", "", "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	f.BoolVar(&o.filesProxy, "files-proxy", false, "with --files: download links go through this server (/dl/{token}) instead of presigned URLs to the store")
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
+	f.IntVar(&o.listCacheMiB, "list-cache-mib", 0, "MiB the lists kept encoded may take, their rows and whole bodies (0: 64; docs/server.md, \"Scaling with cores\")")
 	f.StringVar(&o.sqliteSync, "sqlite-sync", sqlstore.SyncFull, "SQLite only: full (every answered write survives a power cut) or normal (faster; may lose the last second's writes)")
 	f.StringVar(&o.digestAt, "digest-at", "07:00", "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
 	f.StringVar(&o.mailDomain, "mail-domain", "", "domain of the reply addresses notification e-mails carry (replies by e-mail off when empty)")
@@ -235,7 +238,8 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke, FilesProxy: o.filesProxy}
+	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke, FilesProxy: o.filesProxy,
+		ListCacheBytes: o.listCacheMiB << 20}
 	if objects != nil {
 		cfg.Objects = objects
 	}

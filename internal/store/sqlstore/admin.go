@@ -26,28 +26,40 @@ func (db *DB) Ref(ctx context.Context, kind, name string) (string, error) {
 func (db *DB) Apply(ctx context.Context, fn func(tx store.AdminTx) error) error {
 	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
 		a := &adminTx{ctx: ctx, db: db, tx: tx, touched: map[string]bool{}, moved: map[string]bool{}}
-		if err := fn(a); err != nil {
-			return err
-		}
-		for id := range a.touched {
-			if err := bumpDeal(ctx, db, tx, id); err != nil && err != store.ErrNotFound {
-				return err
-			}
-		}
-		return nil
+		return fn(a)
 	})})
 }
 
 // adminTx implements store.AdminTx with upserts.
 type adminTx struct {
-	ctx     context.Context
-	db      *DB
-	tx      *sql.Tx
+	ctx context.Context
+	db  *DB
+	tx  *sql.Tx
+	// touched holds the deals whose versions this transaction moved on.
 	touched map[string]bool
 	// moved holds the requests whose updated_at this transaction already
 	// set (created, or changed by PutRequest): their messages and files
 	// need not move it again.
 	moved map[string]bool
+}
+
+// touch moves dealID's versions on, once per transaction, before the
+// first row of the deal is written: the list-version triggers (migration
+// 0009) stamp a changed request with the deal's version as they find it,
+// which must be the version this write makes. A deal not stored yet is
+// touched once PutDeal has inserted it.
+func (a *adminTx) touch(dealID string) error {
+	if a.touched[dealID] {
+		return nil
+	}
+	err := bumpDeal(a.ctx, a.db, a.tx, dealID)
+	if err == store.ErrNotFound {
+		return nil
+	}
+	if err == nil {
+		a.touched[dealID] = true
+	}
+	return err
 }
 
 func (a *adminTx) exec(query string, args ...any) error {
@@ -76,14 +88,18 @@ func (a *adminTx) PutUser(u store.User) error {
 }
 
 func (a *adminTx) PutDeal(d store.Deal) error {
-	a.touched[d.ID] = true
-	return a.exec(`INSERT INTO deals (id, name, codename, timezone, archived, version) VALUES (?, ?, ?, ?, ?, 1)
+	if err := a.exec(`INSERT INTO deals (id, name, codename, timezone, archived, version) VALUES (?, ?, ?, ?, ?, 1)
 		ON CONFLICT (id) DO UPDATE SET name = excluded.name, codename = excluded.codename, timezone = excluded.timezone, archived = excluded.archived`,
-		d.ID, d.Name, d.Codename, d.Timezone, d.Archived)
+		d.ID, d.Name, d.Codename, d.Timezone, d.Archived); err != nil {
+		return err
+	}
+	return a.touch(d.ID)
 }
 
 func (a *adminTx) PutParty(p store.Party) error {
-	a.touched[p.DealID] = true
+	if err := a.touch(p.DealID); err != nil {
+		return err
+	}
 	return a.exec(`INSERT INTO parties (`+partyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET side = excluded.side, label = excluded.label, is_owner = excluded.is_owner,
 		organization_id = excluded.organization_id, position = excluded.position`,
@@ -91,7 +107,9 @@ func (a *adminTx) PutParty(p store.Party) error {
 }
 
 func (a *adminTx) PutPerson(p store.Person) (string, error) {
-	a.touched[p.DealID] = true
+	if err := a.touch(p.DealID); err != nil {
+		return "", err
+	}
 	var id string
 	err := a.tx.QueryRowContext(a.ctx, a.db.q("SELECT id FROM people WHERE deal_id = ? AND user_id = ?"), p.DealID, p.UserID).Scan(&id)
 	switch {
@@ -114,7 +132,9 @@ func (a *adminTx) RequestByNumber(dealID, number string) (store.Request, error) 
 }
 
 func (a *adminTx) PutRequest(r store.Request) (string, error) {
-	a.touched[r.DealID] = true
+	if err := a.touch(r.DealID); err != nil {
+		return "", err
+	}
 	old, err := a.RequestByNumber(r.DealID, r.Number)
 	switch {
 	case err == store.ErrNotFound:
@@ -140,7 +160,9 @@ func (a *adminTx) PutRequest(r store.Request) (string, error) {
 }
 
 func (a *adminTx) PutMessage(m store.Message) error {
-	a.touched[m.DealID] = true
+	if err := a.touch(m.DealID); err != nil {
+		return err
+	}
 	old, err := scanMessage(a.tx.QueryRowContext(a.ctx, a.db.q("SELECT "+messageCols+" FROM messages WHERE id = ?"), m.ID))
 	if err != nil && notFound(err) != store.ErrNotFound {
 		return err
@@ -175,7 +197,9 @@ func (a *adminTx) RecordEvents(dealID string, events ...store.Event) error {
 }
 
 func (a *adminTx) PutFile(f store.File, data []byte) error {
-	a.touched[f.DealID] = true
+	if err := a.touch(f.DealID); err != nil {
+		return err
+	}
 	if f.Kind == api.FileKindFile && data != nil {
 		sha, err := putBlob(a.ctx, a.db, a.tx, data)
 		if err != nil {

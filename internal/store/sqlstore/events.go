@@ -64,11 +64,13 @@ func (r *recorder) statements(db *DB) []statement {
 }
 
 // prepareWrites prepares, while the write pool is idle (at Open), the
-// statements recording runs in every write transaction, so SQLite does
-// not parse them each time. A statement that fails to prepare is run
+// statements recording runs in every write transaction, and those of a
+// posted message (the message, its files, the request's update, the
+// notifications), so SQLite does not parse them each time. A statement that fails to prepare is run
 // unprepared, which costs time, not correctness.
 func (db *DB) prepareWrites(ctx context.Context) {
-	for _, q := range insertEventsSQL[1:] {
+	queries := append([]string{insertMessage, insertFile, updateRequest}, insertEventsSQL[1:]...)
+	for _, q := range append(queries, insertNotifications[1:]...) {
 		_, _ = db.writes.stmt(ctx, db.q(q))
 	}
 }

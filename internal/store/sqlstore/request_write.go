@@ -60,10 +60,17 @@ func (w *writeSet) checked() bool {
 // what to write. An error rolls the write back.
 type requestPlan func(r store.Request, w *writeSet) error
 
-// runIn runs the statements one by one in tx.
+// runIn runs the statements one by one in tx, as statements prepared at
+// Open where there are (prepareWrites).
 func (w *writeSet) runIn(ctx context.Context, db *DB, tx *sql.Tx) error {
 	for _, s := range w.stmts {
-		res, err := tx.ExecContext(ctx, db.q(s.query), s.args...)
+		var res sql.Result
+		var err error
+		if stmt := db.writes.kept(db.q(s.query)); stmt != nil {
+			res, err = tx.StmtContext(ctx, stmt).ExecContext(ctx, s.args...)
+		} else {
+			res, err = tx.ExecContext(ctx, db.q(s.query), s.args...)
+		}
 		if err != nil {
 			return mapErr(err)
 		}

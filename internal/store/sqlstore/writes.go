@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -175,9 +176,34 @@ func (db *DB) UpdateRequest(ctx context.Context, dealID, id string, change store
 const insertMessage = "INSERT INTO messages (" + messageCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 const insertFile = "INSERT INTO files (" + fileCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
-// insertNotification queues a message's notification; kind takes its
-// default, message.
-const insertNotification = "INSERT INTO notifications (id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+// insertNotifications holds the INSERT of 1..len rows of the outbox
+// (kind takes its default, message), built once: a message to the other
+// side queues one row per joined person, written in as few statements as
+// it can (on SQLite each statement is a parse unless prepared, on
+// PostgreSQL part of a batch).
+var insertNotifications = func() []string {
+	out := make([]string, 9)
+	for n := 1; n < len(out); n++ {
+		out[n] = "INSERT INTO notifications (id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at) VALUES " +
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", n), ", ")
+	}
+	return out
+}()
+
+// queueNotifications adds to w the INSERTs of notes, up to eight rows
+// each.
+func queueNotifications(w *writeSet, notes []store.Notification) {
+	per := len(insertNotifications) - 1
+	for start := 0; start < len(notes); start += per {
+		batch := notes[start:min(len(notes), start+per)]
+		args := make([]any, 0, len(batch)*12)
+		for _, n := range batch {
+			args = append(args, n.ID, n.DealID, n.MessageID, n.PersonID, n.Email, n.Subject, n.Body,
+				n.Attempts, micros(n.NextAttemptAt), nullMicros(n.DeliveredAt), n.LastError, micros(n.CreatedAt))
+		}
+		w.exec(insertNotifications[len(batch)], args...)
+	}
+}
 
 // PostMessage writes a message with its files, moves the request's status
 // when asked, and queues the notifications, in one transaction.
@@ -216,7 +242,9 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 		if p.Notify == nil {
 			return nil
 		}
-		for _, n := range p.Notify(m) {
+		notes := p.Notify(m)
+		for i := range notes {
+			n := &notes[i]
 			if n.ID == "" {
 				n.ID = store.NewID()
 			}
@@ -228,9 +256,8 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 			if n.NextAttemptAt.IsZero() {
 				n.NextAttemptAt = n.CreatedAt
 			}
-			w.exec(insertNotification, n.ID, n.DealID, n.MessageID, n.PersonID, n.Email, n.Subject, n.Body,
-				n.Attempts, micros(n.NextAttemptAt), nullMicros(n.DeliveredAt), n.LastError, micros(n.CreatedAt))
 		}
+		queueNotifications(w, notes)
 		return nil
 	}})
 	return m, req, err

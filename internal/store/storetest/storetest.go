@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		{"PostMessageAtomic", testPostMessageAtomic},
 		{"Views", testViews},
 		{"OneStatementReads", testOneStatementReads},
+		{"ListChanges", testListChanges},
 		{"Outbox", testOutbox},
 		{"OutboxLimit", testOutboxLimit},
 		{"OutboxConcurrentClaims", testOutboxConcurrentClaims},

@@ -1,0 +1,119 @@
+package server
+
+import (
+	"container/list"
+	"sync"
+	"time"
+)
+
+// listCache keeps what lists are answered from: the row sets of the lists
+// in use (one per deal and party, rowSet) and, apart, the bodies joined
+// from them for each caller (listBody). A newer value for a slot replaces
+// the older one, which no call asks for again. What a cache holds is
+// bounded by bytes, the least recently read value going first, and by
+// time: a value no call has read for idle is dropped, so the memory
+// follows the deals being read now, not every deal ever read.
+type listCache[V any] struct {
+	mu     sync.Mutex
+	budget int
+	idle   time.Duration
+	now    func() time.Time
+	used   int
+	order  *list.List // front: most recently read
+	slots  map[string]*list.Element
+	// sweep drops idle values when no call comes to do it, so that a
+	// server gone quiet gives the memory back too.
+	sweep *time.Timer
+}
+
+type cachedValue[V any] struct {
+	slot     string
+	value    V
+	size     int
+	lastRead time.Time
+}
+
+// listCacheIdle is how long a list no one reads stays cached.
+const listCacheIdle = 2 * time.Minute
+
+func newListCache[V any](budget int, idle time.Duration, now func() time.Time) *listCache[V] {
+	return &listCache[V]{budget: budget, idle: idle, now: now, order: list.New(), slots: map[string]*list.Element{}}
+}
+
+// get is slot's value; the zero value when none is kept.
+func (c *listCache[V]) get(slot string) V {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	c.dropIdle(now)
+	e, ok := c.slots[slot]
+	if !ok {
+		var none V
+		return none
+	}
+	v := e.Value.(*cachedValue[V])
+	v.lastRead = now
+	c.order.MoveToFront(e)
+	return v.value
+}
+
+// put keeps value, of size bytes, as slot's, in place of the one before.
+// A value over half the budget is not kept: it would push out every
+// other list, and is built again on each read that needs it.
+func (c *listCache[V]) put(slot string, value V, size int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.slots[slot]; ok {
+		c.remove(old)
+	}
+	if size > c.budget/2 {
+		return
+	}
+	c.slots[slot] = c.order.PushFront(&cachedValue[V]{slot: slot, value: value, size: size, lastRead: c.now()})
+	c.used += size
+	for c.used > c.budget {
+		c.remove(c.order.Back())
+	}
+	c.sweepLater()
+}
+
+// sweepLater arms, while values are kept, a timer that drops the idle
+// ones after c.idle (on the wall clock; what is idle is judged on c.now).
+func (c *listCache[V]) sweepLater() {
+	if c.sweep != nil || len(c.slots) == 0 {
+		return
+	}
+	c.sweep = time.AfterFunc(c.idle, c.sweepIdle)
+}
+
+// sweepIdle drops the idle values, and arms the next sweep while some
+// are left.
+func (c *listCache[V]) sweepIdle() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sweep = nil
+	c.dropIdle(c.now())
+	c.sweepLater()
+}
+
+// dropIdle drops the values no call has read for c.idle, oldest first.
+func (c *listCache[V]) dropIdle(now time.Time) {
+	for e := c.order.Back(); e != nil && now.Sub(e.Value.(*cachedValue[V]).lastRead) > c.idle; e = c.order.Back() {
+		c.remove(e)
+	}
+}
+
+func (c *listCache[V]) remove(e *list.Element) {
+	v := e.Value.(*cachedValue[V])
+	c.order.Remove(e)
+	delete(c.slots, v.slot)
+	c.used -= v.size
+}
+
+// usage is the values kept and the bytes they count.
+func (c *listCache[V]) usage() (values, bytes int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropIdle(c.now())
+	return len(c.slots), c.used
+}

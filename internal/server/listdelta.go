@@ -1,0 +1,188 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/dealctl/dealctl/internal/api"
+)
+
+// Delta sync (extension list-delta): a list's 200 names a cursor; a
+// client that holds that list asks with ?since=CURSOR for what changed
+// after it and gets the rows changed and removed (api.ListDelta), read
+// from the list versions the writes stamped (store.ListChangedIDs). The
+// counterparty's cursor follows its shared version and the rows' shared
+// stamps, which an internal note never moves: it learns of one neither
+// from a row's content nor from its id in a delta.
+
+// listCursor names the version of the caller's list and what it was cut
+// for: a cursor sent back by another view, for another filter, or from
+// before the rows' context changed cannot be followed (its check part no
+// longer matches), and is answered with the whole list.
+func listCursor(dc *dealCall, filter listFilter, version int64, context string) string {
+	return "c1." + strconv.FormatInt(version, 10) + "." + cursorCheck(dc, filter, context)
+}
+
+func cursorCheck(dc *dealCall, filter listFilter, context string) string {
+	h := sha256.New()
+	for _, part := range []string{representation, dc.deal.ID, viewClass(dc), filter.key(), context} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// followCursor reads the version a cursor names, when it was cut for
+// this list; ok is false otherwise.
+func followCursor(cursor string, dc *dealCall, filter listFilter, context string) (version int64, ok bool) {
+	parts := strings.Split(cursor, ".")
+	if len(parts) != 3 || parts[0] != "c1" || parts[2] != cursorCheck(dc, filter, context) {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(parts[1], 10, 64)
+	return v, err == nil && v > 0
+}
+
+// sinceParam is the ?since= cursor, "" when none is sent; sent twice it
+// is 422, as updated_since is.
+func sinceParam(q url.Values) (string, error) {
+	vals := nonEmpty(sent(q, "since"))
+	switch len(vals) {
+	case 0:
+		return "", nil
+	case 1:
+		return vals[0], nil
+	}
+	var errs fieldErrors
+	errs.add("since", api.FieldTooMany, map[string]any{"max": 1})
+	return "", errs.err()
+}
+
+// writeListDelta answers ?since=cursor with the rows of set changed
+// after the cursor's version, those gone from the caller's list, and the
+// list's cursor now; the whole list when the cursor cannot be followed.
+func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *dealCall, filter listFilter, set *rowSet, since string) error {
+	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))
+	from, ok := followCursor(since, dc, filter, set.context)
+	if !ok || from > set.version {
+		writeBody(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), true, s.listBody(dc, set, filter), nil))
+		return nil
+	}
+	var ids changedIDs
+	if from < set.version {
+		var err error
+		ids, err = set.changedSince(from, func() ([]string, []string, error) {
+			return s.store.ListChangedIDs(r.Context(), dc.deal.ID, from, !dc.caller.OwnerSide)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	rows, gone := set.delta(newCallerParts(dc.caller), filter, ids.changed, ids.removed)
+	writeBody(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), false, rows, gone))
+	return nil
+}
+
+// delta is, for the list filter cuts from set, the rows to send as
+// changed (as the caller of p sees them) (a JSON array, in list order) and the ids to send as removed,
+// given the ids changed and deleted since the client's version. Ids not
+// in set are of rows written after it was read: the next delta from this
+// set's cursor names them. With a filter, a changed row the filter no
+// longer keeps is removed, and the sections above a changed row are sent
+// again, kept or removed, since whether the filter keeps them may have
+// changed with it.
+func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []string) ([]byte, []string) {
+	touched := map[string]bool{}
+	for _, id := range changed {
+		row, ok := set.byID[id]
+		for ok && !touched[row.req.ID] {
+			touched[row.req.ID] = true
+			if filter.key() == "" || row.req.ParentID == nil {
+				break
+			}
+			row, ok = set.byID[*row.req.ParentID]
+		}
+	}
+	var gone []string
+	for _, id := range deleted {
+		if _, ok := set.byID[id]; !ok {
+			gone = append(gone, id)
+		}
+	}
+	var indexes []int
+	if filter.key() == "" {
+		for i, row := range set.rows {
+			if touched[row.req.ID] {
+				indexes = append(indexes, i)
+			}
+		}
+		return set.body(p, indexes, false), gone
+	}
+	kept := map[int]bool{}
+	for _, i := range set.keep(filter) {
+		kept[i] = true
+	}
+	for i, row := range set.rows {
+		switch {
+		case !touched[row.req.ID]:
+		case kept[i]:
+			indexes = append(indexes, i)
+		default:
+			gone = append(gone, row.req.ID)
+		}
+	}
+	return set.body(p, indexes, false), gone
+}
+
+// deltaBody is an api.ListDelta written around rows, an encoded array.
+func deltaBody(cursor string, full bool, rows []byte, removed []string) []byte {
+	if removed == nil {
+		removed = []string{}
+	}
+	head, _ := json.Marshal(cursor)
+	tail, _ := json.Marshal(removed)
+	out := make([]byte, 0, len(rows)+len(head)+len(tail)+48)
+	out = append(out, `{"cursor":`...)
+	out = append(out, head...)
+	out = append(out, `,"full":`...)
+	out = strconv.AppendBool(out, full)
+	out = append(out, `,"changed":`...)
+	out = append(out, rows...)
+	out = append(out, `,"removed":`...)
+	out = append(out, tail...)
+	return append(out, '}')
+}
+
+// changedIDs are the requests changed and deleted after a version.
+type changedIDs struct{ changed, removed []string }
+
+// maxDeltasPerSet bounds the versions a set remembers deltas from.
+const maxDeltasPerSet = 8
+
+// changedSince is the ids changed and deleted after version from, read
+// once per set and version.
+func (set *rowSet) changedSince(from int64, read func() (changed, removed []string, err error)) (changedIDs, error) {
+	set.mu.Lock()
+	ids, ok := set.since[from]
+	set.mu.Unlock()
+	if ok {
+		return ids, nil
+	}
+	changed, removed, err := read()
+	if err != nil {
+		return changedIDs{}, err
+	}
+	ids = changedIDs{changed: changed, removed: removed}
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	if set.since == nil || len(set.since) >= maxDeltasPerSet {
+		set.since = map[int64]changedIDs{}
+	}
+	set.since[from] = ids
+	return ids, nil
+}

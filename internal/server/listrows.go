@@ -1,0 +1,325 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"hash/fnv"
+	"maps"
+	"strconv"
+	"sync"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// A deal's list is kept per party as a rowSet: every row encoded once, in
+// list order. A write moves the deal's version on; the next read asks the
+// store for the rows changed since the set's version (store.ListChanges,
+// stamped by the triggers of migration 0009), encodes those alone and
+// shares the rest with the set before, so a list read after a write costs
+// what the write changed, not the deal (docs/decisions.md, "Lists that
+// cost what changed"). What a row shows depends on the caller's party
+// (internal answers and files) and, for two fields, on the caller's
+// access (allowed_statuses, can): a set holds each row without those two
+// values, which are spliced in for each caller (listRow.appendFor), so
+// the callers of one party share one set. The set also answers one
+// request's read: its row is the list's.
+
+// rowSet is a deal's list as one party sees it at one version. It is
+// never changed once built: a later version is a new set that shares the
+// rows that did not change.
+type rowSet struct {
+	version int64  // listVersion of the deal it was built at
+	context string // listContext it was built in
+	rows    []*listRow
+	byID    map[string]*listRow
+	size    int // bytes the set holds, for the cache's budget
+
+	mu   sync.Mutex
+	kept map[string][]int // by filter key: the indexes of rows it keeps
+	// since holds, by the version a delta starts from, the ids changed
+	// and deleted since it (ListChangedIDs): every poller of the deal
+	// that held the version before asks for the same.
+	since map[int64]changedIDs
+}
+
+// rowOverhead is what a row costs beyond its encoding: its stored fields,
+// its map entry and pointers (measured, rounded up).
+const rowOverhead = 320
+
+// listVersion is the version of the deal the caller's list follows: the
+// counterparty's moves only with what it can see (versionFor).
+func listVersion(dc *dealCall) int64 {
+	if dc.caller.OwnerSide {
+		return dc.deal.Version
+	}
+	return dc.deal.SharedVersion
+}
+
+// listContext is what every row depends on besides its own request: the
+// deal's archived flag and the people (an answer's author). When it
+// changes, the rows are all encoded again.
+func listContext(dc *dealCall) string {
+	h := fnv.New64a()
+	h.Write([]byte(strconv.FormatBool(dc.deal.Archived)))
+	for _, p := range dc.people {
+		h.Write([]byte{0})
+		h.Write([]byte(p.ID))
+		h.Write([]byte{0})
+		if p.Name != nil {
+			h.Write([]byte(*p.Name))
+		}
+		h.Write([]byte{0})
+		h.Write([]byte(p.Email))
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
+// listRows is the caller's party's list at the deal's version: the cached
+// set, the cached set brought up to date with the rows changed since, or
+// a set built whole. Calls that want the same set at once share one
+// build.
+func (s *Server) listRows(ctx context.Context, dc *dealCall) (*rowSet, error) {
+	slot := dc.deal.ID + "|" + dc.seat.PartyID
+	version, context := listVersion(dc), listContext(dc)
+	if set := s.lists.get(slot); set != nil && set.version == version && set.context == context {
+		return set, nil
+	}
+	return s.listBuilds.do(slot+"|"+strconv.FormatInt(version, 10)+"|"+context, func() (*rowSet, error) {
+		prev := s.lists.get(slot)
+		if prev != nil && prev.version == version && prev.context == context {
+			return prev, nil // built by a call that finished just before
+		}
+		if prev != nil && (prev.context != context || prev.version > version) {
+			prev = nil
+		}
+		build, cancel := s.detached(ctx) // others may be waiting for it
+		defer cancel()
+		set, err := s.updateRows(build, dc, prev, version, context)
+		if err == nil {
+			s.lists.put(slot, set, set.size)
+		}
+		return set, err
+	})
+}
+
+// updateRows reads what changed since prev (everything when prev is nil)
+// and makes the set at version.
+func (s *Server) updateRows(ctx context.Context, dc *dealCall, prev *rowSet, version int64, context string) (*rowSet, error) {
+	var since int64
+	if prev != nil {
+		since = prev.version
+	}
+	changes, err := s.store.ListChanges(ctx, dc.deal.ID, since, !dc.caller.OwnerSide, dc.seat.PartyID, api.MaxPreviewLen)
+	if err != nil {
+		return nil, err
+	}
+	set, err := applyChanges(prev, changes, newDealView(dc), version, context)
+	if err == nil {
+		set.share(s.siblingRows(dc))
+	}
+	return set, err
+}
+
+// siblingRows is a set of another party of dc's deal, nil when none is
+// cached: a row without internal answers or files reads the same for
+// every party, so their sets share it (rowSet.share).
+func (s *Server) siblingRows(dc *dealCall) *rowSet {
+	for _, p := range dc.parties {
+		if p.ID != dc.seat.PartyID {
+			if set := s.lists.get(dc.deal.ID + "|" + p.ID); set != nil {
+				return set
+			}
+		}
+	}
+	return nil
+}
+
+// applyChanges makes the set at version from prev (nil: none) and the
+// changes read since it: changed rows are encoded again, removed ones
+// dropped, and the order worked out again only when a row came, went,
+// or changed its number or parent.
+func applyChanges(prev *rowSet, ch store.ListChanges, view *dealView, version int64, context string) (*rowSet, error) {
+	byID := map[string]*listRow{}
+	if prev != nil {
+		byID = maps.Clone(prev.byID)
+	}
+	reorder := prev == nil
+	for _, id := range ch.Removed {
+		if _, ok := byID[id]; ok {
+			delete(byID, id)
+			reorder = true
+		}
+	}
+	latestBy := make(map[string]*store.Message, len(ch.Latest))
+	for i := range ch.Latest {
+		latestBy[ch.Latest[i].RequestID] = &ch.Latest[i]
+	}
+	filesBy := make(map[string][]store.File)
+	for _, f := range ch.Files {
+		filesBy[f.RequestID] = append(filesBy[f.RequestID], f)
+	}
+	for _, r := range ch.Requests {
+		row, err := encodeRow(view, r, latestBy[r.ID], filesBy[r.ID])
+		if err != nil {
+			return nil, err
+		}
+		if old, had := byID[r.ID]; !had || old.RowNumber() != row.RowNumber() || old.RowParentID() != row.RowParentID() {
+			reorder = true
+		}
+		byID[r.ID] = row
+	}
+	set := &rowSet{version: version, context: context, byID: byID, rows: make([]*listRow, 0, len(byID))}
+	if reorder {
+		all := make([]*listRow, 0, len(byID))
+		for _, row := range byID {
+			all = append(all, row)
+		}
+		for _, i := range domain.TreeOrder(all) {
+			set.rows = append(set.rows, all[i])
+		}
+	} else {
+		for _, row := range prev.rows {
+			set.rows = append(set.rows, byID[row.req.ID])
+		}
+	}
+	set.count(nil)
+	return set, nil
+}
+
+// share puts, in place of each of set's rows that reads byte for byte as
+// sibling's row of the same id (and has the same internal stamp),
+// sibling's row, so the two sets hold it once; the shared rows count half
+// in each set's size. The caller's fields are spliced in per caller, so a
+// row reads the same for two parties unless an internal answer or file
+// shows on it.
+func (set *rowSet) share(sibling *rowSet) {
+	if sibling == nil || sibling.context != set.context {
+		return
+	}
+	shared := map[*listRow]bool{}
+	for i, row := range set.rows {
+		other, ok := sibling.byID[row.req.ID]
+		switch {
+		case !ok:
+		case other == row:
+			shared[row] = true
+		case bytes.Equal(other.json, row.json) && sameInternalStamp(other.req, row.req):
+			set.rows[i], set.byID[row.req.ID] = other, other
+			shared[other] = true
+		}
+	}
+	set.count(shared)
+}
+
+// sameInternalStamp reports whether two reads of a request have the same
+// internal_updated_at, the one field of a row its encoding does not show
+// (the owning side's request ETag is built on it).
+func sameInternalStamp(a, b store.Request) bool {
+	if a.InternalUpdatedAt == nil || b.InternalUpdatedAt == nil {
+		return a.InternalUpdatedAt == b.InternalUpdatedAt
+	}
+	return a.InternalUpdatedAt.Equal(*b.InternalUpdatedAt)
+}
+
+// count works out set.size: each row's encoding and overhead, half of
+// them for a row shared with another set.
+func (set *rowSet) count(shared map[*listRow]bool) {
+	set.size = 0
+	for _, row := range set.rows {
+		n := len(row.json) + rowOverhead
+		if shared[row] {
+			n /= 2
+		}
+		set.size += n
+	}
+}
+
+// keep is the indexes of the rows filter keeps, worked out once per set
+// and filter.
+func (set *rowSet) keep(filter listFilter) []int {
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	if kept, ok := set.kept[filter.key()]; ok {
+		return kept
+	}
+	shown := make([]api.DealRequest, len(set.rows))
+	for i, row := range set.rows {
+		shown[i] = filterFields(row.req)
+	}
+	var kept []int
+	for i, ok := range filter.keep(shown) {
+		if ok {
+			kept = append(kept, i)
+		}
+	}
+	if set.kept == nil || len(set.kept) >= maxFiltersPerSet {
+		set.kept = map[string][]int{}
+	}
+	set.kept[filter.key()] = kept
+	return kept
+}
+
+// maxFiltersPerSet bounds the filters a set remembers.
+const maxFiltersPerSet = 16
+
+// filterFields is what of a row list filters read (domain.RequestFilter).
+func filterFields(r store.Request) api.DealRequest {
+	return api.DealRequest{ID: r.ID, ParentID: r.ParentID, Kind: r.Kind, Status: r.Status, Priority: r.Priority,
+		Category: r.Category, AssigneeID: r.AssigneeID, DueDate: r.DueDate, UpdatedAt: r.UpdatedAt}
+}
+
+// body is the rows at indexes (all of them when all is set), as the
+// caller of p sees them, in one JSON array: the very bytes json.Marshal
+// writes for the list of them.
+func (set *rowSet) body(p *callerParts, indexes []int, all bool) []byte {
+	n := len(indexes)
+	if all {
+		n = len(set.rows)
+	}
+	row := func(i int) *listRow {
+		if all {
+			return set.rows[i]
+		}
+		return set.rows[indexes[i]]
+	}
+	size := 2
+	for i := range n {
+		size += len(row(i).json) + 96 // the caller's values, a comma
+	}
+	out := make([]byte, 0, size)
+	out = append(out, '[')
+	for i := range n {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = row(i).appendFor(out, p)
+	}
+	return append(out, ']')
+}
+
+// joinedBody is a caller class's unfiltered list, joined from the set at
+// version in context.
+type joinedBody struct {
+	version int64
+	context string
+	body    []byte
+}
+
+// listBody is the list filter keeps of set, as dc's caller sees it. The
+// unfiltered body of each view class is kept (s.joined) until the set
+// moves on; a filtered one is joined for each read.
+func (s *Server) listBody(dc *dealCall, set *rowSet, filter listFilter) []byte {
+	parts := newCallerParts(dc.caller)
+	if filter.key() != "" {
+		return set.body(parts, set.keep(filter), false)
+	}
+	slot := dc.deal.ID + "|" + viewClass(dc)
+	if b := s.joined.get(slot); b != nil && b.version == set.version && b.context == set.context {
+		return b.body
+	}
+	body := set.body(parts, nil, true)
+	s.joined.put(slot, &joinedBody{version: set.version, context: set.context, body: body}, len(body))
+	return body
+}
