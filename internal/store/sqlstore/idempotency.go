@@ -77,14 +77,14 @@ func (db *DB) purgeExpired(ctx context.Context, tx *sql.Tx, expireBefore time.Ti
 // SaveResponse completes a claim: the claim of this call (by its time),
 // not one a retry took over.
 func (db *DB) SaveResponse(ctx context.Context, keyID, idemKey string, r store.SavedResponse) error {
-	_, err := db.write.ExecContext(ctx, db.q(`UPDATE idempotency SET status = ?, body = ?
+	_, err := db.execWrite(ctx, db.q(`UPDATE idempotency SET status = ?, body = ?
 		WHERE key_id = ? AND idem_key = ? AND created_at = ?`), r.Status, r.Body, keyID, idemKey, micros(r.CreatedAt))
 	return err
 }
 
 // ReleaseResponse drops a claim whose call wrote nothing.
 func (db *DB) ReleaseResponse(ctx context.Context, keyID, idemKey string) error {
-	_, err := db.write.ExecContext(ctx, db.q("DELETE FROM idempotency WHERE key_id = ? AND idem_key = ? AND status = 0 AND resource_id = ''"), keyID, idemKey)
+	_, err := db.execWrite(ctx, db.q("DELETE FROM idempotency WHERE key_id = ? AND idem_key = ? AND status = 0 AND resource_id = ''"), keyID, idemKey)
 	return err
 }
 

@@ -56,6 +56,9 @@ type DB struct {
 	writes *preparedReads
 	// idemPurge paces the purge of expired idempotency answers.
 	idemPurge idempotencyPurge
+	// gate queues SQLite's writers in arrival order (write_gate.go);
+	// nil on PostgreSQL.
+	gate writeGate
 	// migrated is what Open's migration run applied.
 	migrated MigrationReport
 	// skipEvents leaves events unwritten; only the benchmark that prices
@@ -261,7 +264,7 @@ func openSQLite(path, sync string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	read.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	return &DB{dialect: SQLite, write: write, read: read, reads: newPreparedReads(read, true), writes: newPreparedReads(write, true)}, nil
+	return &DB{dialect: SQLite, write: write, read: read, gate: newWriteGate(), reads: newPreparedReads(read, true), writes: newPreparedReads(write, true)}, nil
 }
 
 func openPostgres(dsn string) (*DB, error) {

@@ -38,7 +38,7 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, 
 // RenewClaim extends a claim the caller still holds: the row is
 // undelivered and its attempts are the ones the claim counted.
 func (db *DB) RenewClaim(ctx context.Context, id string, attempts int, until time.Time) (bool, error) {
-	res, err := db.write.ExecContext(ctx, db.q("UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND attempts = ? AND delivered_at IS NULL"), micros(until), id, attempts)
+	res, err := db.execWrite(ctx, db.q("UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND attempts = ? AND delivered_at IS NULL"), micros(until), id, attempts)
 	if err != nil {
 		return false, err
 	}
@@ -48,13 +48,13 @@ func (db *DB) RenewClaim(ctx context.Context, id string, attempts int, until tim
 
 // MarkDelivered records a delivery.
 func (db *DB) MarkDelivered(ctx context.Context, id string, at time.Time) error {
-	_, err := db.write.ExecContext(ctx, db.q("UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id = ?"), micros(at), id)
+	_, err := db.execWrite(ctx, db.q("UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id = ?"), micros(at), id)
 	return err
 }
 
 // MarkFailed records a failed attempt and when to try again.
 func (db *DB) MarkFailed(ctx context.Context, id, errText string, retryAt time.Time) error {
-	_, err := db.write.ExecContext(ctx, db.q("UPDATE notifications SET last_error = ?, next_attempt_at = ? WHERE id = ?"), errText, micros(retryAt), id)
+	_, err := db.execWrite(ctx, db.q("UPDATE notifications SET last_error = ?, next_attempt_at = ? WHERE id = ?"), errText, micros(retryAt), id)
 	return err
 }
 

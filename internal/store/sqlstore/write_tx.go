@@ -61,6 +61,11 @@ func (db *DB) writeTx(ctx context.Context, op writeOp) error {
 			return w.runIn(ctx, db, tx)
 		}
 	}
+	release, err := db.gate.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
