@@ -96,6 +96,12 @@ func postgresWithoutSearch(b *testing.B, sb *searchBench) string {
 	sb.ts.Close()
 	sb.st.Close()
 	execAll(b, admin, "CREATE DATABASE "+copyName+" TEMPLATE "+orig)
+	b.Cleanup(func() { // after the stores on it are closed (cleanups run last first)
+		if admin, err := sql.Open("pgx", adminURL.String()); err == nil {
+			_, _ = admin.Exec("DROP DATABASE IF EXISTS " + copyName + " WITH (FORCE)")
+			admin.Close()
+		}
+	})
 	if sb.st, err = sqlstore.Open(context.Background(), sb.dsn); err != nil {
 		b.Fatal(err)
 	}
