@@ -27,7 +27,8 @@ var dropSearch = map[string][]string{
 	},
 	sqlstore.Postgres: {
 		"DROP INDEX requests_search", "DROP INDEX messages_search", "DROP INDEX files_search",
-		"ALTER TABLE requests DROP COLUMN search_vector",
+		"ALTER TABLE requests DROP COLUMN search_vector", "ALTER TABLE messages DROP COLUMN search_vector",
+		"ALTER TABLE files DROP COLUMN search_vector",
 	},
 }
 

@@ -11,10 +11,10 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// On PostgreSQL a search asks the tsvector indexes of migration 0007:
-// requests.search_vector (weights A to D: number, title, body,
-// requester) and the expression indexes dealctl_search_vector(text) on
-// messages and (name) on files. A term is folded by dealctl_search_fold,
+// On PostgreSQL a search asks the tsvector columns of migration 0007,
+// each with its GIN index: requests.search_vector (weights A to D:
+// number, title, body, requester), messages' (its text) and files' (its
+// name). A term is folded by dealctl_search_fold,
 // as the indexed text was, and parsed by PostgreSQL's own parser, so 2.3
 // and FY2023 are the tokens they are in the text.
 
@@ -119,8 +119,7 @@ func (db *DB) pgRequestsIn(ctx context.Context, q store.SearchQuery, field api.S
 }
 
 // pgThreadMatches finds the messages, and the files and links, that hold
-// every term, newest first, at most limit of each. The condition is
-// written as the indexes' expressions are, so the planner can use them.
+// every term, newest first, at most limit of each.
 func (db *DB) pgThreadMatches(ctx context.Context, q store.SearchQuery, limit int) (messages, files []store.SearchHit, err error) {
 	tsq, tsArgs := pgAll(q.Terms, "&&")
 	filter, filterArgs := searchFilter(q.Filter)
@@ -130,7 +129,7 @@ func (db *DB) pgThreadMatches(ctx context.Context, q store.SearchQuery, limit in
 	// compute each one's vector, which for a rare word is every message.
 	messages, err = collect(ctx, db.read, scanMessageHit, db.q(`WITH found AS MATERIALIZED (
 			SELECT m.id, m.request_id, m.internal, m.posted_at, m.text FROM messages m JOIN requests r ON r.id = m.request_id
-			WHERE dealctl_search_vector(m.text) @@ (`+tsq+`) AND m.deal_id = ? AND `+visibleTo+filter+`)
+			WHERE m.search_vector @@ (`+tsq+`) AND m.deal_id = ? AND `+visibleTo+filter+`)
 		SELECT id, request_id, internal, posted_at, text FROM found m`+threadOrder+" LIMIT ?"), args...)
 	if err != nil {
 		return nil, nil, err
@@ -138,7 +137,7 @@ func (db *DB) pgThreadMatches(ctx context.Context, q store.SearchQuery, limit in
 	files, err = collect(ctx, db.read, scanFileHit, db.q(`WITH found AS MATERIALIZED (
 			SELECT f.version_id, f.kind, COALESCE(f.name, '') AS name, m.id, m.request_id, m.internal, m.posted_at, f.position
 			FROM files f JOIN messages m ON m.id = f.message_id JOIN requests r ON r.id = f.request_id
-			WHERE dealctl_search_vector(f.name) @@ (`+tsq+`) AND f.deal_id = ? AND `+visibleTo+filter+`)
+			WHERE f.search_vector @@ (`+tsq+`) AND f.deal_id = ? AND `+visibleTo+filter+`)
 		SELECT version_id, kind, name, id, request_id, internal, posted_at FROM found m`+threadOrder+", m.position LIMIT ?"), args...)
 	return messages, files, err
 }
