@@ -14,8 +14,8 @@
 //
 // The search index (migration 0007; search.go, search_sqlite.go,
 // search_pg.go) is kept by the database itself — SQLite triggers on
-// requests, messages and files, a PostgreSQL generated column and
-// expression indexes — so it moves in the transaction of every write,
+// requests, messages and files, PostgreSQL generated columns and their
+// indexes — so it moves in the transaction of every write,
 // whichever door it came through, with no code in the writers.
 package sqlstore
 
