@@ -11,6 +11,12 @@
 // decision tree is at the top of write_tx.go. Migrations alone open a
 // transaction of their own (migrate.go). Driver errors are mapped once,
 // by code (mapErr, isDuplicate).
+//
+// The search index (migration 0007; search.go, search_sqlite.go,
+// search_pg.go) is kept by the database itself — SQLite triggers on
+// requests, messages and files, PostgreSQL generated columns and their
+// indexes — so it moves in the transaction of every write,
+// whichever door it came through, with no code in the writers.
 package sqlstore
 
 import (

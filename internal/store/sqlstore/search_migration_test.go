@@ -144,17 +144,17 @@ func TestPostgresFoldIsTheGoTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	from, to := search.FoldTable()
-	if !strings.Contains(string(migration), "'"+from) || !strings.Contains(string(migration), "'"+to+"'") {
+	if !strings.Contains(string(migration), "'"+from+"._/@:") || !strings.Contains(string(migration), "'"+to+"     '") {
 		t.Fatal("migrations/postgres/0007_search.sql does not translate by search.FoldTable: make it again from the table")
 	}
 	db := openPostgresTest(t)
-	for _, s := range []string{"Société ÉTÉ", "ΆΛΦΑ Дом", "Nguyễn naïve", "e\u0301t"} {
+	for _, s := range []string{"Société ÉTÉ", "ΆΛΦΑ Дом", "Nguyễn naïve", "e\u0301t", "report_2023.pdf"} {
 		var got string
 		if err := db.read.QueryRow("SELECT dealctl_search_fold($1)", s).Scan(&got); err != nil {
 			t.Fatal(err)
 		}
-		if got != search.Fold(s) {
-			t.Errorf("dealctl_search_fold(%q) = %q, search.Fold says %q", s, got, search.Fold(s))
+		if want := strings.Join(strings.FieldsFunc(search.Fold(s), func(r rune) bool { return strings.ContainsRune("._/@:", r) }), " "); got != want {
+			t.Errorf("dealctl_search_fold(%q) = %q, search.Fold with the word breaks says %q", s, got, want)
 		}
 	}
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// On PostgreSQL a search asks the tsvector indexes of migration 0007:
-// requests.search_vector (weights A to D: number, title, body,
-// requester) and the expression indexes dealctl_search_vector(text) on
-// messages and (name) on files. A term is folded by dealctl_search_fold,
+// On PostgreSQL a search asks the tsvector columns of migration 0007,
+// each with its GIN index: requests.search_vector (weights A to D:
+// number, title, body, requester), messages' (its text) and files' (its
+// name). A term is folded by dealctl_search_fold,
 // as the indexed text was, and parsed by PostgreSQL's own parser, so 2.3
 // and FY2023 are the tokens they are in the text.
 
@@ -103,34 +103,42 @@ func (db *DB) pgRequestMatches(ctx context.Context, q store.SearchQuery) ([]requ
 
 // pgRequestsIn finds the deal's requests whose field holds every term:
 // the index finds those holding them anywhere, ts_filter keeps the
-// field's weight.
+// field's weight. The tsquery is written in the condition, not taken
+// from a CTE, so that the planner sees it and uses the index.
 func (db *DB) pgRequestsIn(ctx context.Context, q store.SearchQuery, field api.SearchField) ([]requestMatch, error) {
 	tsq, args := pgAll(q.Terms, "&&")
-	cond := "r.search_vector @@ q.q"
+	cond := "r.search_vector @@ (" + tsq + ")"
 	if i := slices.Index(requestFields[:], field); i >= 0 {
-		cond += " AND ts_filter(r.search_vector, '{" + pgFieldWeights[i] + "}') @@ q.q"
+		fieldQuery, fieldArgs := pgAll(q.Terms, "&&")
+		cond += " AND ts_filter(r.search_vector, '{" + pgFieldWeights[i] + "}') @@ (" + fieldQuery + ")"
+		args = append(args, fieldArgs...)
 	}
 	filter, filterArgs := searchFilter(q.Filter)
-	query := "WITH q AS (SELECT " + tsq + " AS q) SELECT r.id, r.number FROM requests r, q WHERE r.deal_id = ? AND " + cond + filter
+	query := "SELECT r.id, r.number FROM requests r WHERE " + cond + " AND r.deal_id = ?" + filter
 	return collect(ctx, db.read, scanRequestMatch, db.q(query), append(append(args, q.DealID), filterArgs...)...)
 }
 
 // pgThreadMatches finds the messages, and the files and links, that hold
-// every term, newest first, at most limit of each. The condition is
-// written as the indexes' expressions are, so the planner can use them.
+// every term, newest first, at most limit of each.
 func (db *DB) pgThreadMatches(ctx context.Context, q store.SearchQuery, limit int) (messages, files []store.SearchHit, err error) {
 	tsq, tsArgs := pgAll(q.Terms, "&&")
 	filter, filterArgs := searchFilter(q.Filter)
 	args := append(append(append(tsArgs, q.DealID, q.ViewerParty), filterArgs...), limit)
-	messages, err = collect(ctx, db.read, scanMessageHit, db.q(`SELECT m.id, m.request_id, m.internal, m.posted_at, m.text
-		FROM messages m JOIN requests r ON r.id = m.request_id
-		WHERE dealctl_search_vector(m.text) @@ (`+tsq+`) AND m.deal_id = ? AND `+visibleTo+filter+threadOrder+" LIMIT ?"), args...)
+	// The matches are found by the index first (MATERIALIZED): left to
+	// itself the planner may walk the deal's messages newest first and
+	// compute each one's vector, which for a rare word is every message.
+	messages, err = collect(ctx, db.read, scanMessageHit, db.q(`WITH found AS MATERIALIZED (
+			SELECT m.id, m.request_id, m.internal, m.posted_at, m.text FROM messages m JOIN requests r ON r.id = m.request_id
+			WHERE m.search_vector @@ (`+tsq+`) AND m.deal_id = ? AND `+visibleTo+filter+`)
+		SELECT id, request_id, internal, posted_at, text FROM found m`+threadOrder+" LIMIT ?"), args...)
 	if err != nil {
 		return nil, nil, err
 	}
-	files, err = collect(ctx, db.read, scanFileHit, db.q(`SELECT f.version_id, f.kind, COALESCE(f.name, ''), m.id, m.request_id, m.internal, m.posted_at
-		FROM files f JOIN messages m ON m.id = f.message_id JOIN requests r ON r.id = f.request_id
-		WHERE dealctl_search_vector(f.name) @@ (`+tsq+`) AND f.deal_id = ? AND `+visibleTo+filter+threadOrder+", f.position LIMIT ?"), args...)
+	files, err = collect(ctx, db.read, scanFileHit, db.q(`WITH found AS MATERIALIZED (
+			SELECT f.version_id, f.kind, COALESCE(f.name, '') AS name, m.id, m.request_id, m.internal, m.posted_at, f.position
+			FROM files f JOIN messages m ON m.id = f.message_id JOIN requests r ON r.id = f.request_id
+			WHERE f.search_vector @@ (`+tsq+`) AND f.deal_id = ? AND `+visibleTo+filter+`)
+		SELECT version_id, kind, name, id, request_id, internal, posted_at FROM found m`+threadOrder+", m.position LIMIT ?"), args...)
 	return messages, files, err
 }
 

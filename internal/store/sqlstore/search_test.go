@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -228,6 +229,15 @@ func TestSearchFollowsEveryWrite(t *testing.T) {
 		}
 		if got := find(t, db, d, d.buyer, "memo"); !same(got, "1.9:file") {
 			t.Errorf("a file's name split at _ and .: %v", got)
+		}
+		// A write that fails leaves nothing in the index: it rolled back
+		// with the row (a number taken).
+		if _, err := db.CreateRequest(ctx, store.Request{DealID: d.deal, ParentID: &d.request, Kind: api.KindRequest, Number: "1.1",
+			Title: "Zeppelin hangars", Status: api.StatusOpen, Priority: api.PriorityMedium, Category: api.CategoryLegal}); !errors.Is(err, store.ErrDuplicate) {
+			t.Fatalf("a taken number: %v", err)
+		}
+		if got := find(t, db, d, d.buyer, "zeppelin"); len(got) != 0 {
+			t.Errorf("a rolled-back create is found: %v", got)
 		}
 		gone := createSearchRequest(t, db, d, "1.7", "Obsolete question", "")
 		if _, err := db.DeleteRequest(ctx, d.deal, gone, func(store.Request, int, int) error { return nil }); err != nil {

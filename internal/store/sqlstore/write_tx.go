@@ -29,7 +29,9 @@ import (
 //	                         (pipelineOnRequest).
 //
 // A write that fails rolls back whole. Driver errors are mapped once,
-// by code, in mapErr.
+// by code, in mapErr. The search index needs nothing here: the database
+// keeps it in the same transaction (migration 0007's triggers and
+// indexes; search.go).
 
 // writeOp is one write transaction: what it changes, and what it does.
 type writeOp struct {
