@@ -117,23 +117,11 @@ func (a *applier) postAnswers(ctx context.Context, plan *importplan.Plan) error 
 			if err := a.postAnswer(gctx, it); err != nil {
 				return fmt.Errorf("row %d (%s), its answer: %w", it.Row, it.Number, err)
 			}
-			a.mu.Lock()
-			it.AnswerPosted = true
-			a.applied++
-			a.mu.Unlock()
-			if a.onDone != nil {
-				a.onDone()
-			}
+			a.finished(func() { it.AnswerPosted = true })
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return err
-	}
-	return nil
+	return waitApplied(ctx, g)
 }
 
 func (a *applier) postAnswer(ctx context.Context, it *importplan.Item) error {

@@ -67,22 +67,37 @@ func (a *applier) run(ctx context.Context, plan *importplan.Plan) error {
 				if err != nil {
 					return fmt.Errorf("row %d (%s): %w", it.Row, it.Number, err)
 				}
-				a.mu.Lock()
-				it.Done = true
-				a.applied++
-				a.mu.Unlock()
-				if a.onDone != nil {
-					a.onDone()
-				}
+				a.finished(func() { it.Done = true })
 				return nil
 			})
 		}
-		if err := g.Wait(); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
+		if err := waitApplied(ctx, g); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// finished counts one write applied, mark noting it on its item under
+// the applier's lock, and tells the progress line.
+func (a *applier) finished(mark func()) {
+	a.mu.Lock()
+	mark()
+	a.applied++
+	a.mu.Unlock()
+	if a.onDone != nil {
+		a.onDone()
+	}
+}
+
+// waitApplied waits for a group of writes; an interrupted run is said as
+// the interruption (Ctrl-C), not as the write it cut short.
+func waitApplied(ctx context.Context, g *errgroup.Group) error {
+	if err := g.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
 	}
 	return nil
 }

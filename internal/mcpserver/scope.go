@@ -201,3 +201,18 @@ func (sc *scope) onOwningSide() bool {
 	p := sc.party(sc.deal.Me.PartyID)
 	return p != nil && p.IsOwner
 }
+
+// openRequest is what most request tools start with: the deal (ref ""
+// is the default deal) and one of its requests, with the ETag to send
+// back with a change; errors come ready for the assistant (toolError).
+func (s *Server) openRequest(ctx context.Context, deal string, ref RequestRef) (*scope, *api.DealRequest, string, error) {
+	sc, err := s.openDeal(ctx, deal)
+	if err != nil {
+		return nil, nil, "", toolError(err)
+	}
+	r, etag, err := sc.Request(ctx, ref)
+	if err != nil {
+		return nil, nil, "", toolError(err)
+	}
+	return sc, r, etag, nil
+}

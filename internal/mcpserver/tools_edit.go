@@ -127,13 +127,9 @@ type EditRequestIn struct {
 }
 
 func (s *Server) editRequest(ctx context.Context, req *mcp.CallToolRequest, in EditRequestIn) (*mcp.CallToolResult, WriteOut, error) {
-	sc, err := s.openDeal(ctx, in.Deal)
+	sc, r, etag, err := s.openRequest(ctx, in.Deal, in.Request)
 	if err != nil {
-		return nil, WriteOut{}, toolError(err)
-	}
-	r, etag, err := sc.Request(ctx, in.Request)
-	if err != nil {
-		return nil, WriteOut{}, toolError(err)
+		return nil, WriteOut{}, err
 	}
 	if !r.Can.Edit {
 		return nil, WriteOut{}, cannot("edit", r)

@@ -223,13 +223,9 @@ type GetRequestOut struct {
 }
 
 func (s *Server) getRequest(ctx context.Context, _ *mcp.CallToolRequest, in GetRequestIn) (*mcp.CallToolResult, GetRequestOut, error) {
-	sc, err := s.openDeal(ctx, in.Deal)
+	sc, r, _, err := s.openRequest(ctx, in.Deal, in.Request)
 	if err != nil {
-		return nil, GetRequestOut{}, toolError(err)
-	}
-	r, _, err := sc.Request(ctx, in.Request)
-	if err != nil {
-		return nil, GetRequestOut{}, toolError(err)
+		return nil, GetRequestOut{}, err
 	}
 	msgs, err := s.c.Messages(ctx, sc.deal.ID, r.ID)
 	if err != nil {

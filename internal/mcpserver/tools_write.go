@@ -70,13 +70,9 @@ func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest, in Answer
 	if err != nil {
 		return nil, WriteOut{}, err
 	}
-	sc, err := s.openDeal(ctx, in.Deal)
+	sc, r, _, err := s.openRequest(ctx, in.Deal, in.Request)
 	if err != nil {
-		return nil, WriteOut{}, toolError(err)
-	}
-	r, _, err := sc.Request(ctx, in.Request)
-	if err != nil {
-		return nil, WriteOut{}, toolError(err)
+		return nil, WriteOut{}, err
 	}
 	if r.Kind == api.KindSection {
 		return nil, WriteOut{}, fmt.Errorf("%s is a section: answer one of its requests", r.Number)
@@ -185,13 +181,9 @@ func (s *Server) moveStatus(ctx context.Context, req *mcp.CallToolRequest, in Mo
 	if !api.OneOf(to, api.RequestStatuses) {
 		return nil, WriteOut{}, fmt.Errorf("status %q: choose from open, partial, complete", inertLine(in.Status, maxLineChars))
 	}
-	sc, err := s.openDeal(ctx, in.Deal)
+	sc, r, etag, err := s.openRequest(ctx, in.Deal, in.Request)
 	if err != nil {
-		return nil, WriteOut{}, toolError(err)
-	}
-	r, etag, err := sc.Request(ctx, in.Request)
-	if err != nil {
-		return nil, WriteOut{}, toolError(err)
+		return nil, WriteOut{}, err
 	}
 	pv := s.basePreview(ctx, sc, "move the status to "+string(to), r)
 	pv.Changes = []Change{{Field: "status", From: string(r.Status), To: string(to)}}
@@ -253,13 +245,9 @@ type AssignIn struct {
 }
 
 func (s *Server) assign(ctx context.Context, req *mcp.CallToolRequest, in AssignIn) (*mcp.CallToolResult, WriteOut, error) {
-	sc, err := s.openDeal(ctx, in.Deal)
+	sc, r, etag, err := s.openRequest(ctx, in.Deal, in.Request)
 	if err != nil {
-		return nil, WriteOut{}, toolError(err)
-	}
-	r, etag, err := sc.Request(ctx, in.Request)
-	if err != nil {
-		return nil, WriteOut{}, toolError(err)
+		return nil, WriteOut{}, err
 	}
 	if !r.Can.Assign {
 		return nil, WriteOut{}, cannot("assign", r)
