@@ -178,7 +178,7 @@ type DownloadLink struct {
 	ContentType string    `json:"content_type"`
 }
 
-// ListDelta answers GET …/requests?since=CURSOR (extension list-delta):
+// ListDelta answers GET …/requests-delta?since=CURSOR (extension list-delta):
 // what changed in the list since the one the cursor came with. A client
 // holding that list drops the rows Removed names (an id it does not hold
 // is nothing to drop), puts each of Changed in place of the row with its

@@ -53,9 +53,9 @@ const (
 	// ExtSearch: GET /deals/{id}/search?q=… finds words in the deal's
 	// requests and conversations, ranked, in what the caller may see.
 	ExtSearch = "search"
-	// ExtListDelta: a list's 200 carries ListCursorHeader; GET …/requests
-	// with ?since=CURSOR answers a ListDelta, the rows changed and removed
-	// since the list that cursor came with.
+	// ExtListDelta: a list's 200 carries ListCursorHeader, and
+	// GET …/requests-delta?since=CURSOR answers a ListDelta, the rows
+	// changed and removed since the list that cursor came with.
 	ExtListDelta = "list-delta"
 )
 

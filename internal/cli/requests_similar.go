@@ -101,6 +101,10 @@ func askedBeforeError(title string, similar []similarRequest) error {
 	if n := len(similar) - maxSimilarShown; n > 0 {
 		more = fmt.Sprintf(" and %d more", n)
 	}
-	return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("%q looks asked before: %s%s are on the deal; nothing was created (--force creates it all the same)",
-		title, strings.Join(names, ", "), more))
+	verb := "are"
+	if len(similar) == 1 {
+		verb = "is"
+	}
+	return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("%q looks asked before: %s%s %s on the deal; nothing was created (--force creates it all the same)",
+		title, strings.Join(names, ", "), more, verb))
 }

@@ -161,10 +161,8 @@ func searchTable(hits []api.SearchHit) *output.Table {
 		{Header: "FILE_ID", PipeOnly: true},
 	}}
 	for _, h := range hits {
-		var text strings.Builder
 		var matched []string
 		for _, piece := range h.Snippet {
-			text.WriteString(piece.Text)
 			if piece.Match {
 				matched = append(matched, piece.Text)
 			}
@@ -173,9 +171,38 @@ func searchTable(hits []api.SearchHit) *output.Table {
 		if h.Internal {
 			where += " (internal)"
 		}
-		t.AddRow(h.Number, where, h.Title, text.String(), strings.Join(matched, ","), timeCell(h.PostedAt), h.RequestID, deref(h.MessageID), deref(h.FileVersionID))
+		t.AddRow(h.Number, where, h.Title, snippetText(h.Snippet), strings.Join(matched, ","), timeCell(h.PostedAt), h.RequestID, deref(h.MessageID), deref(h.FileVersionID))
 	}
 	return t
+}
+
+// snippetLead is how much of a snippet's text is kept before its first
+// matched word: the terminal cuts the SNIPPET column at its end, so a
+// match late in a long sentence would be cut off the screen.
+const snippetLead = 24
+
+// snippetText is a snippet's text from a little before its first matched
+// word, the rest of the words before it said with "…".
+func snippetText(pieces []api.SnippetPiece) string {
+	var before, rest strings.Builder
+	matched := false
+	for _, p := range pieces {
+		matched = matched || p.Match
+		if matched {
+			rest.WriteString(p.Text)
+		} else {
+			before.WriteString(p.Text)
+		}
+	}
+	lead := []rune(before.String())
+	if !matched || len(lead) <= snippetLead {
+		return string(lead) + rest.String()
+	}
+	kept := string(lead[len(lead)-snippetLead:])
+	if i := strings.IndexByte(kept, ' '); i >= 0 && i < len(kept)-1 {
+		kept = kept[i+1:] // from a word's start
+	}
+	return "…" + kept + rest.String()
 }
 
 // boldMatches makes the matched words of a snippet cell bold.

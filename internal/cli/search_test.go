@@ -77,3 +77,22 @@ func TestRequestsListSearchOnTheServer(t *testing.T) {
 		t.Errorf("client match: %q", r.out)
 	}
 }
+
+// A snippet whose match comes late shows from a little before it, so a
+// terminal that cuts the column at its end still shows the match.
+func TestSnippetTextStartsNearTheMatch(t *testing.T) {
+	cases := []struct {
+		pieces []api.SnippetPiece
+		want   string
+	}{
+		{[]api.SnippetPiece{{Text: "The "}, {Text: "accounts", Match: true}, {Text: " of the group"}}, "The accounts of the group"},
+		{[]api.SnippetPiece{{Text: "Signed audited accounts for the group and each subsidiary, with auditors' "}, {Text: "management", Match: true}, {Text: " letters."}},
+			"…with auditors' management letters."},
+		{[]api.SnippetPiece{{Text: "No match in this snippet at all, only words"}}, "No match in this snippet at all, only words"},
+	}
+	for _, c := range cases {
+		if got := snippetText(c.pieces); got != c.want {
+			t.Errorf("snippetText(%v) = %q, want %q", c.pieces, got, c.want)
+		}
+	}
+}

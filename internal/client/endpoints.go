@@ -266,6 +266,10 @@ func dealPath(dealID string) string { return "/deals/" + url.PathEscape(dealID) 
 
 func requestsPath(dealID string) string { return dealPath(dealID) + "/requests" }
 
+// requestsDeltaPath is the list-delta extension's path: what changed in
+// the list since a cursor.
+func requestsDeltaPath(dealID string) string { return dealPath(dealID) + "/requests-delta" }
+
 func requestPath(dealID, requestID string) string {
 	return requestsPath(dealID) + "/" + url.PathEscape(requestID)
 }

@@ -61,7 +61,7 @@ func (c *Client) requestsSince(ctx context.Context, dealID, etag string) (rows [
 	}
 	hdr := http.Header{}
 	hdr.Set("If-None-Match", etag)
-	resp, err := c.doUncached(ctx, http.MethodGet, requestsPath(dealID)+"?since="+url.QueryEscape(held.cursor), hdr)
+	resp, err := c.doUncached(ctx, http.MethodGet, requestsDeltaPath(dealID)+"?since="+url.QueryEscape(held.cursor), hdr)
 	if err != nil {
 		return nil, etag, false, true, err
 	}

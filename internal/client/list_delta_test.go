@@ -52,8 +52,8 @@ func TestRequestsIfChangedFollowsDeltas(t *testing.T) {
 			t.Fatalf("write %d: changed %v, %v", i, changed, err)
 		}
 		calls := ls.recorded()
-		if len(calls) != 1 || !strings.Contains(calls[0].URL.RawQuery, "since=") {
-			t.Errorf("write %d: the poll sent %v, want one ?since= read", i, calls)
+		if len(calls) != 1 || !strings.HasSuffix(calls[0].URL.Path, "/requests-delta") || !strings.Contains(calls[0].URL.RawQuery, "since=") {
+			t.Errorf("write %d: the poll sent %v, want one …/requests-delta?since= read", i, calls)
 		}
 		whole, err := alice.Requests(ctx, dealID)
 		if err != nil {

@@ -18,6 +18,7 @@ var wantOperations = []string{
 	"GET /api/v1/deals/{deal_id}/held-replies/{held_id}",
 	"GET /api/v1/deals/{deal_id}/people",
 	"GET /api/v1/deals/{deal_id}/requests",
+	"GET /api/v1/deals/{deal_id}/requests-delta",
 	"GET /api/v1/deals/{deal_id}/requests/{request_id}",
 	"GET /api/v1/deals/{deal_id}/requests/{request_id}/messages",
 	"GET /api/v1/deals/{deal_id}/search",

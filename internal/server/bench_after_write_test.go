@@ -50,7 +50,7 @@ func benchAfterOneWrite(b *testing.B, delta bool) {
 		b.StartTimer()
 		target := list
 		if delta {
-			target += "?since=" + url.QueryEscape(cursor)
+			target = deltaPath(list) + "?since=" + url.QueryEscape(cursor)
 		}
 		status, body, h := get(b, c, target)
 		if status != http.StatusOK {

@@ -2,10 +2,12 @@ package server_test
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/openapitest"
 )
 
@@ -27,6 +29,7 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	list := olivia.get(requestsPath(falcon)).want(http.StatusOK)
 	olivia.get(requestsPath(falcon), header("If-None-Match: "+list.header.Get("ETag"))).want(http.StatusNotModified)
 	olivia.get(requestsPath(falcon) + "?status=open,partial&priority=high,medium&category=legal&assignee_id=none&updated_since=2020-01-01T00:00:00Z").want(http.StatusOK)
+	olivia.get(deltaPath(requestsPath(falcon)) + "?since=" + url.QueryEscape(list.header.Get(api.ListCursorHeader))).want(http.StatusOK)
 
 	created := olivia.post(requestsPath(falcon), map[string]any{"title": "Tour row", "parent_id": e.row("falcon/2")}).want(http.StatusCreated).request()
 	one := olivia.get(requestPath(falcon, created.ID)).want(http.StatusOK)

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -39,7 +40,7 @@ func (h *heldList) sync(t *testing.T, c *client, path string) *api.ListDelta {
 	if bytes.ContainsRune([]byte(path), '?') {
 		sep = "&"
 	}
-	r := c.get(path+sep+"since="+url.QueryEscape(h.cursor), header("If-None-Match: "+h.etag))
+	r := c.get(deltaPath(path)+sep+"since="+url.QueryEscape(h.cursor), header("If-None-Match: "+h.etag))
 	if r.status == http.StatusNotModified {
 		return nil
 	}
@@ -130,7 +131,7 @@ func TestListDeltaHidesInternalNotes(t *testing.T) {
 	if d := buyerList.sync(t, buyer, path); d != nil {
 		t.Errorf("the counterparty's delta after an internal note: %+v, want a 304", d)
 	}
-	r := buyer.get(path + "?since=" + url.QueryEscape(buyerList.cursor)).want(http.StatusOK)
+	r := buyer.get(deltaPath(path) + "?since=" + url.QueryEscape(buyerList.cursor)).want(http.StatusOK)
 	var d api.ListDelta
 	r.into(&d)
 	if d.Full || len(d.Changed) != 0 || len(d.Removed) != 0 || d.Cursor != buyerList.cursor {
@@ -152,7 +153,7 @@ func TestListDeltaHidesInternalNotes(t *testing.T) {
 
 // TestListDeltaFallsBackToTheWholeList: a cursor the list cannot follow
 // (another filter's, another key's view, or not a cursor) answers the
-// whole list with full: true; since twice is 422.
+// whole list with full: true; since twice, or none, is 422.
 func TestListDeltaFallsBackToTheWholeList(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -163,7 +164,7 @@ func TestListDeltaFallsBackToTheWholeList(t *testing.T) {
 	theirs := fetchWhole(t, buyer, path)
 	whole := owner.get(path).want(http.StatusOK)
 	for name, cursor := range map[string]string{"another filter's": open.cursor, "another view's": theirs.cursor, "not a cursor": "nonsense"} {
-		r := owner.get(path + "?since=" + url.QueryEscape(cursor)).want(http.StatusOK)
+		r := owner.get(deltaPath(path) + "?since=" + url.QueryEscape(cursor)).want(http.StatusOK)
 		var d api.ListDelta
 		r.into(&d)
 		mine, _ := json.Marshal(d.Changed)
@@ -171,5 +172,16 @@ func TestListDeltaFallsBackToTheWholeList(t *testing.T) {
 			t.Errorf("%s cursor: %.300s, want full: true with the whole list", name, r.body)
 		}
 	}
-	owner.get(path+"?since=a&since=b").wantField("since", string(api.FieldTooMany))
+	owner.get(deltaPath(path)+"?since=a&since=b").wantField("since", string(api.FieldTooMany))
+	owner.get(deltaPath(path)).wantField("since", string(api.FieldRequired))
+	// The list itself is always the array, since or not: a generated
+	// client's type for it has one shape.
+	if r := owner.get(path + "?since=" + url.QueryEscape(whole.header.Get(api.ListCursorHeader))).want(http.StatusOK); !bytes.Equal(r.body, whole.body) {
+		t.Errorf("the list with since: %.200s, want the list", r.body)
+	}
+}
+
+// deltaPath is the list-delta path of a list path (its query kept).
+func deltaPath(listPath string) string {
+	return strings.Replace(listPath, "/requests", "/requests-delta", 1)
 }

@@ -48,13 +48,15 @@ func followCursor(cursor string, dc *dealCall, filter listFilter, context string
 	return v, err == nil && v > 0
 }
 
-// sinceParam is the ?since= cursor, "" when none is sent; sent twice it
+// sinceParam is the ?since= cursor, which a delta needs; sent twice it
 // is 422, as updated_since is.
 func sinceParam(q url.Values) (string, error) {
 	vals := nonEmpty(sent(q, "since"))
 	switch len(vals) {
 	case 0:
-		return "", nil
+		var errs fieldErrors
+		errs.add("since", api.FieldRequired, nil)
+		return "", errs.err()
 	case 1:
 		return vals[0], nil
 	}

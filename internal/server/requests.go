@@ -14,6 +14,21 @@ import (
 // an unchanged list costs two small reads, and a changed one the rows
 // that changed (listRows).
 func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) error {
+	return s.serveList(w, r, c, false)
+}
+
+// listRequestsDelta answers GET …/requests-delta?since=CURSOR (extension
+// list-delta): what changed in the list since the one the cursor came
+// with. It has a path of its own, not a parameter of the list, so that
+// the list's 200 is always an array for generated clients, and a delta
+// always a ListDelta.
+func (s *Server) listRequestsDelta(w http.ResponseWriter, r *http.Request, c *call) error {
+	return s.serveList(w, r, c, true)
+}
+
+// serveList answers the list, or with delta its ListDelta since the
+// cursor the call sends.
+func (s *Server) serveList(w http.ResponseWriter, r *http.Request, c *call, delta bool) error {
 	ctx := r.Context()
 	dc, err := s.reachDeal(ctx, c, r.PathValue("deal_id"))
 	if err != nil {
@@ -24,9 +39,11 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
-	since, err := sinceParam(q)
-	if err != nil {
-		return err
+	since := ""
+	if delta {
+		if since, err = sinceParam(q); err != nil {
+			return err
+		}
 	}
 	// A delta leaves the client with the list this ETag names, so the
 	// same ETag validates both: a client holding the current list gets a
@@ -39,7 +56,7 @@ func (s *Server) listRequests(w http.ResponseWriter, r *http.Request, c *call) e
 	if err != nil {
 		return err
 	}
-	if since != "" {
+	if delta {
 		return s.writeListDelta(w, r, dc, filter, set, since)
 	}
 	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))

@@ -186,6 +186,7 @@ func (s *Server) routes() *http.ServeMux {
 	handle("GET "+v1+"/deals/{deal_id}", s.authed(s.getDeal))
 	handle("GET "+v1+"/deals/{deal_id}/people", s.authed(s.listPeople))
 	handle("GET "+v1+"/deals/{deal_id}/requests", s.authed(s.listRequests))
+	handle("GET "+v1+"/deals/{deal_id}/requests-delta", s.authed(s.listRequestsDelta))
 	handle("POST "+v1+"/deals/{deal_id}/requests", s.authed(s.idempotent(s.createRequestCall())))
 	handle("GET "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.getRequest))
 	handle("PATCH "+v1+"/deals/{deal_id}/requests/{request_id}", s.authed(s.updateRequest))

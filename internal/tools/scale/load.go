@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -245,7 +246,7 @@ func (l *loader) mixedPolls(rng *rand.Rand, deltas bool) call {
 		c := l.list304(rng)
 		c.remember = true
 		if cursor := c.t.cursor.Load(); deltas && cursor != nil {
-			c.path += "?since=" + url.QueryEscape(*cursor)
+			c.path = strings.Replace(c.path, "/requests", "/requests-delta", 1) + "?since=" + url.QueryEscape(*cursor)
 		}
 		return c
 	case n < 98:

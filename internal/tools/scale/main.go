@@ -323,7 +323,7 @@ func measureBig(s *server, ids worldIDs) error {
 		}
 		line := fmt.Sprintf("after a one-row write: list read %s to the first byte, %d bytes", first.Round(time.Microsecond), size)
 		if cursor != "" {
-			status, dsize, dfirst, dh, err := get(list+"?since="+cursor, "Accept", "application/json")
+			status, dsize, dfirst, dh, err := get(strings.Replace(list, "/requests", "/requests-delta", 1)+"?since="+cursor, "Accept", "application/json")
 			if err == nil && status == http.StatusOK {
 				line += fmt.Sprintf("; the delta since the version before: %d bytes, %s to the first byte", dsize, dfirst.Round(time.Microsecond))
 				cursor = dh.Get(cursorHeader)
