@@ -26,8 +26,9 @@ var dropSearch = map[string][]string{
 		"DROP TABLE requests_search", "DROP TABLE messages_search", "DROP TABLE files_search",
 	},
 	sqlstore.Postgres: {
-		"DROP INDEX requests_search", "DROP INDEX messages_search", "DROP INDEX files_search",
-		"ALTER TABLE requests DROP COLUMN search_vector", "ALTER TABLE messages DROP COLUMN search_vector",
+		"DROP TRIGGER requests_search_insert ON requests", "DROP TRIGGER requests_search_update ON requests",
+		"DROP TABLE request_search", "DROP INDEX messages_search", "DROP INDEX files_search",
+		"ALTER TABLE messages DROP COLUMN search_vector",
 		"ALTER TABLE files DROP COLUMN search_vector",
 	},
 }

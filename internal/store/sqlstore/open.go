@@ -14,9 +14,11 @@
 //
 // The search index (migration 0007; search.go, search_sqlite.go,
 // search_pg.go) is kept by the database itself — SQLite triggers on
-// requests, messages and files, PostgreSQL generated columns and their
-// indexes — so it moves in the transaction of every write,
-// whichever door it came through, with no code in the writers.
+// requests, messages and files; on PostgreSQL the requests' vectors in a
+// table of their own (request_search) written by triggers on requests,
+// the messages' and files' in generated columns, each with its index —
+// so it moves in the transaction of every write, whichever door it came
+// through, with no code in the writers.
 package sqlstore
 
 import (

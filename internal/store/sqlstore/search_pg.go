@@ -11,10 +11,11 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// On PostgreSQL a search asks the tsvector columns of migration 0007,
-// each with its GIN index: requests.search_vector (weights A to D:
-// number, title, body, requester), messages' (its text) and files' (its
-// name). A term is folded by dealctl_search_fold,
+// On PostgreSQL a search asks the tsvectors of migration 0007, each
+// with its GIN index: request_search.vector, a request's in a table of
+// its own kept by triggers (weights A to D: number, title, body,
+// requester), and the stored columns messages.search_vector (its text)
+// and files.search_vector (its name). A term is folded by dealctl_search_fold,
 // as the indexed text was, and parsed by PostgreSQL's own parser, so 2.3
 // and FY2023 are the tokens they are in the text.
 
@@ -39,7 +40,7 @@ func pgAll(q search.Query, op string) (string, []any) {
 	return strings.Join(parts, " "+op+" "), args
 }
 
-// pgFieldWeights are search_vector's weights, in requestFields' order.
+// pgFieldWeights are request_search.vector's weights, in requestFields' order.
 var pgFieldWeights = [4]string{"a", "b", "c", "d"}
 
 // pgRequestMatches asks in one statement which of the deal's requests
@@ -53,9 +54,9 @@ func (db *DB) pgRequestMatches(ctx context.Context, q store.SearchQuery) ([]requ
 		with = append(with, fmt.Sprintf("%s AS q%d", pgTerm(term), t))
 		args = append(args, term.Text)
 		for _, w := range pgFieldWeights {
-			cols = append(cols, fmt.Sprintf("(numnode(q.q%d) = 0 OR ts_filter(r.search_vector, '{%s}') @@ q.q%d)", t, w, t))
+			cols = append(cols, fmt.Sprintf("(numnode(q.q%d) = 0 OR ts_filter(s.vector, '{%s}') @@ q.q%d)", t, w, t))
 		}
-		cols = append(cols, fmt.Sprintf("(numnode(q.q%d) = 0 OR r.search_vector @@ q.q%d)", t, t))
+		cols = append(cols, fmt.Sprintf("(numnode(q.q%d) = 0 OR s.vector @@ q.q%d)", t, t))
 	}
 	op := " && "
 	if q.Any {
@@ -67,7 +68,7 @@ func (db *DB) pgRequestMatches(ctx context.Context, q store.SearchQuery) ([]requ
 	}
 	filter, filterArgs := searchFilter(q.Filter)
 	query := "WITH q AS (SELECT " + strings.Join(with, ", ") + ") SELECT r.id, r.number, " + strings.Join(cols, ", ") +
-		" FROM requests r, q WHERE r.deal_id = ? AND r.search_vector @@ (" + strings.Join(combined, op) + ")" + filter
+		" FROM requests r JOIN request_search s ON s.request_id = r.id, q WHERE r.deal_id = ? AND s.vector @@ (" + strings.Join(combined, op) + ")" + filter
 	args = append(append(args, q.DealID), filterArgs...)
 	rows, err := db.read.QueryContext(ctx, db.q(query), args...)
 	if err != nil {
@@ -107,14 +108,14 @@ func (db *DB) pgRequestMatches(ctx context.Context, q store.SearchQuery) ([]requ
 // from a CTE, so that the planner sees it and uses the index.
 func (db *DB) pgRequestsIn(ctx context.Context, q store.SearchQuery, field api.SearchField) ([]requestMatch, error) {
 	tsq, args := pgAll(q.Terms, "&&")
-	cond := "r.search_vector @@ (" + tsq + ")"
+	cond := "s.vector @@ (" + tsq + ")"
 	if i := slices.Index(requestFields[:], field); i >= 0 {
 		fieldQuery, fieldArgs := pgAll(q.Terms, "&&")
-		cond += " AND ts_filter(r.search_vector, '{" + pgFieldWeights[i] + "}') @@ (" + fieldQuery + ")"
+		cond += " AND ts_filter(s.vector, '{" + pgFieldWeights[i] + "}') @@ (" + fieldQuery + ")"
 		args = append(args, fieldArgs...)
 	}
 	filter, filterArgs := searchFilter(q.Filter)
-	query := "SELECT r.id, r.number FROM requests r WHERE " + cond + " AND r.deal_id = ?" + filter
+	query := "SELECT r.id, r.number FROM requests r JOIN request_search s ON s.request_id = r.id WHERE " + cond + " AND r.deal_id = ?" + filter
 	return collect(ctx, db.read, scanRequestMatch, db.q(query), append(append(args, q.DealID), filterArgs...)...)
 }
 
