@@ -10,6 +10,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
+	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/display"
 	"github.com/dealctl/dealctl/internal/termsafe"
@@ -147,6 +148,16 @@ func (o *InboxOptions) find(held []api.HeldReply) (string, error) {
 	return "", cmdutil.UsageErrorf("%q names %d held replies: give more of the id", o.ID, len(found))
 }
 
+// heldError words a held reply the server does not know for the caller:
+// gone from the inbox, never there, or another side's; the inbox lists
+// those waiting. Other errors pass as they are.
+func (o *InboxOptions) heldError(err error) error {
+	if client.IsNotFound(err) {
+		return cmdutil.NotFoundErrorf("no reply by e-mail %q waits for your side on this deal: 'dealctl inbox ls' lists those that do", termsafe.OneLine(o.ID, 64))
+	}
+	return err
+}
+
 func inboxShowRun(ctx context.Context, o *InboxOptions) error {
 	s, held, err := o.openInbox(ctx)
 	if err != nil {
@@ -158,7 +169,7 @@ func inboxShowRun(ctx context.Context, o *InboxOptions) error {
 	}
 	h, err := s.c.HeldReply(ctx, s.Deal.ID, id)
 	if err != nil {
-		return err
+		return o.heldError(err)
 	}
 	return o.Printer().Print(output.View{Data: h, Human: func(w io.Writer) error {
 		safe := output.SafeCopy(*h)
@@ -179,7 +190,7 @@ func inboxDecideRun(ctx context.Context, o *InboxOptions, post bool) error {
 	if !post {
 		h, err := s.c.DiscardHeldReply(ctx, s.Deal.ID, id)
 		if err != nil {
-			return err
+			return o.heldError(err)
 		}
 		return o.Printer().Print(output.View{Data: h, Human: func(w io.Writer) error {
 			o.Infof("Discarded the reply by e-mail of %s to %s: nothing was posted", termsafe.OneLine(authorLabel(h.Sender), 0), termsafe.OneLine(h.RequestNumber, 0))
@@ -188,7 +199,7 @@ func inboxDecideRun(ctx context.Context, o *InboxOptions, post bool) error {
 	}
 	m, err := s.c.PostHeldReply(ctx, s.Deal.ID, id)
 	if err != nil {
-		return err
+		return o.heldError(err)
 	}
 	return o.Printer().Print(output.View{Data: m, Human: func(w io.Writer) error {
 		safe := output.SafeCopy(*m)

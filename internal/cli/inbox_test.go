@@ -38,7 +38,7 @@ func TestInboxPostsAHeldReply(t *testing.T) {
 	if r.code != 0 || strings.Contains(r.out, h.ID) {
 		t.Fatalf("the other side's inbox: %d\n%s%s", r.code, r.out, r.err)
 	}
-	if r := runAs(t, ts.URL, testKey, runOpts{}, "inbox", "post", h.ID); r.code != cmdutil.ExitNotFound {
+	if r := runAs(t, ts.URL, testKey, runOpts{}, "inbox", "post", h.ID); r.code != cmdutil.ExitNotFound || !strings.Contains(r.err, "'dealctl inbox ls'") {
 		t.Errorf("the other side posts: %d\n%s", r.code, r.err)
 	}
 	r = runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "ls")

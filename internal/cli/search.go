@@ -56,6 +56,9 @@ server applies.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
+			if strings.TrimSpace(opts.Query) == "" {
+				return cmdutil.UsageErrorf("search needs words, and QUERY is empty: e.g. dealctl search audited accounts")
+			}
 			if runF != nil {
 				return runF(opts)
 			}

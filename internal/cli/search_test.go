@@ -43,6 +43,9 @@ func TestSearchCommand(t *testing.T) {
 	if !strings.Contains(r.err, "Nothing found for nowhere") {
 		t.Errorf("no hit: %q", r.err)
 	}
+	if r := run(t, ts, runOpts{}, "search", "  "); r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "QUERY is empty") {
+		t.Errorf("an empty query: exit %d %s", r.code, r.err)
+	}
 	if r := run(t, ts, runOpts{}, "search", "tax", "--in", "files"); r.code != cmdutil.ExitUsage {
 		t.Errorf("--in files: exit %d %s", r.code, r.err)
 	}
