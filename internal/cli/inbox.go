@@ -86,21 +86,24 @@ func newCmdInboxDecide(f *Factory, post bool) *cobra.Command {
 }
 
 // openInbox opens the deal and checks the server holds replies at all.
-func (o *InboxOptions) openInbox(ctx context.Context) (*dealScope, []api.HeldReply, error) {
+func (o *InboxOptions) openInbox(ctx context.Context) (*dealScope, error) {
 	s, err := o.openDeal(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if !s.c.Supports(api.ExtHeldReplies) {
-		return nil, nil, cmdutil.WithExit(cmdutil.ExitFailure, fmt.Errorf(
+		return nil, cmdutil.WithExit(cmdutil.ExitFailure, fmt.Errorf(
 			"this server does not take replies by e-mail (it does not advertise the held-replies extension, or DEALCTL_NO_EXTENSIONS is set)"))
 	}
-	held, err := s.c.HeldReplies(ctx, s.Deal.ID)
-	return s, held, err
+	return s, nil
 }
 
 func inboxListRun(ctx context.Context, o *InboxOptions) error {
-	_, held, err := o.openInbox(ctx)
+	s, err := o.openInbox(ctx)
+	if err != nil {
+		return err
+	}
+	held, err := s.c.HeldReplies(ctx, s.Deal.ID)
 	if err != nil {
 		return err
 	}
@@ -128,10 +131,17 @@ func inboxListRun(ctx context.Context, o *InboxOptions) error {
 	}})
 }
 
-// find resolves ID (whole, or the start of one, at least 4 characters)
-// among the held replies listed.
-func (o *InboxOptions) find(held []api.HeldReply) (string, error) {
+// heldID resolves ID: a whole id as it is, the start of one (at least 4
+// characters) among the held replies listed.
+func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error) {
 	id := strings.ToLower(strings.TrimSpace(o.ID))
+	if api.IsID(id) {
+		return id, nil // no list needed: the server says whether it is held
+	}
+	held, err := s.c.HeldReplies(ctx, s.Deal.ID)
+	if err != nil {
+		return "", err
+	}
 	var found []string
 	for _, h := range held {
 		if h.ID == id || (len(id) >= 4 && strings.HasPrefix(h.ID, id)) {
@@ -159,11 +169,11 @@ func (o *InboxOptions) heldError(err error) error {
 }
 
 func inboxShowRun(ctx context.Context, o *InboxOptions) error {
-	s, held, err := o.openInbox(ctx)
+	s, err := o.openInbox(ctx)
 	if err != nil {
 		return err
 	}
-	id, err := o.find(held)
+	id, err := o.heldID(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -179,11 +189,11 @@ func inboxShowRun(ctx context.Context, o *InboxOptions) error {
 }
 
 func inboxDecideRun(ctx context.Context, o *InboxOptions, post bool) error {
-	s, held, err := o.openInbox(ctx)
+	s, err := o.openInbox(ctx)
 	if err != nil {
 		return err
 	}
-	id, err := o.find(held)
+	id, err := o.heldID(ctx, s)
 	if err != nil {
 		return err
 	}
