@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,16 +24,7 @@ func TestSQLiteDigestMigrationKeepsTheOutbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	ms, err := (&DB{dialect: SQLite}).migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps := []string{"CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"}
-	for _, m := range ms {
-		if m.version < 6 {
-			steps = append(steps, m.sql, fmt.Sprintf("INSERT INTO schema_migrations VALUES (%d, '%s', 0)", m.version, m.name))
-		}
-	}
+	steps := schemaBefore(t, SQLite, 6)
 	steps = append(steps,
 		"INSERT INTO organizations VALUES ('o', 'Org')",
 		"INSERT INTO users VALUES ('u', 'o', 'U', 'u@example.com')",
@@ -46,11 +36,7 @@ func TestSQLiteDigestMigrationKeepsTheOutbox(t *testing.T) {
 		"INSERT INTO notifications (id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at) VALUES ('n1', 'd', 'm', 'pe', 'u@example.com', 'S1', 'B1', 2, 5, NULL, 'relay down', 1)",
 		"INSERT INTO notifications (id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at) VALUES ('n2', 'd', 'm', 'pe', 'u@example.com', 'S2', 'B2', 1, 2, 3, '', 2)",
 	)
-	for _, q := range steps {
-		if _, err := raw.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%.60s: %v", q, err)
-		}
-	}
+	runSteps(t, raw, steps)
 	raw.Close()
 
 	db, err := Open(ctx, path)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -16,16 +15,7 @@ import (
 // oldSchemaSteps builds the schema as it stood before held replies
 // (migration 0008), with a deal, a message and its notification.
 func oldSchemaSteps(t *testing.T, dialect string) []string {
-	ms, err := (&DB{dialect: dialect}).migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps := []string{"CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"}
-	for _, m := range ms {
-		if m.version < 8 {
-			steps = append(steps, m.sql, fmt.Sprintf("INSERT INTO schema_migrations VALUES (%d, '%s', 0)", m.version, m.name))
-		}
-	}
+	steps := schemaBefore(t, dialect, 8)
 	return append(steps,
 		"INSERT INTO organizations VALUES ('o', 'Org')",
 		"INSERT INTO users VALUES ('u', 'o', 'U', 'u@example.com')",
@@ -36,15 +26,6 @@ func oldSchemaSteps(t *testing.T, dialect string) []string {
 		"INSERT INTO messages VALUES ('m', 'd', 'r', 'pa', 'pe', 'response', FALSE, FALSE, 'web', 'hi', 'markdown', 1, FALSE)",
 		"INSERT INTO notifications (id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at) VALUES ('n1', 'd', 'm', 'pe', 'u@example.com', 'S1', 'B1', 0, 5, 6, '', 1)",
 	)
-}
-
-func runSteps(t *testing.T, raw *sql.DB, steps []string) {
-	t.Helper()
-	for _, q := range steps {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%.60s: %v", q, err)
-		}
-	}
 }
 
 func TestSQLiteHeldRepliesOnAnOlderDatabase(t *testing.T) {

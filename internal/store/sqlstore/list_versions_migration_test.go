@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,16 +23,7 @@ func TestSQLiteListVersionsMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	ms, err := (&DB{dialect: SQLite}).migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps := []string{"CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"}
-	for _, m := range ms {
-		if m.version < 9 {
-			steps = append(steps, m.sql, fmt.Sprintf("INSERT INTO schema_migrations VALUES (%d, '%s', 0)", m.version, m.name))
-		}
-	}
+	steps := schemaBefore(t, SQLite, 9)
 	steps = append(steps,
 		"INSERT INTO organizations VALUES ('o', 'Org')",
 		"INSERT INTO users VALUES ('u', 'o', 'U', 'u@example.com')",
@@ -43,11 +33,7 @@ func TestSQLiteListVersionsMigration(t *testing.T) {
 		"INSERT INTO requests (id, deal_id, kind, number, title, body, status, priority, category, created_at, updated_at) VALUES ('r1', 'd', 'request', '1', 'T', '', 'open', 'medium', 'business', 0, 0)",
 		"INSERT INTO requests (id, deal_id, kind, number, title, body, status, priority, category, created_at, updated_at) VALUES ('r2', 'd', 'request', '2', 'T', '', 'open', 'medium', 'business', 0, 0)",
 	)
-	for _, q := range steps {
-		if _, err := raw.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%.60s: %v", q, err)
-		}
-	}
+	runSteps(t, raw, steps)
 	raw.Close()
 
 	db, err := Open(ctx, path)

@@ -35,21 +35,8 @@ var rowsBeforeSearch = []string{
 // on raw.
 func buildBeforeSearch(t *testing.T, raw *sql.DB, dialect string) {
 	t.Helper()
-	ms, err := (&DB{dialect: dialect}).migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps := []string{"CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"}
-	for _, m := range ms {
-		if m.version < 7 {
-			steps = append(steps, m.sql, fmt.Sprintf("INSERT INTO schema_migrations VALUES (%d, '%s', 0)", m.version, m.name))
-		}
-	}
-	for _, q := range append(steps, rowsBeforeSearch...) {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%.60s: %v", q, err)
-		}
-	}
+	steps := schemaBefore(t, dialect, 7)
+	runSteps(t, raw, append(steps, rowsBeforeSearch...))
 }
 
 // checkIndexedBefore: the rows written before the migration are found,
