@@ -81,7 +81,7 @@ func listContext(dc *dealCall) string {
 // a set built whole. Calls that want the same set at once share one
 // build.
 func (s *Server) listRows(ctx context.Context, dc *dealCall) (*rowSet, error) {
-	slot := dc.deal.ID + "|" + dc.seat.PartyID
+	slot := rowSlot(dc)
 	version, context := listVersion(dc), listContext(dc)
 	if set := s.lists.get(slot); set != nil && set.version == version && set.context == context {
 		return set, nil
@@ -103,6 +103,10 @@ func (s *Server) listRows(ctx context.Context, dc *dealCall) (*rowSet, error) {
 		return set, err
 	})
 }
+
+// rowSlot names the caller's row set in the list cache: one a deal and
+// party.
+func rowSlot(dc *dealCall) string { return dc.deal.ID + "|" + dc.seat.PartyID }
 
 // updateRows reads what changed since prev (everything when prev is nil)
 // and makes the set at version.
