@@ -19,15 +19,9 @@ import (
 // RequestsListOptions are `requests ls`'s inputs.
 type RequestsListOptions struct {
 	cmdEnv
-	Statuses   []string
-	Priorities []string
-	Categories []string
-	Assignee   string // me, an email, a name, an id, or none
-	Section    string // a section's number or id
-	Overdue    bool
-	DueBefore  string
-	Search     string
-	ExitCode   bool
+	RequestFilterFlags
+	Search   string
+	ExitCode bool
 }
 
 // NewCmdRequestsList is `dealctl requests ls`.
@@ -55,39 +49,20 @@ could not run" (dealctl requests ls --overdue --exit-code).`,
 			return requestsListRun(cmd.Context(), opts)
 		},
 	}
+	opts.addFlags(f, cmd, "requests")
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Statuses, "status", nil, "only these statuses (open,partial,complete)")
-	fl.StringSliceVar(&opts.Priorities, "priority", nil, "only these priorities (low,medium,high)")
-	fl.StringSliceVar(&opts.Categories, "category", nil, "only these categories")
-	fl.StringVar(&opts.Assignee, "assignee", "", "only requests assigned to me, EMAIL, NAME, or none")
-	fl.StringVar(&opts.Section, "section", "", "only requests under this section number")
-	fl.BoolVar(&opts.Overdue, "overdue", false, "only requests due before today and not complete")
-	fl.StringVar(&opts.DueBefore, "due-before", "", "only requests due before DATE (YYYY-MM-DD, today, tomorrow)")
 	fl.StringVar(&opts.Search, "search", "", "only requests matching TEXT: the server's search where offered (words, stems, \"phrases\"), else number, title, body or requester containing TEXT")
 	fl.BoolVar(&opts.ExitCode, "exit-code", false, "exit 8 when any row matches")
-	_ = cmd.RegisterFlagCompletionFunc("status", enumCompletion(api.RequestStatuses))
-	_ = cmd.RegisterFlagCompletionFunc("priority", enumCompletion(api.Priorities))
-	_ = cmd.RegisterFlagCompletionFunc("category", enumCompletion(api.RequestCategories))
-	_ = cmd.RegisterFlagCompletionFunc("assignee", completePeople(f, "me", "none"))
-	_ = cmd.RegisterFlagCompletionFunc("section", completeRequests(f, api.KindSection))
 	return cmd
 }
 
 func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
-	var flt requestFilter
-	var err error
 	// Validate what needs no server first: a typo should not cost a call.
-	if flt.Statuses, err = parseEnumList("status", o.Statuses, api.RequestStatuses); err != nil {
-		return err
-	}
-	if flt.Priorities, err = parseEnumList("priority", o.Priorities, api.Priorities); err != nil {
-		return err
-	}
-	if flt.Categories, err = parseEnumList("category", o.Categories, api.RequestCategories); err != nil {
+	flt, err := o.parse()
+	if err != nil {
 		return err
 	}
 	flt.search = o.Search
-	flt.overdue = o.Overdue
 
 	p := o.Printer()
 	if p.Format == output.FormatJSON && p.JQ == "" && !flt.active() && o.Assignee == "" && o.Section == "" && o.DueBefore == "" && !o.ExitCode {
@@ -104,25 +79,10 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 	}
 	now := o.Now()
 	today := s.Today(now)
-	if flt.overdue {
-		flt.OverdueOn = today
-	}
-	if o.DueBefore != "" {
-		if flt.dueBefore, err = s.parseDay(o.DueBefore, now); err != nil {
-			return err
-		}
+	if err := o.resolveOnDeal(ctx, s, now, &flt); err != nil {
+		return err
 	}
 	needPeople := !p.Machine() || o.Assignee != ""
-	if o.Assignee != "" {
-		flt.Assignees = []string{string(api.AssigneeNone)}
-		if !strings.EqualFold(o.Assignee, "none") {
-			person, err := s.Person(ctx, o.Assignee)
-			if err != nil {
-				return err
-			}
-			flt.Assignees = []string{person.ID}
-		}
-	}
 	// Where the server advertises list filters it is asked to filter what
 	// it can, so less is sent; the answer is filtered here again either
 	// way, so the rows printed are the same with or without them.
@@ -133,19 +93,8 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 	if !filtered {
 		s.rows = rows // the whole list: later lookups by number reuse it
 	}
-	if o.Section != "" {
-		sec := findRow(rows, o.Section)
-		if sec == nil {
-			// Not among the filtered rows (nothing under it matched): the
-			// whole list says whether it exists at all.
-			if sec, err = s.Request(ctx, o.Section); err != nil {
-				return err
-			}
-		}
-		if sec.Kind != api.KindSection {
-			return cmdutil.UsageErrorf("--section %s: %s is a request, not a section", o.Section, sec.Number)
-		}
-		flt.sectionID = sec.ID
+	if err := o.resolveSection(ctx, s, rows, &flt); err != nil {
+		return err
 	}
 	if needPeople {
 		// Assignees show as emails; without the people list only ids.

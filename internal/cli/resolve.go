@@ -368,10 +368,23 @@ func (s *dealScope) parseDay(v string, now time.Time) (string, error) {
 	case "tomorrow":
 		return s.Today(now.AddDate(0, 0, 1)), nil
 	}
-	if _, err := time.Parse(time.DateOnly, v); err != nil {
-		return "", cmdutil.UsageErrorf("%q is not a date: use YYYY-MM-DD, today or tomorrow", v)
+	if err := checkDay(v); err != nil {
+		return "", err
 	}
 	return v, nil
+}
+
+// checkDay is parseDay's check of v's form, which needs no deal: a
+// command can refuse a mistyped day before any call.
+func checkDay(v string) error {
+	switch strings.ToLower(v) {
+	case "today", "tomorrow":
+		return nil
+	}
+	if _, err := time.Parse(time.DateOnly, v); err != nil {
+		return cmdutil.UsageErrorf("%q is not a date: use YYYY-MM-DD, today or tomorrow", v)
+	}
+	return nil
 }
 
 func describeDeal(d api.Deal) string {

@@ -17,14 +17,11 @@ import (
 // SearchOptions are `dealctl search`'s inputs.
 type SearchOptions struct {
 	cmdEnv
-	Query      string
-	In         string
-	Any        bool
-	Limit      int
-	Statuses   []string
-	Priorities []string
-	Categories []string
-	Assignee   string
+	RequestFilterFlags
+	Query string
+	In    string
+	Any   bool
+	Limit int
 }
 
 // NewCmdSearch is `dealctl search QUERY`.
@@ -48,11 +45,19 @@ message, link or file. Matched words are bold on a terminal.
 
 --in requests looks in the rows only, --in messages in the conversations
 only; --any finds requests holding any of the words, those holding most
-first (the "asked before" search). The filters are requests ls's that the
-server applies.`,
+first (the "asked before" search).
+
+The filters are requests ls's, and keep the hits on requests that pass
+them (never a section's). --status, --priority, --category and --assignee
+are applied by the server's search. --section, --overdue and --due-before
+are applied here, by the requests the hits belong to (the deal's list is
+read for them): with any of these the server is asked for its first 500
+hits, and --limit counts those that pass; where the server found more than
+500, hits past the 500th were not looked at, and a warning says so.`,
 		Example: `  dealctl search audited accounts
   dealctl search '"share purchase agreement"' --in messages
-  dealctl search 'indemn*' --status open --json --jq '.[].number'`,
+  dealctl search 'indemn*' --status open --json --jq '.[].number'
+  dealctl search accounts --section 2 --overdue`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
@@ -69,15 +74,8 @@ server applies.`,
 	fl.StringVar(&opts.In, "in", "", "look only in requests or messages")
 	fl.BoolVar(&opts.Any, "any", false, "requests holding any of the words, most first")
 	fl.IntVarP(&opts.Limit, "limit", "L", 30, "hits at most (1-500)")
-	fl.StringSliceVar(&opts.Statuses, "status", nil, "only hits on requests of these statuses (open,partial,complete)")
-	fl.StringSliceVar(&opts.Priorities, "priority", nil, "only hits on requests of these priorities (low,medium,high)")
-	fl.StringSliceVar(&opts.Categories, "category", nil, "only hits on requests of these categories")
-	fl.StringVar(&opts.Assignee, "assignee", "", "only hits on requests assigned to me, EMAIL, NAME, or none")
+	opts.addFlags(f, cmd, "hits on requests")
 	_ = cmd.RegisterFlagCompletionFunc("in", cobra.FixedCompletions([]string{string(api.SearchInRequests), string(api.SearchInMessages)}, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("status", enumCompletion(api.RequestStatuses))
-	_ = cmd.RegisterFlagCompletionFunc("priority", enumCompletion(api.Priorities))
-	_ = cmd.RegisterFlagCompletionFunc("category", enumCompletion(api.RequestCategories))
-	_ = cmd.RegisterFlagCompletionFunc("assignee", completePeople(f, "me", "none"))
 	return cmd
 }
 
@@ -98,28 +96,21 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	if o.Limit < 1 || o.Limit > api.SearchMaxLimit {
 		return cmdutil.UsageErrorf("--limit %d: give 1 to %d", o.Limit, api.SearchMaxLimit)
 	}
-	if q.Filter.Statuses, err = parseEnumList("status", o.Statuses, api.RequestStatuses); err != nil {
-		return err
-	}
-	if q.Filter.Priorities, err = parseEnumList("priority", o.Priorities, api.Priorities); err != nil {
-		return err
-	}
-	if q.Filter.Categories, err = parseEnumList("category", o.Categories, api.RequestCategories); err != nil {
+	flt, err := o.parse()
+	if err != nil {
 		return err
 	}
 	s, err := o.openDeal(ctx)
 	if err != nil {
 		return err
 	}
-	if o.Assignee != "" {
-		q.Filter.AssigneeID = string(api.AssigneeNone)
-		if !strings.EqualFold(o.Assignee, "none") {
-			person, err := s.Person(ctx, o.Assignee)
-			if err != nil {
-				return err
-			}
-			q.Filter.AssigneeID = person.ID
-		}
+	if err := o.resolveOnDeal(ctx, s, o.Now(), &flt); err != nil {
+		return err
+	}
+	q.Filter = flt.serverQuery()
+	onClient := o.onClientOnly()
+	if onClient {
+		q.Limit = api.SearchMaxLimit // --limit counts the hits that pass here
 	}
 	res, err := s.c.Search(ctx, s.Deal.ID, q)
 	if errors.Is(err, client.ErrSearchUnsupported) {
@@ -128,19 +119,58 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	if err != nil {
 		return err
 	}
+	hits, more := res.Hits, res.More
+	if onClient {
+		if hits, more, err = filterHits(ctx, s, o, &flt, res); err != nil {
+			return err
+		}
+	}
 	p := o.Printer()
-	if err := p.Print(output.View{Data: res.Hits, Table: searchTable(res.Hits)}); err != nil {
+	if err := p.Print(output.View{Data: hits, Table: searchTable(hits)}); err != nil {
 		return err
 	}
 	if !p.Machine() {
 		switch {
-		case len(res.Hits) == 0:
+		case len(hits) == 0:
 			o.Infof("Nothing found for %s", o.Query)
-		case res.More:
-			o.Infof("More than %d hits: narrow the search, or ask for more with --limit (up to %d)", len(res.Hits), api.SearchMaxLimit)
+		case more:
+			o.Infof("More than %d hits: narrow the search, or ask for more with --limit (up to %d)", len(hits), api.SearchMaxLimit)
 		}
 	}
 	return nil
+}
+
+// filterHits keeps the hits of res on requests that pass flt, which the
+// server's search could not apply (--section, --overdue, --due-before),
+// at most o.Limit of them; more says others passed too. Where the server
+// found more than it answered, hits past its answer were never looked
+// at: the user is warned, since fewer may show than there are.
+func filterHits(ctx context.Context, s *dealScope, o *SearchOptions, flt *requestFilter, res *api.SearchResults) (hits []api.SearchHit, more bool, err error) {
+	rows, err := s.Requests(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := o.resolveSection(ctx, s, rows, flt); err != nil {
+		return nil, false, err
+	}
+	passed := make(map[string]bool)
+	for _, r := range flt.apply(rows) {
+		passed[r.ID] = true
+	}
+	hits = []api.SearchHit{}
+	for _, h := range res.Hits {
+		if !passed[h.RequestID] {
+			continue
+		}
+		if len(hits) == o.Limit {
+			return hits, true, nil
+		}
+		hits = append(hits, h)
+	}
+	if res.More {
+		o.Warnf("the search found more than %d hits before --section, --overdue and --due-before were applied here: hits past the %dth were not looked at, so some may be missing; add words to narrow it", len(res.Hits), len(res.Hits))
+	}
+	return hits, res.More, nil
 }
 
 // snippetColumn is the search table's SNIPPET column and matchesColumn

@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/cmdutil"
+)
+
+// RequestFilterFlags are the filters `requests ls` and `search` both
+// take, with the same names, help, checks and errors: this is their one
+// home, and requestFilter applies them.
+type RequestFilterFlags struct {
+	Statuses   []string
+	Priorities []string
+	Categories []string
+	Assignee   string // me, an email, a name, an id, or none
+	Section    string // a section's number or id
+	Overdue    bool
+	DueBefore  string
+}
+
+// addFlags registers the filters on cmd; subject is what they keep
+// ("requests", "hits on requests"), which the help names.
+func (ff *RequestFilterFlags) addFlags(f *Factory, cmd *cobra.Command, subject string) {
+	fl := cmd.Flags()
+	fl.StringSliceVar(&ff.Statuses, "status", nil, "only "+subject+" of these statuses (open,partial,complete)")
+	fl.StringSliceVar(&ff.Priorities, "priority", nil, "only "+subject+" of these priorities (low,medium,high)")
+	fl.StringSliceVar(&ff.Categories, "category", nil, "only "+subject+" of these categories")
+	fl.StringVar(&ff.Assignee, "assignee", "", "only "+subject+" assigned to me, EMAIL, NAME, or none")
+	fl.StringVar(&ff.Section, "section", "", "only "+subject+" under this section number")
+	fl.BoolVar(&ff.Overdue, "overdue", false, "only "+subject+" due before today and not complete")
+	fl.StringVar(&ff.DueBefore, "due-before", "", "only "+subject+" due before DATE (YYYY-MM-DD, today, tomorrow)")
+	_ = cmd.RegisterFlagCompletionFunc("status", enumCompletion(api.RequestStatuses))
+	_ = cmd.RegisterFlagCompletionFunc("priority", enumCompletion(api.Priorities))
+	_ = cmd.RegisterFlagCompletionFunc("category", enumCompletion(api.RequestCategories))
+	_ = cmd.RegisterFlagCompletionFunc("assignee", completePeople(f, "me", "none"))
+	_ = cmd.RegisterFlagCompletionFunc("section", completeRequests(f, api.KindSection))
+}
+
+// parse checks what needs no call — the enumerations and the form of
+// --due-before — so that a typo costs none, and returns the filter as
+// far as it goes without the deal (see resolveOnDeal, resolveSection).
+func (ff *RequestFilterFlags) parse() (requestFilter, error) {
+	var flt requestFilter
+	var err error
+	if flt.Statuses, err = parseEnumList("status", ff.Statuses, api.RequestStatuses); err != nil {
+		return flt, err
+	}
+	if flt.Priorities, err = parseEnumList("priority", ff.Priorities, api.Priorities); err != nil {
+		return flt, err
+	}
+	if flt.Categories, err = parseEnumList("category", ff.Categories, api.RequestCategories); err != nil {
+		return flt, err
+	}
+	if ff.DueBefore != "" {
+		if err := checkDay(ff.DueBefore); err != nil {
+			return flt, err
+		}
+	}
+	flt.overdue = ff.Overdue
+	return flt, nil
+}
+
+// onClientOnly reports whether a filter is given that only the client
+// applies (the list-filters and search extensions have no section or
+// due-date filter): --section, --overdue, --due-before.
+func (ff *RequestFilterFlags) onClientOnly() bool {
+	return ff.Section != "" || ff.Overdue || ff.DueBefore != ""
+}
+
+// resolveOnDeal completes flt with what needs the deal: its today (in
+// the deal's time zone) for --overdue and --due-before, and the id of
+// the person --assignee names.
+func (ff *RequestFilterFlags) resolveOnDeal(ctx context.Context, s *dealScope, now time.Time, flt *requestFilter) error {
+	if flt.overdue {
+		flt.OverdueOn = s.Today(now)
+	}
+	if ff.DueBefore != "" {
+		day, err := s.parseDay(ff.DueBefore, now)
+		if err != nil {
+			return err
+		}
+		flt.dueBefore = day
+	}
+	if ff.Assignee != "" {
+		flt.Assignees = []string{string(api.AssigneeNone)}
+		if !strings.EqualFold(ff.Assignee, "none") {
+			person, err := s.Person(ctx, ff.Assignee)
+			if err != nil {
+				return err
+			}
+			flt.Assignees = []string{person.ID}
+		}
+	}
+	return nil
+}
+
+// resolveSection sets flt's section to the one --section names, looked
+// for among rows first (no call), then in the deal's whole list: rows
+// filtered by the server may lack a section nothing under it matched.
+func (ff *RequestFilterFlags) resolveSection(ctx context.Context, s *dealScope, rows []api.DealRequest, flt *requestFilter) error {
+	if ff.Section == "" {
+		return nil
+	}
+	sec := findRow(rows, ff.Section)
+	if sec == nil {
+		var err error
+		if sec, err = s.Request(ctx, ff.Section); err != nil {
+			return err
+		}
+	}
+	if sec.Kind != api.KindSection {
+		return cmdutil.UsageErrorf("--section %s: %s is a request, not a section", ff.Section, sec.Number)
+	}
+	flt.sectionID = sec.ID
+	return nil
+}
