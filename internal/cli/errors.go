@@ -38,7 +38,8 @@ func exitCode(err error) int {
 		return cmdutil.ExitRateLimited
 	}
 	var fe *output.FormatError
-	if errors.As(err, &fe) {
+	var jqe *output.JQError
+	if errors.As(err, &fe) || errors.As(err, &jqe) {
 		return cmdutil.ExitUsage
 	}
 	var ce *client.Error

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 )
 
@@ -33,6 +36,44 @@ func TestOutputFormatCheckedBeforeWriting(t *testing.T) {
 				t.Errorf("%d calls made before the usage error: %v", n, ts.callList())
 			}
 		})
+	}
+}
+
+// TestJQFailingAtRunTime: an expression that compiles but fails on the
+// command's JSON is the user's mistake as one that does not compile is:
+// exit 2, bad_request under --json, naming the expression and jq's
+// error. A write it follows was made, and the message does not say
+// otherwise.
+func TestJQFailingAtRunTime(t *testing.T) {
+	t.Parallel()
+	ts := newFalcon(t)
+	// Errors under --jq are the JSON ErrorResponse, as under --json.
+	refusal := func(r result) string {
+		t.Helper()
+		var refused api.ErrorResponse
+		if r.code != cmdutil.ExitUsage {
+			t.Fatalf("exit %d, want 2, stderr %q", r.code, r.err)
+		}
+		if err := json.Unmarshal([]byte(r.err), &refused); err != nil || refused.Code != api.CodeBadRequest {
+			t.Fatalf("error %v %q, want bad_request", err, r.err)
+		}
+		return fmt.Sprint(refused.Params["message"])
+	}
+	msg := refusal(run(t, ts, runOpts{}, "requests", "ls", "--jq", ".[0].title + 1"))
+	if !strings.HasPrefix(msg, `--jq ".[0].title + 1": cannot add: string ("Corporate") and number (1): the command ran`) ||
+		!strings.Contains(msg, "--json shows") {
+		t.Errorf("message %q", msg)
+	}
+	msg = refusal(run(t, ts, runOpts{}, "requests", "ls", "--json", "--jq", ".[0].title.x"))
+	if !strings.HasPrefix(msg, `--jq ".[0].title.x": expected an object but got: string ("Corporate")`) {
+		t.Errorf("message %q", msg)
+	}
+	msg = refusal(run(t, ts, runOpts{}, "answer", "1.1", "-m", "Attached.", "--jq", ".message.text - 1"))
+	if !strings.HasPrefix(msg, `--jq ".message.text - 1": cannot subtract`) || strings.Contains(msg, "nothing was done") {
+		t.Errorf("message %q", msg)
+	}
+	if n := ts.callsTo("POST /api/v1/deals/" + ts.dealID() + "/requests/" + ts.id("1.1") + "/messages"); n != 1 {
+		t.Errorf("%d posts, want 1: the answer is written before its output", n)
 	}
 }
 

@@ -20,6 +20,21 @@ func CompileJQ(expr string) (*gojq.Code, error) {
 	return gojq.Compile(q)
 }
 
+// JQError is a --jq expression that compiled but failed on the command's
+// JSON (adding a string to a number, indexing an array by a name): the
+// user's mistake, as an expression that does not compile is (exit 2),
+// found only once the command has run.
+type JQError struct {
+	Expr string
+	Err  error
+}
+
+func (e *JQError) Error() string {
+	return fmt.Sprintf("--jq %q: %v: the command ran, and its output did not fit the expression; --json shows the JSON --jq reads", e.Expr, e.Err)
+}
+
+func (e *JQError) Unwrap() error { return e.Err }
+
 // runJQ evaluates expr over v's JSON form. Strings print raw and other
 // values as compact JSON, one result a line, as `jq -r` users expect. A
 // raw string is server text: on a terminal (tty) it is made safe, piped it
@@ -47,7 +62,7 @@ func runJQ(w io.Writer, expr string, v any, tty bool) error {
 			if h, ok := err.(*gojq.HaltError); ok && h.Value() == nil {
 				return nil
 			}
-			return fmt.Errorf("--jq %q: %w", expr, err)
+			return &JQError{Expr: expr, Err: err}
 		}
 		if s, ok := r.(string); ok {
 			if tty {
