@@ -32,6 +32,10 @@ where it has one, else through a preview the assistant must show and a
 token it must pass back). Text from the deal is handed over as data, marked
 as written by people on the deal, never as instructions.
 
+It checks the key once at start (as 'dealctl whoami' does) and exits with
+whoami's message and exit code when the key is bad, expired or revoked
+(4) or the server cannot be reached (1), before serving anything.
+
 See docs/mcp.md for the client configuration, the tools and the safety model.`,
 		Example: `  dealctl mcp --deal falcon
   dealctl mcp --allow-writes
@@ -40,6 +44,14 @@ See docs/mcp.md for the client configuration, the tools and the safety model.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := f.Client()
 			if err != nil {
+				return err
+			}
+			// The key is checked once, before serving: a bad, expired or
+			// revoked key, or a server out of reach, fails here as
+			// 'dealctl whoami' fails (same message and exit code), so
+			// an MCP client or a script sees the failure at start, not
+			// at the assistant's first tool call (docs/mcp.md).
+			if _, err := c.Me(cmd.Context()); err != nil {
 				return err
 			}
 			server, err := f.Server()
