@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,11 +27,18 @@ type options struct {
 	seconds     float64
 	workers     int
 	shape       worldShape
+	cells       map[string]bool // the cells to run; nil runs them all
 }
+
+// cellNames are the -cells values, in the order the cells run.
+var cellNames = []string{"list304", "request", "list200", "post", "mixed-whole", "mixed"}
+
+// runs reports whether the cell named is among those asked for.
+func (o options) runs(cell string) bool { return o.cells == nil || o.cells[cell] }
 
 func main() {
 	var o options
-	var cores, serverCPUs string
+	var cores, serverCPUs, cells string
 	flag.StringVar(&o.dealctl, "dealctl", "./dealctl", "the dealctl binary to serve with (built beforehand)")
 	flag.StringVar(&o.db, "db", "", "a postgres:// URL to seed and serve instead of a SQLite file (the database runs unpinned)")
 	flag.StringVar(&o.workdir, "workdir", "", "folder for the world file, the database and the server logs (default: a new temporary one); a SQLite database seeded there before is used again")
@@ -44,7 +52,17 @@ func main() {
 	flag.IntVar(&o.shape.keys, "keys", 128, "keys (one user each)")
 	flag.IntVar(&o.shape.perDeal, "keys-per-deal", 16, "keys on each deal, half on each side")
 	flag.IntVar(&o.shape.bigRows, "big-rows", 21000, "rows of one more deal, measured after the matrix (0: none)")
+	flag.StringVar(&cells, "cells", "", "the cells to run, comma-separated, of "+strings.Join(cellNames, ",")+" (empty: all; to profile one load)")
 	flag.Parse()
+	if cells != "" {
+		o.cells = map[string]bool{}
+		for _, c := range strings.Split(cells, ",") {
+			if !slices.Contains(cellNames, c) {
+				fail(fmt.Errorf("-cells: no cell %q; the cells are %s", c, strings.Join(cellNames, ",")))
+			}
+			o.cells[c] = true
+		}
+	}
 	var err error
 	if o.cores, err = intList(cores); err != nil {
 		fail(err)
@@ -219,22 +237,34 @@ func measure(o options, s *server, ids worldIDs, n int) (row, error) {
 	}
 	d := time.Duration(o.seconds * float64(time.Second))
 	r := row{cores: n}
-	r.list304 = l.run(d, l.list304)
-	r.request200 = l.run(d, l.request200)
-	r.list200 = l.run(d, l.list200)
-	cpu := s.cpuSeconds()
-	r.post = l.run(d, l.post)
-	if r.post.calls > 0 {
-		r.postCPUms = (s.cpuSeconds() - cpu) * 1000 / float64(r.post.calls)
+	if o.runs("list304") {
+		r.list304 = l.run(d, l.list304)
 	}
-	if err := l.warm(); err != nil { // every key holds the lists as they are now
-		return row{}, err
+	if o.runs("request") {
+		r.request200 = l.run(d, l.request200)
 	}
-	r.mixedWhole = l.run(d, l.mixedWhole)
-	if err := l.warm(); err != nil {
-		return row{}, err
+	if o.runs("list200") {
+		r.list200 = l.run(d, l.list200)
 	}
-	r.mixed = l.run(d, l.mixed)
+	if o.runs("post") {
+		cpu := s.cpuSeconds()
+		r.post = l.run(d, l.post)
+		if r.post.calls > 0 {
+			r.postCPUms = (s.cpuSeconds() - cpu) * 1000 / float64(r.post.calls)
+		}
+	}
+	if o.runs("mixed-whole") {
+		if err := l.warm(); err != nil { // every key holds the lists as they are now
+			return row{}, err
+		}
+		r.mixedWhole = l.run(d, l.mixedWhole)
+	}
+	if o.runs("mixed") {
+		if err := l.warm(); err != nil {
+			return row{}, err
+		}
+		r.mixed = l.run(d, l.mixed)
+	}
 	r.rss, r.peakRSS = s.rssMiB()
 	return r, nil
 }
