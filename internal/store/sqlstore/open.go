@@ -30,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,6 +71,9 @@ type DB struct {
 	// group commits SQLite's concurrent writes together (write_group.go);
 	// nil on PostgreSQL, whose writers run side by side.
 	group *writeGroup
+	// checkpoints copies SQLite's log back into the database beside the
+	// writer (sqlite_checkpoint.go); nil on PostgreSQL.
+	checkpoints *checkpointer
 	// migrated is what Open's migration run applied.
 	migrated MigrationReport
 	// skipEvents leaves events unwritten; only the benchmark that prices
@@ -264,7 +268,7 @@ func openSQLite(path, sync string) (*DB, error) {
 	// (write_group.go) and the statement journals of multi-row writes out
 	// of a temporary file: they were 8 % of a post's CPU in write system
 	// calls.
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(" + syncPragma + ")&_pragma=foreign_keys(1)&_pragma=temp_store(2)"
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(" + syncPragma + ")&_pragma=foreign_keys(1)&_pragma=temp_store(2)&_pragma=wal_autocheckpoint(" + strconv.Itoa(walBackstopPages) + ")"
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
 	write, err := sql.Open("sqlite", base+"&_txlock=immediate")
 	if err != nil {
@@ -279,7 +283,9 @@ func openSQLite(path, sync string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	read.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	return &DB{dialect: SQLite, write: write, read: read, gate: newWriteGate(), group: &writeGroup{}, reads: newPreparedReads(read, true), writes: newPreparedReads(write, true)}, nil
+	db := &DB{dialect: SQLite, write: write, read: read, gate: newWriteGate(), group: &writeGroup{}, reads: newPreparedReads(read, true), writes: newPreparedReads(write, true)}
+	db.startCheckpointer()
+	return db, nil
 }
 
 func openPostgres(dsn string) (*DB, error) {
@@ -305,6 +311,7 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes the pools.
 func (db *DB) Close() error {
+	db.stopCheckpointer()
 	db.reads.Close()
 	db.writes.Close()
 	err := db.write.Close()

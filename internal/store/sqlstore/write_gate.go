@@ -39,5 +39,9 @@ func (db *DB) execWrite(ctx context.Context, query string, args ...any) (sql.Res
 		return nil, err
 	}
 	defer release()
-	return db.write.ExecContext(ctx, query, args...)
+	res, err := db.write.ExecContext(ctx, query, args...)
+	if err == nil {
+		db.noteWritten()
+	}
+	return res, err
 }

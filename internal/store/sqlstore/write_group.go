@@ -179,23 +179,33 @@ func (db *DB) commitGroup(batch []*groupedWrite) {
 			return
 		}
 	}
-	failAll(tx.Commit())
+	err = tx.Commit()
+	failAll(err)
+	if err == nil {
+		db.noteWritten()
+	}
 }
 
 // inSavepoint runs w's body inside a savepoint and sets its outcome; it
 // returns an error only when the transaction itself is lost.
 func (db *DB) inSavepoint(ctx context.Context, tx *sql.Tx, w *groupedWrite) error {
-	if _, err := tx.ExecContext(ctx, "SAVEPOINT grouped_write"); err != nil {
+	if err := execPrepared(ctx, db, tx, savepointSQL); err != nil {
 		return err
 	}
 	if w.err = w.body(w.ctx, tx); w.err != nil {
-		if _, err := tx.ExecContext(ctx, "ROLLBACK TO grouped_write"); err != nil {
+		if err := execPrepared(ctx, db, tx, rollbackToSavepointSQL); err != nil {
 			return w.err // SQLite rolled the whole transaction back
 		}
 	}
-	_, err := tx.ExecContext(ctx, "RELEASE grouped_write")
-	return err
+	return execPrepared(ctx, db, tx, releaseSavepointSQL)
 }
+
+// The savepoint each write of a group runs in.
+const (
+	savepointSQL           = "SAVEPOINT grouped_write"
+	rollbackToSavepointSQL = "ROLLBACK TO grouped_write"
+	releaseSavepointSQL    = "RELEASE grouped_write"
+)
 
 // groupContext bounds the group's own statements (BEGIN, the savepoints,
 // COMMIT) by the latest deadline of its writes, and cancels them with no
