@@ -65,9 +65,6 @@ type DB struct {
 	writes *preparedReads
 	// idemPurge paces the purge of expired idempotency answers.
 	idemPurge idempotencyPurge
-	// gate queues SQLite's writers in arrival order (write_gate.go);
-	// nil on PostgreSQL.
-	gate writeGate
 	// group commits SQLite's concurrent writes together (write_group.go);
 	// nil on PostgreSQL, whose writers run side by side.
 	group *writeGroup
@@ -283,7 +280,7 @@ func openSQLite(path, sync string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	read.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	db := &DB{dialect: SQLite, write: write, read: read, gate: newWriteGate(), group: &writeGroup{}, reads: newPreparedReads(read, true), writes: newPreparedReads(write, true)}
+	db := &DB{dialect: SQLite, write: write, read: read, group: &writeGroup{}, reads: newPreparedReads(read, true), writes: newPreparedReads(write, true)}
 	db.startCheckpointer()
 	return db, nil
 }

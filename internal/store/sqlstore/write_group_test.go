@@ -69,14 +69,24 @@ func (g *groupTest) queued(n int) {
 	g.t.Fatalf("fewer than %d writes queued", n)
 }
 
-// holdWriter keeps the group's leader from writing until released, so
-// that the writes that come meanwhile queue behind it.
+// holdWriter starts a write that waits, inside its group, until
+// released, so that the writes that come meanwhile queue behind it.
 func (g *groupTest) holdWriter() (release func()) {
-	rel, err := g.db.gate.enter(context.Background())
-	if err != nil {
-		g.t.Fatal(err)
+	running, proceed, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- g.db.writeTx(context.Background(), writeOp{fn: noDeal(func(*sql.Tx) error {
+			close(running)
+			<-proceed
+			return nil
+		})})
+	}()
+	<-running
+	return func() {
+		close(proceed)
+		if err := <-done; err != nil {
+			g.t.Error(err)
+		}
 	}
-	return rel
 }
 
 var errWriteRefused = errors.New("refused by the write itself")
@@ -100,7 +110,7 @@ func TestGroupedWritesFailAlone(t *testing.T) {
 			errs[n] = g.insert(context.Background(), n, after)
 		}()
 	}
-	g.queued(writers)
+	g.queued(1 + writers)
 	release()
 	wg.Wait()
 	var want []int
@@ -128,9 +138,6 @@ func TestGroupLostWholeFailsEveryWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	release := g.holdWriter()
-	first := make(chan error, 1)
-	go func() { first <- g.insert(context.Background(), 0, nil) }() // leads a group of one
-	g.queued(1)
 	const writers = 5
 	errs := make([]error, writers)
 	var wg sync.WaitGroup
@@ -153,16 +160,13 @@ func TestGroupLostWholeFailsEveryWrite(t *testing.T) {
 		g.queued(2 + i)
 	}
 	release()
-	if err := <-first; err != nil {
-		t.Fatal(err)
-	}
 	wg.Wait()
 	for i, err := range errs {
 		if err == nil {
 			t.Errorf("write %d reported written, but its group's transaction was lost", i+1)
 		}
 	}
-	if got, want := g.rows(), []int{0, 100}; !slices.Equal(got, want) {
+	if got, want := g.rows(), []int{100}; !slices.Equal(got, want) {
 		t.Errorf("rows %v, want %v", got, want)
 	}
 	// The store writes on afterwards.
@@ -178,14 +182,14 @@ func TestGroupWriteLeavesWithItsCall(t *testing.T) {
 	release := g.holdWriter()
 	first := make(chan error, 1)
 	go func() { first <- g.insert(context.Background(), 0, nil) }()
-	g.queued(1)
+	g.queued(2)
 	ctx, cancel := context.WithCancel(context.Background())
 	gone := make(chan error, 1)
 	go func() { gone <- g.insert(ctx, 1, nil) }()
-	g.queued(2)
+	g.queued(3)
 	later := make(chan error, 1)
 	go func() { later <- g.insert(context.Background(), 2, nil) }()
-	g.queued(3)
+	g.queued(4)
 	cancel()
 	if err := <-gone; !errors.Is(err, context.Canceled) {
 		t.Fatalf("a write whose call ended = %v, want context.Canceled", err)
@@ -232,5 +236,48 @@ func TestGroupedDealWritesEachCount(t *testing.T) {
 	}
 	if len(g.db.group.queue) != 0 {
 		t.Errorf("%d writes left in the queue", len(g.db.group.queue))
+	}
+}
+
+// Writes are written in the order they came, single statements
+// (execWrite) among them, which database/sql's pool (a random waiter
+// gets the freed connection) does not do.
+func TestGroupWritesInArrivalOrder(t *testing.T) {
+	g := newGroupTest(t)
+	release := g.holdWriter()
+	const writers = 8
+	errs := make(chan error, writers)
+	for n := range writers {
+		go func() {
+			if n%2 == 0 {
+				_, err := g.db.execWrite(context.Background(), "INSERT INTO grouped_rows (n) VALUES (?)", n)
+				errs <- err
+				return
+			}
+			errs <- g.insert(context.Background(), n, nil)
+		}()
+		g.queued(2 + n) // writer n waits before writer n+1 comes
+	}
+	release()
+	for range writers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := g.db.read.Query("SELECT n FROM grouped_rows ORDER BY rowid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []int
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, n)
+	}
+	if want := []int{0, 1, 2, 3, 4, 5, 6, 7}; !slices.Equal(got, want) {
+		t.Errorf("written in the order %v, want %v", got, want)
 	}
 }
