@@ -20,9 +20,9 @@ import (
 // behind them waited for it). With the reads queued here, at most a few
 // are runnable beside a write, so a write finishes in about its own time.
 //
-// Writes are never queued here: SQLite's are queued by the write gate
-// (sqlstore's writeGate), where a waiting writer takes no core, and a
-// write that waited behind reads would hold that gate longer. A read
+// Writes are never queued here: SQLite's queue for their group commit
+// (sqlstore's writeGroup), where a waiting writer takes no core, and a
+// write that waited behind reads would keep its group waiting longer. A read
 // holds its slot until it starts its answer (the first WriteHeader or
 // Write): sending the body to a slow reader takes no slot, and the
 // request body of a read is empty. Waiting counts against the call's

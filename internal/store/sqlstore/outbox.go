@@ -46,9 +46,17 @@ func (db *DB) RenewClaim(ctx context.Context, id string, attempts int, until tim
 	return n == 1, err
 }
 
-// MarkDelivered records a delivery.
-func (db *DB) MarkDelivered(ctx context.Context, id string, at time.Time) error {
-	_, err := db.execWrite(ctx, db.q("UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id = ?"), micros(at), id)
+// MarkDelivered records deliveries, in one statement.
+func (db *DB) MarkDelivered(ctx context.Context, at time.Time, ids ...string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 1+len(ids))
+	args = append(args, micros(at))
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	_, err := db.execWrite(ctx, db.q("UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id IN ("+placeholders(len(ids))+")"), args...)
 	return err
 }
 
