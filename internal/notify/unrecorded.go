@@ -42,11 +42,17 @@ func (u *unrecorded) pending() bool {
 func (w *Worker) recordPending(ctx context.Context) error {
 	w.unrecorded.mu.Lock()
 	defer w.unrecorded.mu.Unlock()
+	byTime := map[time.Time][]string{}
 	for id, at := range w.unrecorded.at {
-		if err := w.Store.MarkDelivered(ctx, id, at); err != nil {
-			return errors.Join(errUnrecorded, fmt.Errorf("notify: recording delivery of %s: %w", id, err))
+		byTime[at] = append(byTime[at], id)
+	}
+	for at, ids := range byTime {
+		if err := w.Store.MarkDelivered(ctx, at, ids...); err != nil {
+			return errors.Join(errUnrecorded, fmt.Errorf("notify: recording %d deliveries: %w", len(ids), err))
 		}
-		delete(w.unrecorded.at, id)
+		for _, id := range ids {
+			delete(w.unrecorded.at, id)
+		}
 	}
 	return nil
 }

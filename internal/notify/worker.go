@@ -164,6 +164,7 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 	held := w.hold(ctx, rows)
 	defer held.release()
 	var errs []error
+	sent := &sentBatch{w: w, held: held}
 	for i, n := range rows {
 		if ctx.Err() != nil {
 			errs = append(errs, w.release(book, rows[i:]))
@@ -187,21 +188,18 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 		stop()
 		if sendErr == nil {
 			delivered++
-			at := w.now()
-			if err := w.Store.MarkDelivered(book, n.ID, at); err != nil {
-				// The database is away: keep the delivery to record before
-				// anything else, and start no further send meanwhile (each
-				// would be one more to lose). The rest lapse unsent.
-				w.unrecorded.add(n.ID, at)
-				errs = append(errs, errUnrecorded, fmt.Errorf("notify: recording delivery of %s: %w", n.ID, err))
-				held.settle(n)
-				break
-			}
-			held.settle(n)
 			// One line per delivery, ids only: the subject and body are
 			// deal content. The log sender's own line is its delivery.
 			if _, logged := w.Sender.(*LogSender); !logged {
 				w.log().Info("notify: delivered", rowAttrs(n)...)
+			}
+			if err := sent.add(book, n); err != nil {
+				// The database is away: the deliveries are kept to record
+				// before anything else, and no further send starts
+				// meanwhile (each would be one more to lose). The rest
+				// lapse unsent.
+				errs = append(errs, err)
+				break
 			}
 			continue
 		}
@@ -209,6 +207,7 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 		errs = append(errs, w.fail(book, n, sendErr))
 		held.settle(n)
 	}
+	errs = append(errs, sent.record(book))
 	return delivered, failed, errors.Join(errs...)
 }
 

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,11 +22,11 @@ type flakyOutbox struct {
 
 var errDatabaseAway = errors.New("connection refused")
 
-func (o *flakyOutbox) MarkDelivered(ctx context.Context, id string, at time.Time) error {
+func (o *flakyOutbox) MarkDelivered(ctx context.Context, at time.Time, ids ...string) error {
 	if o.down.Load() {
 		return errDatabaseAway
 	}
-	return o.Outbox.MarkDelivered(ctx, id, at)
+	return o.Outbox.MarkDelivered(ctx, at, ids...)
 }
 
 // countingSender counts sends per notification id.
@@ -54,9 +55,11 @@ func (c *countingSender) total() int {
 	return total
 }
 
-// A delivery that cannot be recorded stops the batch (no further send
-// while the database is away) and is recorded before anything is claimed
-// again, however late: no row reaches the receiver twice.
+// Deliveries that cannot be recorded stop the batch (no further send
+// while the database is away) and are recorded before anything is
+// claimed again, however late: no row reaches the receiver twice. The
+// three rows here are recorded together (recordEvery), so all three are
+// sent before the record fails.
 func TestWorkerStopsBatchWhenARecordFailsAndRecordsItFirst(t *testing.T) {
 	f := newFixture(t)
 	ids := f.post(t, "Answer.", f.bob(), f.dave(), recipient{f.pAlice, "alice@target.example"})
@@ -66,17 +69,22 @@ func TestWorkerStopsBatchWhenARecordFailsAndRecordsItFirst(t *testing.T) {
 	clk := &clock{t0}
 	w := &Worker{Store: out, Sender: snd, Log: quietLog(), Now: clk.Now}
 	d, _, err := w.RunOnce(context.Background())
-	if d != 1 || !errors.Is(err, errDatabaseAway) || snd.total() != 1 {
-		t.Fatalf("RunOnce with the database away = %d delivered, %d sent, %v; want 1 send, then a stop with the record's error", d, snd.total(), err)
+	if d != 3 || !errors.Is(err, errDatabaseAway) || !errors.Is(err, errUnrecorded) || snd.total() != 3 {
+		t.Fatalf("RunOnce with the database away = %d delivered, %d sent, %v; want 3 sends, then the record's error", d, snd.total(), err)
 	}
 	// Still away, long after every claim lapsed: nothing is claimed or sent.
 	clk.t = t0.Add(time.Hour)
-	if d, _, err := w.RunOnce(context.Background()); d != 0 || err == nil || snd.total() != 1 {
+	if d, _, err := w.RunOnce(context.Background()); d != 0 || err == nil || snd.total() != 3 {
 		t.Fatalf("RunOnce while still away = %d, %v, %d sent; want nothing sent and an error", d, err, snd.total())
 	}
+	for _, id := range ids {
+		if n := f.rows(t)[id]; n.DeliveredAt != nil {
+			t.Errorf("row %s recorded while the database was away: %+v", id, n)
+		}
+	}
 	out.down.Store(false)
-	if d, fl, err := w.RunOnce(context.Background()); d != 2 || fl != 0 || err != nil {
-		t.Fatalf("RunOnce once back = %d, %d, %v; want the 2 rows never sent", d, fl, err)
+	if d, fl, err := w.RunOnce(context.Background()); d != 0 || fl != 0 || err != nil {
+		t.Fatalf("RunOnce once back = %d, %d, %v; want the records written and nothing sent again", d, fl, err)
 	}
 	for _, id := range ids {
 		if snd.sent[id] != 1 {
@@ -86,6 +94,48 @@ func TestWorkerStopsBatchWhenARecordFailsAndRecordsItFirst(t *testing.T) {
 			t.Errorf("row %s not recorded as delivered: %+v", id, n)
 		}
 	}
+}
+
+// A slow sender's deliveries are recorded soon after each is sent: a
+// delivery waits for its record at most recordWithin and the one send
+// that ends it, so sends as slow as that are recorded in twos.
+func TestWorkerRecordsASlowSendersDeliveriesSoon(t *testing.T) {
+	f := newFixture(t)
+	f.post(t, "Answer.", f.bob(), f.dave(), recipient{f.pAlice, "alice@target.example"})
+	rec := &recordingOutbox{Outbox: f.st}
+	clk := &clock{t0}
+	slow := senderFunc(func(context.Context, store.Notification) error {
+		clk.t = clk.t.Add(recordWithin) // each send takes recordWithin
+		return nil
+	})
+	w := &Worker{Store: rec, Sender: slow, Log: quietLog(), Now: clk.Now}
+	if d, _, err := w.RunOnce(context.Background()); d != 3 || err != nil {
+		t.Fatalf("RunOnce = %d, %v; want 3 delivered", d, err)
+	}
+	if want := []int{2, 1}; !slices.Equal(rec.sizes, want) {
+		t.Errorf("records of %v deliveries, want %v", rec.sizes, want)
+	}
+	// A fast sender's three are recorded in one write.
+	f.post(t, "More.", f.bob(), f.dave(), recipient{f.pAlice, "alice@target.example"})
+	rec.sizes = nil
+	w.Sender = &countingSender{}
+	if d, _, err := w.RunOnce(context.Background()); d != 3 || err != nil {
+		t.Fatalf("RunOnce = %d, %v; want 3 delivered", d, err)
+	}
+	if want := []int{3}; !slices.Equal(rec.sizes, want) {
+		t.Errorf("records of %v deliveries, want %v", rec.sizes, want)
+	}
+}
+
+// recordingOutbox notes how many deliveries each record wrote.
+type recordingOutbox struct {
+	store.Outbox
+	sizes []int
+}
+
+func (o *recordingOutbox) MarkDelivered(ctx context.Context, at time.Time, ids ...string) error {
+	o.sizes = append(o.sizes, len(ids))
+	return o.Outbox.MarkDelivered(ctx, at, ids...)
 }
 
 // Run retries an unrecorded delivery within moments of the database

@@ -21,7 +21,8 @@ const (
 )
 
 // ReasonServerBusy is the reason of a 503 for a call whose body the
-// server cannot start reading: maxBodies are being read already.
+// server cannot start reading (maxBodies are being read already), or a
+// read that waited its whole deadline for its turn (readSlots).
 const ReasonServerBusy = "server_busy"
 
 // reasonTooManyBodies is the reason of a 429 for a key with

@@ -58,6 +58,9 @@ type Config struct {
 	// /dl/{token}, streamed through this server, instead of presigned
 	// URLs to the store (docs/server.md, "Files in object storage").
 	FilesProxy bool
+	// ReadSlots bounds the API reads whose handlers run at once (0: by
+	// the store, defaultReadSlots; negative: no bound). See readSlots.
+	ReadSlots int
 }
 
 // ObjectStore is an S3-compatible store of file bytes (internal/blob).
@@ -100,6 +103,7 @@ type Server struct {
 	objects    ObjectStore
 	presign    bool // links to object-stored files are presigned URLs
 	dbTimeout  time.Duration
+	reads      readSlots // API reads running at once; nil: no bound
 }
 
 // New builds a server; it reads (or creates) the link-signing secret.
@@ -153,7 +157,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.mux = s.routes()
-	s.handler = s.logged(s.schemaGate(s.bounded(s.mux)))
+	slots := cfg.ReadSlots
+	if slots == 0 {
+		slots = defaultReadSlots(cfg.Store.Dialect())
+	}
+	s.reads = newReadSlots(slots)
+	s.handler = s.logged(s.schemaGate(s.bounded(s.admitted(s.mux))))
 	return s, nil
 }
 

@@ -194,7 +194,8 @@ type Outbox interface {
 	// when the row was delivered, or claimed again (attempts moved on)
 	// after the claim lapsed.
 	RenewClaim(ctx context.Context, id string, attempts int, until time.Time) (bool, error)
-	MarkDelivered(ctx context.Context, id string, at time.Time) error
+	// MarkDelivered records deliveries made by at, in one write.
+	MarkDelivered(ctx context.Context, at time.Time, ids ...string) error
 	MarkFailed(ctx context.Context, id string, errText string, retryAt time.Time) error
 	Notifications(ctx context.Context, dealID string) ([]Notification, error)
 }

@@ -69,7 +69,8 @@ func (r *recorder) statements(db *DB) []statement {
 // notifications), so SQLite does not parse them each time. A statement that fails to prepare is run
 // unprepared, which costs time, not correctness.
 func (db *DB) prepareWrites(ctx context.Context) {
-	queries := append([]string{insertMessage, insertFile, updateRequest}, insertEventsSQL[1:]...)
+	queries := append([]string{insertMessage, insertFile, updateRequest, bumpDealQuery(false), bumpDealQuery(true), requestSQL,
+		savepointSQL, rollbackToSavepointSQL, releaseSavepointSQL}, insertEventsSQL[1:]...)
 	for _, q := range append(queries, insertNotifications[1:]...) {
 		_, _ = db.writes.stmt(ctx, db.q(q))
 	}
@@ -85,6 +86,14 @@ func execPrepared(ctx context.Context, db *DB, tx *sql.Tx, query string, args ..
 	}
 	_, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, args...)
 	return err
+}
+
+// queryRowPrepared is execPrepared for a statement that answers a row.
+func queryRowPrepared(ctx context.Context, db *DB, tx *sql.Tx, query string, args ...any) *sql.Row {
+	if stmt := db.writes.kept(query); stmt != nil {
+		return tx.StmtContext(ctx, stmt).QueryRowContext(ctx, args...)
+	}
+	return tx.QueryRowContext(ctx, query, args...)
 }
 
 // RecordEvents writes events that change nothing else (downloads): the

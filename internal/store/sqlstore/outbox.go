@@ -22,15 +22,22 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, 
 		if err != nil {
 			return err
 		}
+		if len(rows) == 0 {
+			return nil
+		}
+		// One statement for the batch: the rows are this transaction's
+		// (SQLite's write lock; PostgreSQL's FOR UPDATE), so each one's
+		// attempts are the ones just read.
+		until := now.Add(lease)
+		args := []any{micros(until)}
 		for _, n := range rows {
 			n.Attempts++
-			n.NextAttemptAt = now.Add(lease)
-			if _, err := tx.ExecContext(ctx, db.q("UPDATE notifications SET attempts = ?, next_attempt_at = ? WHERE id = ?"), n.Attempts, micros(n.NextAttemptAt), n.ID); err != nil {
-				return err
-			}
+			n.NextAttemptAt = until
 			out = append(out, n)
+			args = append(args, n.ID)
 		}
-		return nil
+		_, err = tx.ExecContext(ctx, db.q("UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id IN ("+placeholders(len(rows))+")"), args...)
+		return err
 	})})
 	return out, err
 }
@@ -46,9 +53,17 @@ func (db *DB) RenewClaim(ctx context.Context, id string, attempts int, until tim
 	return n == 1, err
 }
 
-// MarkDelivered records a delivery.
-func (db *DB) MarkDelivered(ctx context.Context, id string, at time.Time) error {
-	_, err := db.execWrite(ctx, db.q("UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id = ?"), micros(at), id)
+// MarkDelivered records deliveries, in one statement.
+func (db *DB) MarkDelivered(ctx context.Context, at time.Time, ids ...string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 1+len(ids))
+	args = append(args, micros(at))
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	_, err := db.execWrite(ctx, db.q("UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id IN ("+placeholders(len(ids))+")"), args...)
 	return err
 }
 

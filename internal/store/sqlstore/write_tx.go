@@ -28,6 +28,9 @@ import (
 //	                         pipelined, in two or three round trips
 //	                         (pipelineOnRequest).
 //
+// On SQLite, writes that come while another is being written are
+// committed together, each in its own savepoint (write_group.go).
+//
 // A write that fails rolls back whole. Driver errors are mapped once,
 // by code, in mapErr. The search index needs nothing here: the database
 // keeps it in the same transaction (migration 0007's triggers and
@@ -52,7 +55,7 @@ func (db *DB) writeTx(ctx context.Context, op writeOp) error {
 			return db.pipelineOnRequest(ctx, op.deal, op.request, op.shared, op.plan)
 		}
 		op.fn = func(tx *sql.Tx, rec *recorder) error {
-			r, err := getRequest(ctx, db, tx, op.deal, op.request)
+			r, err := requestInTx(ctx, db, tx, op.deal, op.request)
 			if err != nil {
 				return err
 			}
@@ -63,37 +66,39 @@ func (db *DB) writeTx(ctx context.Context, op writeOp) error {
 			return w.runIn(ctx, db, tx)
 		}
 	}
-	release, err := db.gate.enter(ctx)
-	if err != nil {
-		return err
+	body := func(ctx context.Context, tx *sql.Tx) error {
+		// A deal's write checks the schema in its bump (bumpDealGuarded),
+		// one statement fewer.
+		if err := db.guardSchemaInTx(ctx, tx, op.deal == ""); err != nil {
+			return err
+		}
+		var rec *recorder
+		if op.deal != "" {
+			seq, err := bumpDealGuarded(ctx, db, tx, op.deal, op.shared)
+			if err != nil {
+				return err
+			}
+			rec = newRecorder(ctx, op.deal)
+			rec.seq = seq
+		}
+		if err := op.fn(tx, rec); err != nil {
+			return err
+		}
+		if rec != nil {
+			return rec.flush(ctx, db, tx)
+		}
+		return nil
 	}
-	defer release()
+	if db.group != nil {
+		return db.inGroup(ctx, body)
+	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	// A deal's write checks the schema in its bump (bumpDealGuarded), one
-	// statement fewer.
-	if err := db.guardSchemaInTx(ctx, tx, op.deal == ""); err != nil {
+	if err := body(ctx, tx); err != nil {
 		return err
-	}
-	var rec *recorder
-	if op.deal != "" {
-		seq, err := bumpDealGuarded(ctx, db, tx, op.deal, op.shared)
-		if err != nil {
-			return err
-		}
-		rec = newRecorder(ctx, op.deal)
-		rec.seq = seq
-	}
-	if err := op.fn(tx, rec); err != nil {
-		return err
-	}
-	if rec != nil {
-		if err := rec.flush(ctx, db, tx); err != nil {
-			return err
-		}
 	}
 	return tx.Commit()
 }

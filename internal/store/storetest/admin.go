@@ -84,9 +84,7 @@ func testOutbox(t *testing.T, s store.Store) {
 	if c := claimIDs(t, s, t0.Add(2*time.Hour), 10, lease); !reflect.DeepEqual(c, ids) {
 		t.Errorf("claim at t0+2h = %v, want %v", c, ids)
 	}
-	for _, id := range ids {
-		must(t, s.MarkDelivered(ctx, id, t0.Add(2*time.Hour)))
-	}
+	must(t, s.MarkDelivered(ctx, t0.Add(2*time.Hour), ids...))
 	if c := claimIDs(t, s, t0.Add(48*time.Hour), 10, lease); len(c) != 0 {
 		t.Errorf("delivered rows claimed again: %v", c)
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,11 +27,18 @@ type options struct {
 	seconds     float64
 	workers     int
 	shape       worldShape
+	cells       map[string]bool // the cells to run; nil runs them all
 }
+
+// cellNames are the -cells values, in the order the cells run.
+var cellNames = []string{"list304", "request", "list200", "post", "mixed-whole", "mixed"}
+
+// runs reports whether the cell named is among those asked for.
+func (o options) runs(cell string) bool { return o.cells == nil || o.cells[cell] }
 
 func main() {
 	var o options
-	var cores, serverCPUs string
+	var cores, serverCPUs, cells string
 	flag.StringVar(&o.dealctl, "dealctl", "./dealctl", "the dealctl binary to serve with (built beforehand)")
 	flag.StringVar(&o.db, "db", "", "a postgres:// URL to seed and serve instead of a SQLite file (the database runs unpinned)")
 	flag.StringVar(&o.workdir, "workdir", "", "folder for the world file, the database and the server logs (default: a new temporary one); a SQLite database seeded there before is used again")
@@ -44,7 +52,17 @@ func main() {
 	flag.IntVar(&o.shape.keys, "keys", 128, "keys (one user each)")
 	flag.IntVar(&o.shape.perDeal, "keys-per-deal", 16, "keys on each deal, half on each side")
 	flag.IntVar(&o.shape.bigRows, "big-rows", 21000, "rows of one more deal, measured after the matrix (0: none)")
+	flag.StringVar(&cells, "cells", "", "the cells to run, comma-separated, of "+strings.Join(cellNames, ",")+" (empty: all; to profile one load)")
 	flag.Parse()
+	if cells != "" {
+		o.cells = map[string]bool{}
+		for _, c := range strings.Split(cells, ",") {
+			if !slices.Contains(cellNames, c) {
+				fail(fmt.Errorf("-cells: no cell %q; the cells are %s", c, strings.Join(cellNames, ",")))
+			}
+			o.cells[c] = true
+		}
+	}
 	var err error
 	if o.cores, err = intList(cores); err != nil {
 		fail(err)
@@ -91,7 +109,8 @@ type row struct {
 	list304, request200, list200, post, mixed result
 	mixedWhole                                result // the mixed load fetching changed lists whole
 	rss, peakRSS                              float64
-	postCPUms                                 float64 // server CPU per post in the post cell
+	postCPUms                                 float64 // server CPU per post in the post cell, deliveries included
+	postDBCPUms                               float64 // PostgreSQL's CPU per post, when it runs on this machine
 }
 
 func run(o options) error {
@@ -219,29 +238,50 @@ func measure(o options, s *server, ids worldIDs, n int) (row, error) {
 	}
 	d := time.Duration(o.seconds * float64(time.Second))
 	r := row{cores: n}
-	r.list304 = l.run(d, l.list304)
-	r.request200 = l.run(d, l.request200)
-	r.list200 = l.run(d, l.list200)
-	cpu := s.cpuSeconds()
-	r.post = l.run(d, l.post)
-	if r.post.calls > 0 {
-		r.postCPUms = (s.cpuSeconds() - cpu) * 1000 / float64(r.post.calls)
+	if o.runs("list304") {
+		r.list304 = l.run(d, l.list304)
 	}
-	if err := l.warm(); err != nil { // every key holds the lists as they are now
-		return row{}, err
+	if o.runs("request") {
+		r.request200 = l.run(d, l.request200)
 	}
-	r.mixedWhole = l.run(d, l.mixedWhole)
-	if err := l.warm(); err != nil {
-		return row{}, err
+	if o.runs("list200") {
+		r.list200 = l.run(d, l.list200)
 	}
-	r.mixed = l.run(d, l.mixed)
+	if o.runs("post") {
+		pm := 0
+		if strings.HasPrefix(o.db, "postgres") {
+			pm = postmaster(o.db)
+		}
+		settle(func() float64 { return s.cpuSeconds() + treeCPU(pm) })
+		server, db := s.cpuSeconds(), treeCPU(pm)
+		r.post = l.run(d, l.post)
+		// The posts' notifications are delivered by the server's worker,
+		// partly after the cell: their CPU is the posts' too.
+		settle(func() float64 { return s.cpuSeconds() + treeCPU(pm) })
+		if r.post.calls > 0 {
+			r.postCPUms = (s.cpuSeconds() - server) * 1000 / float64(r.post.calls)
+			r.postDBCPUms = (treeCPU(pm) - db) * 1000 / float64(r.post.calls)
+		}
+	}
+	if o.runs("mixed-whole") {
+		if err := l.warm(); err != nil { // every key holds the lists as they are now
+			return row{}, err
+		}
+		r.mixedWhole = l.run(d, l.mixedWhole)
+	}
+	if o.runs("mixed") {
+		if err := l.warm(); err != nil {
+			return row{}, err
+		}
+		r.mixed = l.run(d, l.mixed)
+	}
 	r.rss, r.peakRSS = s.rssMiB()
 	return r, nil
 }
 
 func printRow(r row) {
-	fmt.Printf("%d core(s): list 304 %.0f/s, one request %.0f/s, list 200 %.0f/s, post %.0f/s (p50 %.1f ms, p99 %.1f ms, server CPU %.2f ms a post), mixed with deltas %.0f/s (posts p50 %.1f ms, p99 %.1f ms), mixed with whole lists %.0f/s (posts p50 %.1f ms, p99 %.1f ms), RSS %.0f MiB (peak %.0f)\n",
-		r.cores, r.list304.perSecond(), r.request200.perSecond(), r.list200.perSecond(), r.post.perSecond(), r.post.postMillis(0.5), r.post.postMillis(0.99), r.postCPUms,
+	fmt.Printf("%d core(s): list 304 %.0f/s, one request %.0f/s, list 200 %.0f/s, post %.0f/s (p50 %.1f ms, p99 %.1f ms, server CPU %.2f ms + database %.2f ms a post), mixed with deltas %.0f/s (posts p50 %.1f ms, p99 %.1f ms), mixed with whole lists %.0f/s (posts p50 %.1f ms, p99 %.1f ms), RSS %.0f MiB (peak %.0f)\n",
+		r.cores, r.list304.perSecond(), r.request200.perSecond(), r.list200.perSecond(), r.post.perSecond(), r.post.postMillis(0.5), r.post.postMillis(0.99), r.postCPUms, r.postDBCPUms,
 		r.mixed.perSecond(), r.mixed.postMillis(0.5), r.mixed.postMillis(0.99), r.mixedWhole.perSecond(), r.mixedWhole.postMillis(0.5), r.mixedWhole.postMillis(0.99), r.rss, r.peakRSS)
 	for name, res := range map[string]result{"list 304": r.list304, "one request": r.request200, "list 200": r.list200, "post": r.post, "mixed": r.mixed, "mixed whole": r.mixedWhole} {
 		if res.errors > 0 || len(res.unwanted) > 0 {
