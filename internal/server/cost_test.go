@@ -29,6 +29,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/notify"
 	"github.com/dealctl/dealctl/internal/pgtest"
 	"github.com/dealctl/dealctl/internal/s3test"
 	"github.com/dealctl/dealctl/internal/server"
@@ -70,6 +71,11 @@ func costServe(dsn string) int {
 	if st.Dialect() == sqlstore.Postgres {
 		cfg.Limiter = st.RateLimiter()
 	}
+	// The notification worker delivers what posts queue, as serve's does
+	// (to its log, here nowhere), so that a post's deliveries are counted.
+	worker := &notify.Worker{Store: st, Sender: &notify.LogSender{Log: logger}, Log: logger}
+	cfg.Posted = worker.Poke
+	go func() { _ = worker.Run(ctx) }()
 	srv, err := server.New(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -209,6 +215,11 @@ type costCase struct {
 	header []string // name, value
 	body   []byte
 	want   int
+	before func() // run once before the case is measured
+	// settle: the case's CPU includes what the server does after the
+	// calls because of them (the notification worker's deliveries), up
+	// to when the server and the database are idle again.
+	settle bool
 }
 
 // load sends c to base for d; it returns the calls made.
@@ -258,6 +269,9 @@ func load(b *testing.B, base string, c costCase, d time.Duration) int {
 // child and, when postmaster is not 0, of the database.
 func measure(b *testing.B, ch *child, postmaster int, c costCase, d time.Duration) (server, database time.Duration) {
 	load(b, ch.base, c, d/10) // warm connections, caches and the pool
+	if c.settle {
+		settleCPU(ch.cmd.Process.Pid, postmaster) // the warm calls' own work done
+	}
 	s0, _, err := procCPU(ch.cmd.Process.Pid, false)
 	if err != nil {
 		b.Fatal(err)
@@ -267,12 +281,36 @@ func measure(b *testing.B, ch *child, postmaster int, c costCase, d time.Duratio
 		db0 = clusterCPU(postmaster)
 	}
 	calls := load(b, ch.base, c, d)
+	if c.settle {
+		settleCPU(ch.cmd.Process.Pid, postmaster)
+	}
 	s1, _, _ := procCPU(ch.cmd.Process.Pid, false)
 	server = (s1 - s0) / time.Duration(calls)
 	if postmaster != 0 {
 		database = (clusterCPU(postmaster) - db0) / time.Duration(calls)
 	}
 	return server, database
+}
+
+// settleCPU waits until the server and the database use less than a
+// twentieth of a core over 200 ms (at most 30 s).
+func settleCPU(pid, postmaster int) {
+	cpu := func() time.Duration {
+		s, _, _ := procCPU(pid, false)
+		if postmaster != 0 {
+			s += clusterCPU(postmaster)
+		}
+		return s
+	}
+	last := cpu()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		now := cpu()
+		if now-last < 10*time.Millisecond {
+			return
+		}
+		last = now
+	}
 }
 
 func costDuration() time.Duration {
@@ -331,6 +369,11 @@ func costOn(b *testing.B, dialect, dsn string, d time.Duration) {
 		// Last: every post changes the deal's version.
 		{name: "post a message", method: http.MethodPost, path: func(i int) string { return list + "/" + requests[i%len(requests)] + "/messages" },
 			header: []string{"Content-Type", "application/json"}, body: []byte(`{"text":"Part of the answer, more to come.","partial":true}`), want: http.StatusCreated},
+		// The same with 8 people joined on the other side, each told of
+		// every post, their deliveries counted (before: tellOthers).
+		{name: "post, 8 told", method: http.MethodPost, path: func(i int) string { return list + "/" + requests[i%len(requests)] + "/messages" },
+			header: []string{"Content-Type", "application/json"}, body: []byte(`{"text":"Part of the answer, more to come.","partial":true}`), want: http.StatusCreated,
+			before: func() { tellOthers(b, dsn, dealID, 8) }, settle: true},
 	}
 	// The machine's load moves every figure: each case is measured in
 	// rounds, each beside the static server's matching answer measured
@@ -339,6 +382,9 @@ func costOn(b *testing.B, dialect, dsn string, d time.Duration) {
 	fmt.Fprintf(out, "\n%s, %d clients, %d-row deal, %d rounds of %s a case, list %d bytes\n", dialect, costClients, len(requests)+20, costRounds, d, len(body))
 	fmt.Fprintf(out, "%-18s %10s %10s %10s %12s %s\n", "call", "server µs", "db µs", "total µs", "static µs", "ratio")
 	for i, c := range cases {
+		if c.before != nil {
+			c.before()
+		}
 		yard := staticCases[0]
 		if i == 3 {
 			yard = staticCases[1]
