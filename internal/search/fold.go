@@ -65,30 +65,18 @@ var capitals = sync.OnceValue(func() [][2]rune {
 
 // FoldSQL are the pieces of PostgreSQL's dealctl_search_fold, written as
 // its migration holds them: marks, a regular expression's bracket of
-// the nonspacing marks Fold drops; withCapitals, one of the characters
-// that leave a capital to lower once decomposed (the capitals, and Ά,
-// Й); capitals, one of those capitals; from and to, the translate()
+// the nonspacing marks Fold drops; capitalsClass, one of the capitals
+// left to lower once a text is decomposed; from and to, the translate()
 // table that lowers them, in code point order.
-func FoldSQL() (marks, withCapitals, capitalsClass, from, to string) {
+func FoldSQL() (marks, capitalsClass, from, to string) {
 	var caps []rune
-	isCapital := map[rune]bool{}
 	var f, t strings.Builder
 	for _, c := range capitals() {
 		caps = append(caps, c[0])
-		isCapital[c[0]] = true
 		f.WriteRune(c[0])
 		t.WriteRune(c[1])
 	}
-	var with []rune
-	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
-		for _, d := range norm.NFD.String(string(r)) {
-			if isCapital[d] {
-				with = append(with, r)
-				break
-			}
-		}
-	}
-	return bracket(unicode.Mn, nil), bracket(nil, with), bracket(nil, caps), f.String(), t.String()
+	return bracket(unicode.Mn, nil), bracket(nil, caps), f.String(), t.String()
 }
 
 // bracket writes a regular expression's bracket matching the runes of

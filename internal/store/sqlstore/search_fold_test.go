@@ -25,8 +25,8 @@ func TestPostgresFoldMigrationIsSearchFoldSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	marks, withCapitals, capitals, from, to := search.FoldSQL()
-	for name, piece := range map[string]string{"marks": marks, "withCapitals": withCapitals, "capitals": "(?=" + capitals + ")", "from": from, "to": to} {
+	marks, capitals, from, to := search.FoldSQL()
+	for name, piece := range map[string]string{"marks": marks, "capitals": capitals, "split": "(?=" + capitals + ")", "from": from, "to": to} {
 		if !strings.Contains(string(migration), "'"+piece+"'") {
 			t.Errorf("%s does not hold search.FoldSQL's %s: make it again from search.FoldSQL", foldMigration, name)
 		}
