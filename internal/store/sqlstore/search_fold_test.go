@@ -11,6 +11,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/pgtest"
 	"github.com/dealctl/dealctl/internal/search"
+	"github.com/dealctl/dealctl/internal/store"
 )
 
 // foldMigration is the migration that defines dealctl_search_fold as it
@@ -182,4 +183,38 @@ func TestPostgresFoldMigrationOnAnOlderDatabase(t *testing.T) {
 			t.Errorf("searching %q after the migration: %v", q, got)
 		}
 	}
+}
+
+// TestSearchThreadPhraseNewestFirst: a phrase's matches in threads come
+// newest first and a page of them is the newest, among messages holding
+// its words out of order too (PostgreSQL checks the phrase on them one
+// by one, newest first, until the page is full); more says whether
+// others matched.
+func TestSearchThreadPhraseNewestFirst(t *testing.T) {
+	t.Parallel()
+	onEachDialect(t, func(t *testing.T, db *DB) {
+		d := seedSearchDeal(t, db)
+		var ids []string
+		for _, text := range []string{"Kalomi vitoru, first.", "Vitoru kalomi.", "Kalomi vitoru again.", "vitoru then kalomi", "vitoru, kalomi"} {
+			ids = append(ids, post(t, db, d, d.req["1.2"], d.buyer, false, text))
+		}
+		for _, tc := range []struct {
+			limit int
+			want  []string
+			more  bool
+		}{
+			{1, []string{ids[2]}, true},
+			{2, []string{ids[2], ids[0]}, false},
+			{5, []string{ids[2], ids[0]}, false},
+		} {
+			res := searchAs(t, db, d, d.buyer, `"kalomi vitoru"`, func(q *store.SearchQuery) { q.Requests, q.Limit = false, tc.limit })
+			var got []string
+			for _, h := range res.Hits {
+				got = append(got, h.MessageID)
+			}
+			if !slices.Equal(got, tc.want) || res.More != tc.more {
+				t.Errorf("limit %d: %v more %v, want %v more %v", tc.limit, got, res.More, tc.want, tc.more)
+			}
+		}
+	})
 }
