@@ -218,3 +218,20 @@ func TestSearchThreadPhraseNewestFirst(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchStopWordsAlone: a query of English stop words alone finds
+// nothing on PostgreSQL (they are not indexed) and fails nowhere, in
+// requests or threads, alone or beside a phrase; SQLite indexes them.
+func TestSearchStopWordsAlone(t *testing.T) {
+	t.Parallel()
+	onEachDialect(t, func(t *testing.T, db *DB) {
+		d := seedSearchDeal(t, db)
+		post(t, db, d, d.req["1.2"], d.buyer, false, "The data room of the deal.")
+		if got := find(t, db, d, d.buyer, "the"); (db.Dialect() == Postgres) != (len(got) == 0) {
+			t.Errorf("searching the: %v", got)
+		}
+		if got := find(t, db, d, d.buyer, `the "data room"`); !same(got, "1.3:message", "1.2:message") && !same(got, "1.2:message", "1.3:message") {
+			t.Errorf(`searching the "data room": %v`, got)
+		}
+	})
+}
