@@ -70,7 +70,7 @@ CREATE INDEX files_search ON files USING gin (search_vector);
 
 -- A message's vector is no longer stored: the index alone holds it
 -- (docs/decisions.md, "Search"). Stored, the vectors were a third of the
--- database (56 % added to it, where the target is 50 %; 25 % now, on the
+-- database (56 % added to it, where the target is 50 %; 21.5 % now, on the
 -- benchmark's deal of 100,000 messages); 0007 stored them because a
 -- phrase's match is checked against the row's vector, which computed
 -- again from the text took 1.1 ms with 0007's fold and takes 40 µs with
