@@ -106,6 +106,38 @@ func URL(t testing.TB) string {
 	return u.String()
 }
 
+// KeptURL returns the URL of the database named name on the test
+// PostgreSQL server, created when it is missing and never dropped: for a
+// benchmark whose seeding takes longer than its measuring (the search
+// benchmark's deal, a quarter of an hour), so that runs can share it.
+// name must be a plain identifier; the caller says where it is kept.
+func KeptURL(t testing.TB, name string) string {
+	t.Helper()
+	Available(t)
+	admin, err := sql.Open("pgx", baseURL)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var exists bool
+	if err := admin.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	if !exists {
+		if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+			t.Fatalf("pgtest: cannot create %s on %s: %v", name, redact(baseURL), err)
+		}
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		t.Fatalf("pgtest: %s: %v", EnvURL, err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
 // Main runs the package's tests and then stops the server pgtest started,
 // if any. Use it from TestMain: os.Exit(pgtest.Main(m)). Without it the
 // server is still stopped, by a watchdog, shortly after the process ends.

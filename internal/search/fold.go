@@ -1,96 +1,117 @@
 package search
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
 
-// Folding makes "Société" and "societe", "ÉTÉ" and "été" the same word.
-// SQLite's FTS5 tokenizer does it itself (unicode61 remove_diacritics 2:
-// letters whose canonical decomposition is a base letter and marks lose
-// the marks, every letter is lowered). PostgreSQL has no such built-in
-// (unaccent is a contrib extension a hosted database may lack, and
-// lower() under the C locale lowers ASCII only), so its migration 0007
-// defines dealctl_search_fold with translate() on the table below, made
-// here and checked against the migration by a test: one rule, both
-// stores.
+// Folding makes "Société" and "societe", "ÉTÉ" and "été", "ΆΛΦΑ" and
+// "αλφα" the same word. The rule, one for every script: the text's
+// canonical decomposition (NFD), without its nonspacing marks (Unicode's
+// Mn: accents, and the marks of other scripts), lowered letter by letter
+// (Unicode's simple lowercase). Letters that do not decompose keep what
+// they are (ø, ł, æ, ß, đ: lowered only).
+//
+// SQLite's FTS5 tokenizer folds the indexed text itself (unicode61
+// remove_diacritics 2). PostgreSQL has no such built-in (unaccent is a
+// contrib extension a hosted database may lack, and lower() under the C
+// locale lowers ASCII only), so its migration 0010 defines
+// dealctl_search_fold from the pieces FoldSQL makes here; a test checks
+// the migration against them, and the function against Fold on every
+// character: one rule, both stores.
 
-// foldedBlocks are the scripts whose letters are folded one for one:
-// Latin (with its accented letters), Greek and Cyrillic. Other scripts'
-// letters are kept as they are.
-var foldedBlocks = [][2]rune{
-	{0x00C0, 0x024F}, // Latin-1 Supplement, Latin Extended-A and -B
-	{0x0370, 0x03FF}, // Greek and Coptic
-	{0x0400, 0x04FF}, // Cyrillic
-	{0x1E00, 0x1EFF}, // Latin Extended Additional (Vietnamese)
+// Fold lowers s and takes the accents off its letters, as the search
+// index does.
+func Fold(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, norm.NFD.String(s))
 }
 
-// foldTable maps each letter that folds to another to its folded form.
-var foldTable = sync.OnceValue(func() map[rune]rune {
-	out := map[rune]rune{}
-	for _, block := range foldedBlocks {
-		for r := block[0]; r <= block[1]; r++ {
-			if f, ok := foldLetter(r); ok {
-				out[r] = f
-			}
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// capitals are the letters Fold lowers that can be left in a text once
+// it is decomposed (a capital that decomposes, É, is lowered as its base
+// letter), other than ASCII's, each with its lowercase: what
+// PostgreSQL's lower() does not do under the C locale.
+var capitals = sync.OnceValue(func() [][2]rune {
+	var out [][2]rune
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		l := unicode.ToLower(r)
+		if l != r && norm.NFD.String(string(r)) == string(r) {
+			out = append(out, [2]rune{r, l})
 		}
 	}
 	return out
 })
 
-// foldLetter is r without its marks, lowered, when that is one other
-// letter.
-func foldLetter(r rune) (rune, bool) {
-	if !unicode.IsLetter(r) {
-		return 0, false
-	}
-	var base []rune
-	for _, d := range norm.NFD.String(string(r)) {
-		if !unicode.Is(unicode.Mn, d) {
-			base = append(base, d)
-		}
-	}
-	if len(base) != 1 {
-		return 0, false
-	}
-	f := unicode.ToLower(base[0])
-	return f, f != r
-}
-
-// Fold lowers s and takes the accents off its letters, as the search
-// index does.
-func Fold(s string) string {
-	table := foldTable()
-	return strings.Map(func(r rune) rune {
-		if r < 0x80 {
-			return unicode.ToLower(r)
-		}
-		if f, ok := table[r]; ok {
-			return f
-		}
-		if unicode.Is(unicode.Mn, r) {
-			return -1 // a combining accent typed apart
-		}
-		return unicode.ToLower(r)
-	}, s)
-}
-
-// FoldTable is the table as the two strings PostgreSQL's translate()
-// takes: every letter of from becomes the letter at the same place in
-// to. Letters come in code point order.
-func FoldTable() (from, to string) {
-	table := foldTable()
+// FoldSQL are the pieces of PostgreSQL's dealctl_search_fold, written as
+// its migration holds them: marks, a regular expression's bracket of
+// the nonspacing marks Fold drops; capitalsClass, one of the capitals
+// left to lower once a text is decomposed; from and to, the translate()
+// table that lowers them, in code point order.
+func FoldSQL() (marks, capitalsClass, from, to string) {
+	var caps []rune
 	var f, t strings.Builder
-	for _, block := range foldedBlocks {
-		for r := block[0]; r <= block[1]; r++ {
-			if m, ok := table[r]; ok {
-				f.WriteRune(r)
-				t.WriteRune(m)
+	for _, c := range capitals() {
+		caps = append(caps, c[0])
+		f.WriteRune(c[0])
+		t.WriteRune(c[1])
+	}
+	return bracket(unicode.Mn, nil), bracket(nil, caps), f.String(), t.String()
+}
+
+// bracket writes a regular expression's bracket matching the runes of
+// table, or else of list (sorted), as ranges of \u and \U escapes, so
+// that no mark stands in the migration to combine with what is beside it.
+func bracket(table *unicode.RangeTable, list []rune) string {
+	if table != nil {
+		list = nil
+		for r := rune(0); r <= unicode.MaxRune; r++ {
+			if unicode.Is(table, r) {
+				list = append(list, r)
 			}
 		}
 	}
-	return f.String(), t.String()
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < len(list); {
+		j := i
+		for j+1 < len(list) && list[j+1] == list[j]+1 {
+			j++
+		}
+		b.WriteString(escape(list[i]))
+		if j > i {
+			b.WriteByte('-')
+			b.WriteString(escape(list[j]))
+		}
+		i = j + 1
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func escape(r rune) string {
+	if r > 0xFFFF {
+		return fmt.Sprintf(`\U%08X`, r)
+	}
+	return fmt.Sprintf(`\u%04X`, r)
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // dropSearch are the statements that drop the search index, on each
-// dialect (migration 0007's objects).
+// dialect (migrations 0007's and 0010's objects).
 var dropSearch = map[string][]string{
 	sqlstore.SQLite: {
 		"DROP TRIGGER requests_search_insert", "DROP TRIGGER requests_search_delete", "DROP TRIGGER requests_search_update",
@@ -28,7 +28,6 @@ var dropSearch = map[string][]string{
 	sqlstore.Postgres: {
 		"DROP TRIGGER requests_search_insert ON requests", "DROP TRIGGER requests_search_update ON requests",
 		"DROP TABLE request_search", "DROP INDEX messages_search", "DROP INDEX files_search",
-		"ALTER TABLE messages DROP COLUMN search_vector",
 		"ALTER TABLE files DROP COLUMN search_vector",
 	},
 }

@@ -99,14 +99,14 @@ func searchBenchOn(b *testing.B, dialect string) *searchBench {
 	}
 	var sb *searchBench
 	if dialect == sqlstore.Postgres {
-		sb = seedSearchBench(b, pgtest.URL(b))
+		sb = postgresSearchBench(b)
 	} else {
 		// Kept between runs (seeding takes a minute): remove the folder
 		// to seed again.
 		dir := filepath.Join(os.TempDir(), fmt.Sprintf("dealctl-search-bench-%d", searchBenchRows()))
 		dsn := filepath.Join(dir, "search.db")
 		if _, err := os.Stat(dsn); err == nil {
-			sb = reopenSearchBench(b, dsn)
+			sb = reopenSearchBench(b, sqlstore.SQLite, dsn)
 		} else {
 			if err := os.MkdirAll(dir, 0o700); err != nil {
 				b.Fatal(err)
@@ -116,6 +116,38 @@ func searchBenchOn(b *testing.B, dialect string) *searchBench {
 	}
 	searchBenches[dialect] = sb
 	return sb
+}
+
+// postgresSearchBench seeds the deal in a database of its own, dropped
+// when the benchmark ends; with DEALCTL_SEARCH_BENCH_PG_KEEP=1 in one
+// that is kept between runs, dealctl_search_bench_ROWS on the test
+// server (seeding there takes 13–25 minutes): drop it to seed again. A
+// kept database made by an older dealctl is migrated when it is opened.
+func postgresSearchBench(b *testing.B) *searchBench {
+	b.Helper()
+	if os.Getenv("DEALCTL_SEARCH_BENCH_PG_KEEP") != "1" {
+		return seedSearchBench(b, pgtest.URL(b))
+	}
+	dsn := pgtest.KeptURL(b, fmt.Sprintf("dealctl_search_bench_%d", searchBenchRows()))
+	raw, err := sql.Open("pgx", dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer raw.Close()
+	// The deal is seeded in one transaction: it is there whole or not.
+	var seeded bool
+	if err := raw.QueryRow("SELECT to_regclass('deals') IS NOT NULL").Scan(&seeded); err != nil {
+		b.Fatal(err)
+	}
+	if seeded {
+		if err := raw.QueryRow("SELECT EXISTS (SELECT 1 FROM deals)").Scan(&seeded); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if seeded {
+		return reopenSearchBench(b, sqlstore.Postgres, dsn)
+	}
+	return seedSearchBench(b, dsn)
 }
 
 // seedSearchBench writes 100 sections of searchBenchRows()/100 requests,
@@ -192,13 +224,17 @@ func seedSearchBench(b *testing.B, dsn string) *searchBench {
 }
 
 // reopenSearchBench serves the deal an earlier run seeded in dsn.
-func reopenSearchBench(b *testing.B, dsn string) *searchBench {
+func reopenSearchBench(b *testing.B, dialect, dsn string) *searchBench {
 	b.Helper()
 	st, err := sqlstore.Open(context.Background(), dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
-	raw, err := sql.Open("sqlite", "file:"+dsn+"?mode=ro")
+	driver, rawDSN, order := "sqlite", "file:"+dsn+"?mode=ro", "rowid"
+	if dialect == sqlstore.Postgres {
+		driver, rawDSN, order = "pgx", dsn, "created_at, id"
+	}
+	raw, err := sql.Open(driver, rawDSN)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -208,7 +244,7 @@ func reopenSearchBench(b *testing.B, dsn string) *searchBench {
 		Scan(&sb.dealID, &sb.party, &sb.person); err != nil {
 		b.Fatal(err)
 	}
-	rows, err := raw.Query("SELECT id FROM requests WHERE kind = 'request' ORDER BY rowid")
+	rows, err := raw.Query("SELECT id FROM requests WHERE kind = 'request' ORDER BY " + order)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,12 +12,13 @@
 // transaction of their own (migrate.go). Driver errors are mapped once,
 // by code (mapErr, isDuplicate).
 //
-// The search index (migration 0007; search.go, search_sqlite.go,
-// search_pg.go) is kept by the database itself — SQLite triggers on
-// requests, messages and files; on PostgreSQL the requests' vectors in a
-// table of their own (request_search) written by triggers on requests,
-// the messages' and files' in generated columns, each with its index —
-// so it moves in the transaction of every write, whichever door it came
+// The search index (migrations 0007 and 0010; search.go,
+// search_sqlite.go, search_pg.go) is kept by the database itself —
+// SQLite triggers on requests, messages and files; on PostgreSQL the
+// requests' vectors in a table of their own (request_search) written by
+// triggers on requests, the messages' in an index on an expression of
+// their text, the files' in a generated column, each with its index — so
+// it moves in the transaction of every write, whichever door it came
 // through, with no code in the writers.
 package sqlstore
 

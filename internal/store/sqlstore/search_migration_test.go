@@ -4,13 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/pgtest"
-	"github.com/dealctl/dealctl/internal/search"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -118,30 +116,6 @@ func TestSearchInABackup(t *testing.T) {
 	for _, index := range []string{"requests_search", "messages_search", "files_search"} {
 		if _, err := backup.write.Exec("INSERT INTO " + index + " (" + index + ") VALUES ('integrity-check')"); err != nil {
 			t.Errorf("the backup's %s fails its integrity check: %v", index, err)
-		}
-	}
-}
-
-// TestPostgresFoldIsTheGoTable: dealctl_search_fold translates by
-// search.FoldTable, the one rule of folding, and folds as search.Fold.
-func TestPostgresFoldIsTheGoTable(t *testing.T) {
-	t.Parallel()
-	migration, err := os.ReadFile("migrations/postgres/0007_search.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	from, to := search.FoldTable()
-	if !strings.Contains(string(migration), "'"+from+"._/@:") || !strings.Contains(string(migration), "'"+to+"     '") {
-		t.Fatal("migrations/postgres/0007_search.sql does not translate by search.FoldTable: make it again from the table")
-	}
-	db := openPostgresTest(t)
-	for _, s := range []string{"Société ÉTÉ", "ΆΛΦΑ Дом", "Nguyễn naïve", "e\u0301t", "report_2023.pdf"} {
-		var got string
-		if err := db.read.QueryRow("SELECT dealctl_search_fold($1)", s).Scan(&got); err != nil {
-			t.Fatal(err)
-		}
-		if want := strings.Join(strings.FieldsFunc(search.Fold(s), func(r rune) bool { return strings.ContainsRune("._/@:", r) }), " "); got != want {
-			t.Errorf("dealctl_search_fold(%q) = %q, search.Fold with the word breaks says %q", s, got, want)
 		}
 	}
 }

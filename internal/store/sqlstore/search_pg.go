@@ -11,13 +11,14 @@ import (
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// On PostgreSQL a search asks the tsvectors of migration 0007, each
-// with its GIN index: request_search.vector, a request's in a table of
-// its own kept by triggers (weights A to D: number, title, body,
-// requester), and the stored columns messages.search_vector (its text)
-// and files.search_vector (its name). A term is folded by dealctl_search_fold,
-// as the indexed text was, and parsed by PostgreSQL's own parser, so 2.3
-// and FY2023 are the tokens they are in the text.
+// On PostgreSQL a search asks the tsvectors of migrations 0007 and
+// 0010, each with its GIN index: request_search.vector, a request's in a
+// table of its own kept by triggers (weights A to D: number, title, body,
+// requester); a message's, dealctl_search_vector(text), which only its
+// index holds (pgMessageVector); and files.search_vector (its name), a
+// stored column. A term is folded by dealctl_search_fold, as the indexed
+// text was, and parsed by PostgreSQL's own parser, so 2.3 and FY2023 are
+// the tokens they are in the text.
 
 // pgTerm is the tsquery of one term, taking one argument (the term's
 // text). A prefix term is one plain word (search.Parse), which folding
@@ -29,13 +30,27 @@ func pgTerm(t search.Term) string {
 	return "phraseto_tsquery('pg_catalog.english', dealctl_search_fold(?))"
 }
 
+// pgTermWords is pgTerm without the order of its words: each of them,
+// anywhere. The index answers it exactly, where a phrase's match (2.3 is
+// "2" then "3") is only a candidate until the row's vector is read.
+func pgTermWords(t search.Term) string {
+	if t.Prefix {
+		return pgTerm(t)
+	}
+	return "plainto_tsquery('pg_catalog.english', dealctl_search_fold(?))"
+}
+
 // pgAll is every term's tsquery joined by op (&& or ||), with the terms'
 // texts as its arguments.
 func pgAll(q search.Query, op string) (string, []any) {
+	return pgJoin(q, op, pgTerm)
+}
+
+func pgJoin(q search.Query, op string, term func(search.Term) string) (string, []any) {
 	parts := make([]string, len(q))
 	args := make([]any, len(q))
 	for i, t := range q {
-		parts[i], args[i] = "("+pgTerm(t)+")", t.Text
+		parts[i], args[i] = "("+term(t)+")", t.Text
 	}
 	return strings.Join(parts, " "+op+" "), args
 }
@@ -129,22 +144,40 @@ func (db *DB) pgRequestsIn(ctx context.Context, q store.SearchQuery, field api.S
 	return collect(ctx, db.read, scanRequestMatch, db.q(query), append(args, filterArgs...)...)
 }
 
+// pgMessageVector is a message's vector, as messages_search indexes it
+// (migration 0010): written the same, so that the planner uses the index.
+const pgMessageVector = "dealctl_search_vector(m.text)"
+
 // pgThreadMatches finds the messages, and the files and links, that hold
 // every term, newest first, at most limit of each.
+//
+// A message's vector is not stored (it would be a third of the
+// database: docs/decisions.md, "Search"), so a phrase's match is checked
+// by computing it again from the text, 40 µs a message. The index finds
+// the messages holding the words (exactly), those are put newest first,
+// and the phrase is checked on them in that order until limit are found:
+// a phrase found in most of them costs limit checks, not one for every
+// message holding its words. A query without a phrase (its words' query
+// is its own) checks nothing.
 func (db *DB) pgThreadMatches(ctx context.Context, q store.SearchQuery, limit int) (messages, files []store.SearchHit, err error) {
 	tsq, tsArgs := pgAll(q.Terms, "&&")
+	words, wordArgs := pgJoin(q.Terms, "&&", pgTermWords)
 	filter, filterArgs := searchFilter(q.Filter)
-	args := append(append(append(tsArgs, q.DealID, q.ViewerParty), filterArgs...), limit)
 	// The matches are found by the index first (MATERIALIZED): left to
 	// itself the planner may walk the deal's messages newest first and
 	// compute each one's vector, which for a rare word is every message.
+	// OFFSET 0 keeps the phrase's check out of the ordered subquery, so
+	// that it runs on its rows one by one, as LIMIT asks for them.
+	args := slices.Concat(wordArgs, []any{q.DealID, q.ViewerParty}, filterArgs, wordArgs, tsArgs, tsArgs, []any{limit})
 	messages, err = collect(ctx, db.read, scanMessageHit, db.q(`WITH found AS MATERIALIZED (
 			SELECT m.id, m.request_id, m.internal, m.posted_at, m.text FROM messages m JOIN requests r ON r.id = m.request_id
-			WHERE m.search_vector @@ (`+tsq+`) AND m.deal_id = ? AND `+visibleTo+filter+`)
-		SELECT id, request_id, internal, posted_at, text FROM found m`+threadOrder+" LIMIT ?"), args...)
+			WHERE `+pgMessageVector+` @@ (`+words+`) AND m.deal_id = ? AND `+visibleTo+filter+`)
+		SELECT id, request_id, internal, posted_at, text FROM (SELECT * FROM found m`+threadOrder+` OFFSET 0) m
+		WHERE (`+words+`) = (`+tsq+`) OR `+pgMessageVector+` @@ (`+tsq+`)`+threadOrder+" LIMIT ?"), args...)
 	if err != nil {
 		return nil, nil, err
 	}
+	args = slices.Concat(tsArgs, []any{q.DealID, q.ViewerParty}, filterArgs, []any{limit})
 	files, err = collect(ctx, db.read, scanFileHit, db.q(`WITH found AS MATERIALIZED (
 			SELECT f.version_id, f.kind, COALESCE(f.name, '') AS name, m.id, m.request_id, m.internal, m.posted_at, f.position
 			FROM files f JOIN messages m ON m.id = f.message_id JOIN requests r ON r.id = f.request_id

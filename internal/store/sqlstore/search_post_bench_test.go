@@ -20,7 +20,7 @@ import (
 // message on PostgreSQL in a minute, where internal/server's
 // BenchmarkSearchPostgres/post seeds for a quarter of an hour: two
 // databases seeded alike with a small deal (400 requests, 2,000
-// messages), one with the search objects of migration 0007 dropped,
+// messages), one with the search objects dropped,
 // and posts (a status move, as the API posts an answer) alternately on
 // each, so that whatever else the machine does weighs on both alike.
 // It reports each one's median and how much dearer the index makes a
@@ -84,8 +84,8 @@ func BenchmarkSearchPostCostPostgres(b *testing.B) {
 	b.ReportMetric(100*(p50["index"]/p50["none"]-1), "%-slower")
 }
 
-// dropSearchPostgres drops migration 0007's search objects, whichever
-// way the requests' vectors are kept.
+// dropSearchPostgres drops the search objects of migrations 0007 and
+// 0010, whichever way the vectors are kept.
 var dropSearchPostgres = []string{
 	"DROP TRIGGER IF EXISTS requests_search_insert ON requests", "DROP TRIGGER IF EXISTS requests_search_update ON requests",
 	"DROP TABLE IF EXISTS request_search",

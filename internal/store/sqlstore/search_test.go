@@ -148,6 +148,9 @@ func TestSearchFindsAndRanks(t *testing.T) {
 			{"accounts statements", []string{"1.1:request"}}, // one in the title, one in the body
 			{`"financial statements"`, []string{"1.1:body"}},
 			{`"statements financial"`, []string{}},
+			{`"data room"`, []string{"1.3:message"}}, // a phrase in a thread
+			{`"room data"`, []string{}},
+			{`"accounts data"`, []string{}}, // both words in the message, not side by side
 			{"societe generale", []string{"1.4:title"}},
 			{"SOCIÉTÉ", []string{"1.4:title"}},
 			{"2.3", []string{"1.2:body"}},
