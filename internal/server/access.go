@@ -15,6 +15,11 @@ import (
 // them again). docs/server.md, "What a call reads", says why.
 const DefaultAccessCacheTTL = 2 * time.Second
 
+// versionedMembersTTL is how long a deal's members are kept for writes
+// after they were read: the version keeps them exact, this only bounds
+// how long a deal no one writes to keeps its entry.
+const versionedMembersTTL = 10 * time.Minute
+
 // accessCacheEntries bounds each access cache; keys and deals in use at
 // once on one server are far fewer.
 const accessCacheEntries = 10_000
@@ -48,6 +53,10 @@ type accessCaches struct {
 	keys    *ttlCache[string, keyHolder]          // by key prefix
 	orgs    *ttlCache[string, store.Organization] // by id
 	members *ttlCache[string, dealMembers]        // by deal id
+	// versioned holds members by deal for writes, checked against the
+	// deal's members version (membersAt); the lifetime only bounds how
+	// long an unused deal's entry stays.
+	versioned *ttlCache[string, versionedMembers]
 }
 
 func newAccessCaches(ttl time.Duration, now func() time.Time) accessCaches {
@@ -55,6 +64,8 @@ func newAccessCaches(ttl time.Duration, now func() time.Time) accessCaches {
 		keys:    newTTLCache[string, keyHolder](ttl, accessCacheEntries, now),
 		orgs:    newTTLCache[string, store.Organization](ttl, accessCacheEntries, now),
 		members: newTTLCache[string, dealMembers](ttl, accessCacheEntries, now),
+		// The version, not the lifetime, keeps these exact.
+		versioned: newTTLCache[string, versionedMembers](versionedMembersTTL, accessCacheEntries, now),
 	}
 }
 
@@ -124,4 +135,34 @@ func (s *Server) organization(ctx context.Context, id string) (store.Organizatio
 	}
 	s.access.orgs.put(id, o)
 	return o, nil
+}
+
+// versionedMembers are a deal's members as they stood at a members
+// version (store.Deal.MembersVersion).
+type versionedMembers struct {
+	version int64
+	members dealMembers
+}
+
+// membersAt is a deal's members at version, the deal's members version
+// as just read: kept from an earlier write at the same version, else read
+// and kept. A write must not act on members older than the call
+// (DefaultAccessCacheTTL is for reads), and the version says exactly
+// whether the kept ones are: migration 0011's triggers move it with every
+// change of the deal's parties, people and their users. Members read
+// after the deal's row are at least as new as version; kept under it, a
+// later write at a newer version reads them again.
+func (s *Server) membersAt(ctx context.Context, dealID string, version int64) (dealMembers, error) {
+	if v, ok := s.access.versioned.get(dealID); ok && v.version == version {
+		return v.members, nil
+	}
+	parties, people, err := s.store.Members(ctx, dealID)
+	if err != nil {
+		return dealMembers{}, err
+	}
+	m := dealMembers{parties: parties, people: people}
+	if len(people) > 0 {
+		s.access.versioned.put(dealID, versionedMembers{version: version, members: m})
+	}
+	return m, nil
 }

@@ -195,17 +195,32 @@ type seating struct {
 // deal outside the key's limits, or one the user is not on or has not
 // joined.
 func (s *Server) seatOn(ctx context.Context, c *call, dealID string) (seating, error) {
-	if !api.IsID(dealID) {
-		return seating{}, errNotFound
-	}
-	dealID = canonicalID(dealID)
-	if c.key.DealIDs != nil && !slices.Contains(c.key.DealIDs, dealID) {
+	dealID, ok := keyReaches(c, dealID)
+	if !ok {
 		return seating{}, errNotFound
 	}
 	members, err := s.dealMembersOf(ctx, dealID, c.fresh)
 	if err != nil {
 		return seating{}, err
 	}
+	return seatIn(c, dealID, members)
+}
+
+// keyReaches canonicalises a deal id from a path, and reports whether it
+// is an id the caller's key may reach at all.
+func keyReaches(c *call, dealID string) (string, bool) {
+	if !api.IsID(dealID) {
+		return "", false
+	}
+	dealID = canonicalID(dealID)
+	if c.key.DealIDs != nil && !slices.Contains(c.key.DealIDs, dealID) {
+		return "", false
+	}
+	return dealID, true
+}
+
+// seatIn finds the caller's seat among a deal's members.
+func seatIn(c *call, dealID string, members dealMembers) (seating, error) {
 	seat, ok := members.seat(c.user.ID)
 	// A person invited but not yet joined has accepted nothing (the deal's
 	// terms, its confidentiality): their key does not reach the deal until

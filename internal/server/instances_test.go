@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/openapitest"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store"
@@ -237,5 +238,37 @@ func TestWarmCallsReadOnlyTheDeal(t *testing.T) {
 	c.post(messagesPath(falcon, row), map[string]any{"text": "note", "internal": true}).want(http.StatusCreated)
 	if n := reads.n.Load(); n < 3 {
 		t.Errorf("a write made %d reads of the key with its user, the deal's members and the deal's row; it must read them afresh", n)
+	}
+}
+
+// TestSeatChangeRefusedByWritesAtOnce: a person whose access is lowered
+// is refused by the next write on every instance, though each kept the
+// deal's members from an earlier write (the members version moved).
+func TestSeatChangeRefusedByWritesAtOnce(t *testing.T) {
+	t.Parallel()
+	a := newEnv(t)
+	b := a.secondInstance(t)
+	falcon, row := a.deal("falcon"), a.row("falcon/1.1")
+	for _, in := range []*env{a, b} {
+		in.as(t, "ben-write").post(messagesPath(falcon, row), map[string]any{"text": "More to come", "partial": true}).want(http.StatusCreated)
+	}
+	ctx := context.Background()
+	_, people, err := a.st.Members(ctx, falcon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ben store.Person
+	for _, p := range people {
+		if p.Email == "ben@acme.example" {
+			ben = p
+		}
+	}
+	ben.Access = api.AccessViewer
+	if err := a.st.Apply(ctx, func(tx store.AdminTx) error { _, err := tx.PutPerson(ben); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []*env{a, b} {
+		in.as(t, "ben-write").post(messagesPath(falcon, row), map[string]any{"text": "After the change"}).
+			wantErr(http.StatusForbidden, "forbidden", "cannot_post")
 	}
 }

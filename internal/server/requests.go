@@ -132,12 +132,46 @@ func (s *Server) seatAndRequestID(ctx context.Context, c *call, r *http.Request)
 // reachRequest resolves the deal and the request of the path, reading
 // both rows in one statement.
 func (s *Server) reachRequest(ctx context.Context, c *call, r *http.Request) (*dealCall, store.Request, error) {
+	if c.fresh {
+		return s.reachRequestToWrite(ctx, c, r)
+	}
 	st, id, err := s.seatAndRequestID(ctx, c, r)
 	if err != nil {
 		return nil, store.Request{}, err
 	}
 	deal, row, err := s.store.DealRequest(ctx, st.dealID, id)
 	dc, err := st.reach(c, deal, err)
+	return dc, row, err
+}
+
+// reachRequestToWrite is reachRequest for a write: the deal's row and
+// the request's are read first, in one statement, and the deal's members
+// version tells whether the members kept from an earlier write are
+// current, so a write reads them only after they changed (membersAt).
+// What is refused, and how, is reachRequest's: 404 for a deal or request
+// the caller cannot reach.
+func (s *Server) reachRequestToWrite(ctx context.Context, c *call, r *http.Request) (*dealCall, store.Request, error) {
+	dealID, ok := keyReaches(c, r.PathValue("deal_id"))
+	id := r.PathValue("request_id")
+	if !ok || !api.IsID(id) {
+		return nil, store.Request{}, errNotFound
+	}
+	deal, row, err := s.store.DealRequest(ctx, dealID, canonicalID(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, store.Request{}, errNotFound
+	}
+	if err != nil {
+		return nil, store.Request{}, err
+	}
+	members, err := s.membersAt(ctx, dealID, deal.MembersVersion)
+	if err != nil {
+		return nil, store.Request{}, err
+	}
+	st, err := seatIn(c, dealID, members)
+	if err != nil {
+		return nil, store.Request{}, err
+	}
+	dc, err := st.reach(c, deal, nil)
 	return dc, row, err
 }
 

@@ -40,6 +40,10 @@ type Deal struct {
 	// recorded download: it is the place of the deal's newest events
 	// (Event.Seq).
 	EventSeq int64
+	// MembersVersion moves whenever the deal's parties or people, or
+	// their users' names and addresses, change (migration 0011's
+	// triggers): members read at a version are current while it holds.
+	MembersVersion int64
 }
 
 // UserDeal is a deal as listed for one user, with what their seat on it

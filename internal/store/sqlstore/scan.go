@@ -66,7 +66,7 @@ func notFound(err error) error {
 	return err
 }
 
-const dealCols = "id, name, codename, timezone, archived, version, shared_version, event_seq"
+const dealCols = "id, name, codename, timezone, archived, version, shared_version, event_seq, members_version"
 
 func scanDeal(s scanner) (store.Deal, error) {
 	var d store.Deal
@@ -76,7 +76,7 @@ func scanDeal(s scanner) (store.Deal, error) {
 
 // dealDest is where dealCols are scanned to.
 func dealDest(d *store.Deal) []any {
-	return []any{&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion, &d.EventSeq}
+	return []any{&d.ID, &d.Name, &d.Codename, &d.Timezone, &d.Archived, &d.Version, &d.SharedVersion, &d.EventSeq, &d.MembersVersion}
 }
 
 // scanUserDeal reads dealCols followed by the seat's is_project_admin.

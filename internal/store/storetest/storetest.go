@@ -47,6 +47,7 @@ func Run(t *testing.T, open Opener) {
 		{"Views", testViews},
 		{"OneStatementReads", testOneStatementReads},
 		{"ListChanges", testListChanges},
+		{"MembersVersion", testMembersVersion},
 		{"Outbox", testOutbox},
 		{"OutboxLimit", testOutboxLimit},
 		{"OutboxConcurrentClaims", testOutboxConcurrentClaims},
