@@ -27,6 +27,13 @@ func testMembersVersion(t *testing.T, s store.Store) {
 			t.Errorf("%s: members version %d → %d, want it moved", what, before, after)
 		}
 	}
+	// The world applied again changes no one: nothing moves, so no
+	// instance reads the members again for nothing.
+	unchanged := version()
+	must(t, s.Apply(ctx, func(tx store.AdminTx) error { return w.put(tx) }))
+	if again := version(); again != unchanged {
+		t.Errorf("the same world applied again moved the members version %d → %d", unchanged, again)
+	}
 	moves("a person's access", func(tx store.AdminTx) error {
 		_, err := tx.PutPerson(store.Person{DealID: w.deal, UserID: w.dave, PartyID: w.buy, Access: api.AccessEditor, Role: api.RoleOther})
 		return err
