@@ -7,8 +7,8 @@ import (
 )
 
 // listCache keeps what lists are answered from: the row sets of the lists
-// in use (one per deal and party, rowSet) and, apart, the bodies joined
-// from them for each caller (listBody). A newer value for a slot replaces
+// in use (one per deal and party, rowSet), from which each caller's body
+// is written (listBody). A newer value for a slot replaces
 // the older one, which no call asks for again. What a cache holds is
 // bounded by bytes, the least recently read value going first, and by
 // time: a value no call has read for idle is dropped, so the memory

@@ -51,6 +51,12 @@ func (p *callerParts) of(r *store.Request) [2][]byte {
 	return v
 }
 
+// sizeFor is the length of the row as the caller of p sees it.
+func (r *listRow) sizeFor(p *callerParts) int {
+	v := p.of(&r.req)
+	return len(r.json) + len(v[0]) + len(v[1])
+}
+
 // appendFor appends the row as the caller of p sees it.
 func (r *listRow) appendFor(out []byte, p *callerParts) []byte {
 	v := p.of(&r.req)

@@ -274,56 +274,12 @@ func filterFields(r store.Request) api.DealRequest {
 		Category: r.Category, AssigneeID: r.AssigneeID, DueDate: r.DueDate, UpdatedAt: r.UpdatedAt}
 }
 
-// body is the rows at indexes (all of them when all is set), as the
-// caller of p sees them, in one JSON array: the very bytes json.Marshal
-// writes for the list of them.
-func (set *rowSet) body(p *callerParts, indexes []int, all bool) []byte {
-	n := len(indexes)
-	if all {
-		n = len(set.rows)
-	}
-	row := func(i int) *listRow {
-		if all {
-			return set.rows[i]
-		}
-		return set.rows[indexes[i]]
-	}
-	size := 2
-	for i := range n {
-		size += len(row(i).json) + 96 // the caller's values, a comma
-	}
-	out := make([]byte, 0, size)
-	out = append(out, '[')
-	for i := range n {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = row(i).appendFor(out, p)
-	}
-	return append(out, ']')
-}
-
-// joinedBody is a caller class's unfiltered list, joined from the set at
-// version in context.
-type joinedBody struct {
-	version int64
-	context string
-	body    []byte
-}
-
-// listBody is the list filter keeps of set, as dc's caller sees it. The
-// unfiltered body of each view class is kept (s.joined) until the set
-// moves on; a filtered one is joined for each read.
-func (s *Server) listBody(dc *dealCall, set *rowSet, filter listFilter) []byte {
+// listBody is the list filter keeps of set, as dc's caller sees it:
+// written from the set's rows (writeRows), never kept joined.
+func listBody(dc *dealCall, set *rowSet, filter listFilter) rowsBody {
 	parts := newCallerParts(dc.caller)
 	if filter.key() != "" {
-		return set.body(parts, set.keep(filter), false)
+		return listRowsBody(set, parts, set.keep(filter), false)
 	}
-	slot := dc.deal.ID + "|" + viewClass(dc)
-	if b := s.joined.get(slot); b != nil && b.version == set.version && b.context == set.context {
-		return b.body
-	}
-	body := set.body(parts, nil, true)
-	s.joined.put(slot, &joinedBody{version: set.version, context: set.context, body: body}, len(body))
-	return body
+	return listRowsBody(set, parts, nil, true)
 }

@@ -61,7 +61,7 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request, c *call, delt
 		return s.writeListDelta(w, r, dc, filter, set, since)
 	}
 	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))
-	writeBody(w, http.StatusOK, s.listBody(dc, set, filter))
+	writeRows(w, http.StatusOK, listBody(dc, set, filter))
 	return nil
 }
 

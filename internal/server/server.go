@@ -36,9 +36,10 @@ type Config struct {
 	Now func() time.Time
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
-	// ListCacheBytes bounds what the lists are kept as, their rows and
-	// the bodies joined from them (0: 64 MiB; negative: no cache, for
-	// benchmarks and tests of the uncached path).
+	// ListCacheBytes bounds what the lists are kept as: their rows,
+	// encoded (0: 64 MiB; negative: no cache, for benchmarks and tests
+	// of the uncached path). Bodies are written from the rows, never
+	// kept joined (listBody).
 	ListCacheBytes int
 	// AccessCacheTTL is how long reads trust what this instance read of
 	// keys, users, seats and parties (0: DefaultAccessCacheTTL; negative:
@@ -87,8 +88,7 @@ type Server struct {
 	storeOK   storeCheck  // the object store's last answer to /readyz
 	failures  *failedKeys // keys that did not authenticate, by address
 	eventIDs  *eventIDs
-	lists     *listCache[*rowSet]     // row sets, by deal and party
-	joined    *listCache[*joinedBody] // whole lists, by deal and view class
+	lists     *listCache[*rowSet] // row sets, by deal and party
 	// listBuilds shares one build of a list among the calls that want it
 	// at once.
 	listBuilds coalescer[*rowSet]
@@ -136,11 +136,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// The caches this server owns expire on its clock, so that tests move
 	// it instead of sleeping out a cache's lifetime.
 	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
-	// Three quarters of the budget for the rows, a quarter for the
-	// bodies joined from them, which are cheaper to make again.
-	budget := cacheBudget(cfg.ListCacheBytes)
-	s.lists = newListCache[*rowSet](budget/4*3, listCacheIdle, s.now)
-	s.joined = newListCache[*joinedBody](budget/4, listCacheIdle, s.now)
+	s.lists = newListCache[*rowSet](cacheBudget(cfg.ListCacheBytes), listCacheIdle, s.now)
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}
