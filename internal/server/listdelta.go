@@ -104,10 +104,10 @@ func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []s
 		row, ok := set.byID[id]
 		for ok && !touched[row.req.ID] {
 			touched[row.req.ID] = true
-			if filter.key() == "" || row.req.ParentID == nil {
+			if filter.key() == "" || row.req.ParentID == "" {
 				break
 			}
-			row, ok = set.byID[*row.req.ParentID]
+			row, ok = set.byID[row.req.ParentID]
 		}
 	}
 	var gone []string

@@ -44,9 +44,10 @@ type rowSet struct {
 	since map[int64]changedIDs
 }
 
-// rowOverhead is what a row costs beyond its encoding: its stored fields,
-// its map entry and pointers (measured, rounded up).
-const rowOverhead = 320
+// rowOverhead is what a row costs beyond its encoding: its kept fields,
+// its strings, its map entry and pointers (measured on a deal shaped like
+// the scale program's: TestRowSetSizeIsTheHeapItHolds).
+const rowOverhead = 360
 
 // listVersion is the version of the deal the caller's list follows: the
 // counterparty's moves only with what it can see (versionFor).
@@ -164,8 +165,9 @@ func applyChanges(prev *rowSet, ch store.ListChanges, view *dealView, version in
 	for _, f := range ch.Files {
 		filesBy[f.RequestID] = append(filesBy[f.RequestID], f)
 	}
+	in := rowInterner{}
 	for _, r := range ch.Requests {
-		row, err := encodeRow(view, r, latestBy[r.ID], filesBy[r.ID])
+		row, err := encodeRow(view, r, latestBy[r.ID], filesBy[r.ID], in)
 		if err != nil {
 			return nil, err
 		}
@@ -193,8 +195,9 @@ func applyChanges(prev *rowSet, ch store.ListChanges, view *dealView, version in
 }
 
 // share puts, in place of each of set's rows that reads byte for byte as
-// sibling's row of the same id (and has the same internal stamp),
-// sibling's row, so the two sets hold it once; the shared rows count half
+// sibling's row of the same id (and has the same internal_updated_at,
+// the one field of a row its encoding does not show: the owning side's
+// request ETag is built on it), sibling's row, so the two sets hold it once; the shared rows count half
 // in each set's size. The caller's fields are spliced in per caller, so a
 // row reads the same for two parties unless an internal answer or file
 // shows on it.
@@ -209,22 +212,12 @@ func (set *rowSet) share(sibling *rowSet) {
 		case !ok:
 		case other == row:
 			shared[row] = true
-		case bytes.Equal(other.json, row.json) && sameInternalStamp(other.req, row.req):
+		case bytes.Equal(other.json, row.json) && other.req.InternalUpdatedAt == row.req.InternalUpdatedAt:
 			set.rows[i], set.byID[row.req.ID] = other, other
 			shared[other] = true
 		}
 	}
 	set.count(shared)
-}
-
-// sameInternalStamp reports whether two reads of a request have the same
-// internal_updated_at, the one field of a row its encoding does not show
-// (the owning side's request ETag is built on it).
-func sameInternalStamp(a, b store.Request) bool {
-	if a.InternalUpdatedAt == nil || b.InternalUpdatedAt == nil {
-		return a.InternalUpdatedAt == b.InternalUpdatedAt
-	}
-	return a.InternalUpdatedAt.Equal(*b.InternalUpdatedAt)
 }
 
 // count works out set.size: each row's encoding and overhead, half of
@@ -250,7 +243,7 @@ func (set *rowSet) keep(filter listFilter) []int {
 	}
 	shown := make([]api.DealRequest, len(set.rows))
 	for i, row := range set.rows {
-		shown[i] = filterFields(row.req)
+		shown[i] = row.req.filterFields()
 	}
 	var kept []int
 	for i, ok := range filter.keep(shown) {
@@ -267,12 +260,6 @@ func (set *rowSet) keep(filter listFilter) []int {
 
 // maxFiltersPerSet bounds the filters a set remembers.
 const maxFiltersPerSet = 16
-
-// filterFields is what of a row list filters read (domain.RequestFilter).
-func filterFields(r store.Request) api.DealRequest {
-	return api.DealRequest{ID: r.ID, ParentID: r.ParentID, Kind: r.Kind, Status: r.Status, Priority: r.Priority,
-		Category: r.Category, AssigneeID: r.AssigneeID, DueDate: r.DueDate, UpdatedAt: r.UpdatedAt}
-}
 
 // listBody is the list filter keeps of set, as dc's caller sees it:
 // written from the set's rows (writeRows), never kept joined.

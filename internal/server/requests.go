@@ -108,7 +108,7 @@ func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) err
 	if !ok {
 		return errNotFound
 	}
-	if notModified(w, r, requestETag(dc, row.req)) {
+	if notModified(w, r, requestETag(dc, row.req.stamps())) {
 		return nil
 	}
 	writeBody(w, http.StatusOK, row.appendFor(nil, newCallerParts(dc.caller)))
