@@ -104,8 +104,8 @@ func seedScaleDeal(t *testing.T, st *sqlstore.DB, rows int) *dealCall {
 			k := s*10 + i
 			due := fmt.Sprintf("2027-%02d-%02d", k%12+1, k%28+1)
 			row := store.Request{DealID: dealID, ParentID: &section, Kind: api.KindRequest, Number: fmt.Sprintf("%d.%d", s, i),
-				Title: fmt.Sprintf("Request %d.%d: copies of every agreement of kind %d, with amendments", s, i, k%97),
-				Body:  fmt.Sprintf("Provide the signed copies, the schedules and any side letters. Flag anything that changes control, pricing or exclusivity. Ref %d.", k),
+				Title:  fmt.Sprintf("Request %d.%d: copies of every agreement of kind %d, with amendments", s, i, k%97),
+				Body:   fmt.Sprintf("Provide the signed copies, the schedules and any side letters. Flag anything that changes control, pricing or exclusivity. Ref %d.", k),
 				Status: api.StatusOpen, Priority: pris[k%3], Category: cats[k%2], DueDate: &due, CreatedAt: now, UpdatedAt: now}
 			if k%2 == 0 {
 				row.AssigneeID = &owner
