@@ -37,7 +37,7 @@ type Config struct {
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
 	// ListCacheBytes bounds what the lists are kept as: their rows,
-	// encoded (0: 64 MiB; negative: no cache, for benchmarks and tests
+	// encoded (0: DefaultListCacheBytes; negative: no cache, for benchmarks and tests
 	// of the uncached path). Bodies are written from the rows, never
 	// kept joined (listBody).
 	ListCacheBytes int
@@ -136,7 +136,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// The caches this server owns expire on its clock, so that tests move
 	// it instead of sleeping out a cache's lifetime.
 	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
-	s.lists = newListCache[*rowSet](cacheBudget(cfg.ListCacheBytes), listCacheIdle, s.now)
+	s.lists = newListCache[*rowSet](ListCacheBudget(cfg.ListCacheBytes), listCacheIdle, s.now)
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}
@@ -153,10 +153,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	return s, nil
 }
 
-func cacheBudget(n int) int {
+// DefaultListCacheBytes is the list cache's budget unless one is given:
+// the rows of about 45,000 requests, the 64-deal world of the scale
+// program with room to spare (docs/server.md, "Scaling with cores").
+const DefaultListCacheBytes = 48 << 20
+
+// ListCacheBudget is the bytes the list cache may hold for
+// Config.ListCacheBytes n: DefaultListCacheBytes for 0, none for a
+// negative n.
+func ListCacheBudget(n int) int {
 	switch {
 	case n == 0:
-		return 64 << 20
+		return DefaultListCacheBytes
 	case n < 0:
 		return 0
 	}
