@@ -23,7 +23,15 @@ type listCache[V any] struct {
 	slots  map[string]*list.Element
 	// sweep drops idle values when no call comes to do it, so that a
 	// server gone quiet gives the memory back too.
-	sweep *time.Timer
+	sweep   *time.Timer
+	sweepAt time.Time // when, on c.now, the armed sweep is due
+	// unreleased is what idle values held, dropped since memory last
+	// went back (values pushed out by newer ones are not: their memory
+	// is taken again).
+	unreleased int
+	// released, when set, is called after a sweep dropped values, out of
+	// the lock: the server gives the memory back to the system there.
+	released func()
 }
 
 type cachedValue[V any] struct {
@@ -78,27 +86,45 @@ func (c *listCache[V]) put(slot string, value V, size int) {
 }
 
 // sweepLater arms, while values are kept, a timer that drops the idle
-// ones after c.idle (on the wall clock; what is idle is judged on c.now).
+// ones when the least recently read turns idle (on the wall clock; what
+// is idle is judged on c.now), so that a value is dropped about idle
+// after its last read, not up to twice that.
 func (c *listCache[V]) sweepLater() {
 	if c.sweep != nil || len(c.slots) == 0 {
 		return
 	}
-	c.sweep = time.AfterFunc(c.idle, c.sweepIdle)
+	c.sweepAt = c.order.Back().Value.(*cachedValue[V]).lastRead.Add(c.idle)
+	c.sweep = time.AfterFunc(max(c.sweepAt.Sub(c.now()), minSweepWait), c.sweepIdle)
 }
 
+// minSweepWait spaces sweeps out when values turn idle one after another.
+const minSweepWait = time.Second
+
 // sweepIdle drops the idle values, and arms the next sweep while some
-// are left.
+// are left. Once sweeps have dropped an eighth of the budget, or left
+// nothing, the memory goes back to the system (c.released): a server
+// whose deals went quiet is called rarely, so no collection would come
+// soon to free it, and the runtime gives freed memory back slowly. Not
+// for every value dropped: giving memory back costs a collection.
 func (c *listCache[V]) sweepIdle() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.sweep = nil
 	c.dropIdle(c.now())
 	c.sweepLater()
+	release := c.unreleased > 0 && (c.unreleased >= c.budget/8 || len(c.slots) == 0)
+	if release {
+		c.unreleased = 0
+	}
+	c.mu.Unlock()
+	if release && c.released != nil {
+		c.released()
+	}
 }
 
 // dropIdle drops the values no call has read for c.idle, oldest first.
 func (c *listCache[V]) dropIdle(now time.Time) {
 	for e := c.order.Back(); e != nil && now.Sub(e.Value.(*cachedValue[V]).lastRead) > c.idle; e = c.order.Back() {
+		c.unreleased += e.Value.(*cachedValue[V]).size
 		c.remove(e)
 	}
 }

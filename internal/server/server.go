@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -137,6 +138,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// it instead of sleeping out a cache's lifetime.
 	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
 	s.lists = newListCache[*rowSet](ListCacheBudget(cfg.ListCacheBytes), listCacheIdle, s.now)
+	s.lists.released = debug.FreeOSMemory
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}
