@@ -38,9 +38,9 @@ type Config struct {
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
 	// ListCacheBytes bounds what the lists are kept as: their rows,
-	// encoded (0: DefaultListCacheBytes; negative: no cache, for benchmarks and tests
-	// of the uncached path). Bodies are written from the rows, never
-	// kept joined (listBody).
+	// encoded (0: DefaultListCacheBytes; negative: no cache, for
+	// benchmarks and tests of the uncached path). Bodies are written
+	// from the rows, never kept joined (listBody).
 	ListCacheBytes int
 	// AccessCacheTTL is how long reads trust what this instance read of
 	// keys, users, seats and parties (0: DefaultAccessCacheTTL; negative:
