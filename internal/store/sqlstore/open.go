@@ -272,9 +272,11 @@ func openSQLite(path, sync string) (*DB, error) {
 	// Each read connection keeps a page cache of its own, 2 MB by
 	// default; the pool has up to two connections a core, which on 8
 	// cores was 32 MB of the server's memory for pages the kernel's cache
-	// holds anyway. Reads go mostly to the deal's row (two or three
-	// pages) and to lists being built (docs/server.md, "Scaling with
-	// cores").
+	// holds anyway. And a read transaction that finds the WAL changed
+	// since the connection's last one empties that cache (pager_reset):
+	// under writes, most of them do. Reads between writes go mostly to
+	// the deal's row, two or three pages (docs/server.md, "The server's
+	// memory").
 	read, err := sql.Open("sqlite", base+"&_pragma=cache_size("+readCacheKiB+")")
 	if err != nil {
 		write.Close()
