@@ -8,11 +8,11 @@ import (
 
 // listCache keeps what lists are answered from: the row sets of the lists
 // in use (one per deal and party, rowSet), from which each caller's body
-// is written (listBody). A newer value for a slot replaces
-// the older one, which no call asks for again. What a cache holds is
-// bounded by bytes, the least recently read value going first, and by
-// time: a value no call has read for idle is dropped, so the memory
-// follows the deals being read now, not every deal ever read.
+// is written (listBody). A newer value for a slot replaces the older
+// one, which no call asks for again. What a cache holds is bounded by
+// bytes, the least recently read value going first, and by time: a
+// value no call has read for idle is dropped, so the memory follows the
+// deals being read now, not every deal ever read.
 type listCache[V any] struct {
 	mu     sync.Mutex
 	budget int
@@ -29,8 +29,9 @@ type listCache[V any] struct {
 	// went back (values pushed out by newer ones are not: their memory
 	// is taken again).
 	unreleased int
-	// released, when set, is called after a sweep dropped values, out of
-	// the lock: the server gives the memory back to the system there.
+	// released, when set, is called by a sweep, out of the lock, once
+	// enough was dropped idle (sweepIdle): the server gives the memory
+	// back to the system there.
 	released func()
 }
 
