@@ -16,6 +16,10 @@
 // earlier tables (tablewriter's among them), well before excelize, gojq
 // and goldmark. A test in internal/e2e checks that no collection runs at
 // start-up and that what initialises before this package stays small.
+//
+// For the long runs, ForLongRuns puts Go's default target back, and
+// ServerLimit gives `dealctl serve` a soft memory limit made of its list
+// cache's budget.
 package gctune
 
 import (
