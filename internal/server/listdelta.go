@@ -101,18 +101,18 @@ func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *deal
 func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []string) (rowsBody, []string) {
 	touched := map[string]bool{}
 	for _, id := range changed {
-		row, ok := set.byID[id]
+		row, ok := set.byID.get(id)
 		for ok && !touched[row.req.ID] {
 			touched[row.req.ID] = true
 			if filter.key() == "" || row.req.ParentID == "" {
 				break
 			}
-			row, ok = set.byID[row.req.ParentID]
+			row, ok = set.byID.get(row.req.ParentID)
 		}
 	}
 	var gone []string
 	for _, id := range deleted {
-		if _, ok := set.byID[id]; !ok {
+		if _, ok := set.byID.find(id); !ok {
 			gone = append(gone, id)
 		}
 	}

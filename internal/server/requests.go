@@ -104,7 +104,7 @@ func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) err
 	if err != nil {
 		return err
 	}
-	row, ok := set.byID[canonicalID(id)]
+	row, ok := set.byID.get(canonicalID(id))
 	if !ok {
 		return errNotFound
 	}
