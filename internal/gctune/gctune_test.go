@@ -1,6 +1,7 @@
 package gctune
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"runtime/debug"
@@ -54,4 +55,37 @@ func withoutGCEnv(env []string) []string {
 		}
 	}
 	return out
+}
+
+// TestServerLimit: serve's soft memory limit is the list cache's budget
+// and the reserve, half as much again; none without a cache, and none
+// when GOGC or GOMEMLIMIT is set (each in a child process, with the
+// environment asked for).
+func TestServerLimit(t *testing.T) {
+	if os.Getenv("GCTUNE_CHILD") == "limit" {
+		set := ServerLimit(48 << 20)
+		println("limit", set, debug.SetMemoryLimit(-1))
+		return
+	}
+	if ServerLimit(0) != 0 {
+		t.Error("a limit set with no list cache")
+	}
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{nil, "limit 100663296 100663296"}, // (48 + 16) MiB × 1.5 = 96 MiB
+		{[]string{"GOGC=250"}, "limit 0 " + strconv.FormatInt(math.MaxInt64, 10)},
+		{[]string{"GOMEMLIMIT=1GiB"}, "limit 0 1073741824"},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestServerLimit$")
+		cmd.Env = append(withoutGCEnv(os.Environ()), append(tc.env, "GCTUNE_CHILD=limit")...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", tc.env, err, out)
+		}
+		if !strings.Contains(string(out), tc.want) {
+			t.Errorf("with %v: got %q, want %q", tc.env, out, tc.want)
+		}
+	}
 }

@@ -75,10 +75,58 @@ func TestListCacheSweepsWhenNoCallComes(t *testing.T) {
 	if len(c.slots) != 1 || c.used != 100 || c.sweep == nil {
 		t.Fatalf("after a sweep: %d values, %d bytes, armed %v; want b alone and the next sweep armed", len(c.slots), c.used, c.sweep != nil)
 	}
+	// The next sweep is due when b turns idle, an hour after its read
+	// (20 minutes from now), not an hour from now.
+	if want := now.Add(20 * time.Minute); !c.sweepAt.Equal(want) {
+		t.Errorf("the next sweep is due at %s, want %s (b's last read and the idle time)", c.sweepAt, want)
+	}
 	c.sweep.Stop()
 	now = now.Add(2 * time.Hour)
 	c.sweepIdle()
 	if len(c.slots) != 0 || c.used != 0 || c.sweep != nil {
 		t.Fatalf("after the last sweep: %d values, %d bytes, armed %v; want nothing and no sweep", len(c.slots), c.used, c.sweep != nil)
+	}
+}
+
+// TestListCacheGivesMemoryBackOnceSweepsDropEnough: memory goes back to
+// the system (released), by a sweep, once idle values dropped (by sweeps
+// or calls) come to an eighth of the budget, or the cache is empty; not
+// for a sweep after less was dropped, nor for one after nothing was.
+func TestListCacheGivesMemoryBackOnceSweepsDropEnough(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
+	c := newListCache[string](1000, time.Minute, func() time.Time { return now })
+	releases := 0
+	c.released = func() { releases++ }
+	sweep := func(wantReleases int) {
+		t.Helper()
+		if c.sweep != nil {
+			c.sweep.Stop()
+		}
+		c.sweepIdle()
+		if releases != wantReleases {
+			t.Fatalf("%d releases, want %d (%d values, %d bytes kept)", releases, wantReleases, len(c.slots), c.used)
+		}
+	}
+	c.put("a", "a", 60)
+	c.put("b", "b", 60)
+	c.put("c", "c", 60)
+	c.put("d", "d", 300)
+	now = now.Add(50 * time.Second)
+	c.get("b")
+	c.get("c")
+	c.get("d")
+	now = now.Add(20 * time.Second) // a idle: 60 bytes, under an eighth
+	sweep(0)
+	sweep(0) // nothing more dropped
+	now = now.Add(30 * time.Second)
+	c.get("d")
+	now = now.Add(15 * time.Second)
+	c.get("d")                     // b and c idle, dropped by the call: 180 bytes in all
+	sweep(1)                       // given back by the sweep, not on the call
+	now = now.Add(2 * time.Minute) // d idle: the cache empties
+	sweep(2)
+	if c.sweep != nil {
+		t.Error("a sweep armed with nothing kept")
 	}
 }

@@ -72,7 +72,7 @@ func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *deal
 	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))
 	from, ok := followCursor(since, dc, filter, set.context)
 	if !ok || from > set.version {
-		writeBody(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), true, s.listBody(dc, set, filter), nil))
+		writeRows(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), true, listBody(dc, set, filter), nil))
 		return nil
 	}
 	var ids changedIDs
@@ -86,7 +86,7 @@ func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *deal
 		}
 	}
 	rows, gone := set.delta(newCallerParts(dc.caller), filter, ids.changed, ids.removed)
-	writeBody(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), false, rows, gone))
+	writeRows(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), false, rows, gone))
 	return nil
 }
 
@@ -98,21 +98,21 @@ func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *deal
 // longer keeps is removed, and the sections above a changed row are sent
 // again, kept or removed, since whether the filter keeps them may have
 // changed with it.
-func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []string) ([]byte, []string) {
+func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []string) (rowsBody, []string) {
 	touched := map[string]bool{}
 	for _, id := range changed {
-		row, ok := set.byID[id]
+		row, ok := set.byID.get(id)
 		for ok && !touched[row.req.ID] {
 			touched[row.req.ID] = true
-			if filter.key() == "" || row.req.ParentID == nil {
+			if filter.key() == "" || row.req.ParentID == "" {
 				break
 			}
-			row, ok = set.byID[*row.req.ParentID]
+			row, ok = set.byID.get(row.req.ParentID)
 		}
 	}
 	var gone []string
 	for _, id := range deleted {
-		if _, ok := set.byID[id]; !ok {
+		if _, ok := set.byID.find(id); !ok {
 			gone = append(gone, id)
 		}
 	}
@@ -123,7 +123,7 @@ func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []s
 				indexes = append(indexes, i)
 			}
 		}
-		return set.body(p, indexes, false), gone
+		return listRowsBody(set, p, indexes, false), gone
 	}
 	kept := map[int]bool{}
 	for _, i := range set.keep(filter) {
@@ -138,26 +138,22 @@ func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []s
 			gone = append(gone, row.req.ID)
 		}
 	}
-	return set.body(p, indexes, false), gone
+	return listRowsBody(set, p, indexes, false), gone
 }
 
-// deltaBody is an api.ListDelta written around rows, an encoded array.
-func deltaBody(cursor string, full bool, rows []byte, removed []string) []byte {
+// deltaBody is an api.ListDelta written around rows.
+func deltaBody(cursor string, full bool, rows rowsBody, removed []string) rowsBody {
 	if removed == nil {
 		removed = []string{}
 	}
-	head, _ := json.Marshal(cursor)
-	tail, _ := json.Marshal(removed)
-	out := make([]byte, 0, len(rows)+len(head)+len(tail)+48)
-	out = append(out, `{"cursor":`...)
-	out = append(out, head...)
-	out = append(out, `,"full":`...)
-	out = strconv.AppendBool(out, full)
-	out = append(out, `,"changed":`...)
-	out = append(out, rows...)
-	out = append(out, `,"removed":`...)
-	out = append(out, tail...)
-	return append(out, '}')
+	cursorJSON, _ := json.Marshal(cursor)
+	removedJSON, _ := json.Marshal(removed)
+	head := append([]byte(`{"cursor":`), cursorJSON...)
+	head = append(head, `,"full":`...)
+	head = strconv.AppendBool(head, full)
+	rows.head = append(head, `,"changed":`...)
+	rows.tail = append(append([]byte(`,"removed":`), removedJSON...), '}')
+	return rows
 }
 
 // changedIDs are the requests changed and deleted after a version.

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"hash/fnv"
-	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/dealctl/dealctl/internal/api"
@@ -33,7 +34,7 @@ type rowSet struct {
 	version int64  // listVersion of the deal it was built at
 	context string // listContext it was built in
 	rows    []*listRow
-	byID    map[string]*listRow
+	byID    rowIndex
 	size    int // bytes the set holds, for the cache's budget
 
 	mu   sync.Mutex
@@ -44,8 +45,9 @@ type rowSet struct {
 	since map[int64]changedIDs
 }
 
-// rowOverhead is what a row costs beyond its encoding: its stored fields,
-// its map entry and pointers (measured, rounded up).
+// rowOverhead is what a row costs beyond its encoding: its kept fields,
+// its strings, its map entry and pointers (measured on a deal shaped like
+// the scale program's: TestRowSetSizeIsTheHeapItHolds).
 const rowOverhead = 320
 
 // listVersion is the version of the deal the caller's list follows: the
@@ -145,17 +147,11 @@ func (s *Server) siblingRows(dc *dealCall) *rowSet {
 // dropped, and the order worked out again only when a row came, went,
 // or changed its number or parent.
 func applyChanges(prev *rowSet, ch store.ListChanges, view *dealView, version int64, context string) (*rowSet, error) {
-	byID := map[string]*listRow{}
+	var byID rowIndex
 	if prev != nil {
-		byID = maps.Clone(prev.byID)
+		byID = slices.Clone(prev.byID)
 	}
 	reorder := prev == nil
-	for _, id := range ch.Removed {
-		if _, ok := byID[id]; ok {
-			delete(byID, id)
-			reorder = true
-		}
-	}
 	latestBy := make(map[string]*store.Message, len(ch.Latest))
 	for i := range ch.Latest {
 		latestBy[ch.Latest[i].RequestID] = &ch.Latest[i]
@@ -164,67 +160,98 @@ func applyChanges(prev *rowSet, ch store.ListChanges, view *dealView, version in
 	for _, f := range ch.Files {
 		filesBy[f.RequestID] = append(filesBy[f.RequestID], f)
 	}
+	in := rowInterner{}
+	replaced := map[*listRow]*listRow{} // a row of prev, by the row now in its place
+	var added []*listRow
 	for _, r := range ch.Requests {
-		row, err := encodeRow(view, r, latestBy[r.ID], filesBy[r.ID])
+		row, err := encodeRow(view, r, latestBy[r.ID], filesBy[r.ID], in)
 		if err != nil {
 			return nil, err
 		}
-		if old, had := byID[r.ID]; !had || old.RowNumber() != row.RowNumber() || old.RowParentID() != row.RowParentID() {
+		i, had := byID.find(r.ID)
+		if !had {
+			added = append(added, row)
+			reorder = true
+			continue
+		}
+		old := byID[i]
+		if old.RowNumber() != row.RowNumber() || old.RowParentID() != row.RowParentID() {
 			reorder = true
 		}
-		byID[r.ID] = row
+		byID[i], replaced[old] = row, row
+	}
+	removed := map[string]bool{}
+	for _, id := range ch.Removed {
+		if _, ok := byID.find(id); ok {
+			removed[id] = true
+			reorder = true
+		}
+	}
+	if len(added) > 0 || len(removed) > 0 {
+		byID = slices.DeleteFunc(byID, func(row *listRow) bool { return removed[row.req.ID] })
+		byID = append(byID, added...)
+		slices.SortFunc(byID, func(a, b *listRow) int { return strings.Compare(a.req.ID, b.req.ID) })
 	}
 	set := &rowSet{version: version, context: context, byID: byID, rows: make([]*listRow, 0, len(byID))}
 	if reorder {
-		all := make([]*listRow, 0, len(byID))
-		for _, row := range byID {
-			all = append(all, row)
-		}
-		for _, i := range domain.TreeOrder(all) {
-			set.rows = append(set.rows, all[i])
+		for _, i := range domain.TreeOrder(byID) {
+			set.rows = append(set.rows, byID[i])
 		}
 	} else {
 		for _, row := range prev.rows {
-			set.rows = append(set.rows, byID[row.req.ID])
+			if now, ok := replaced[row]; ok {
+				row = now
+			}
+			set.rows = append(set.rows, row)
 		}
 	}
 	set.count(nil)
 	return set, nil
 }
 
+// rowIndex is a set's rows sorted by id, to find one by its id. A map
+// took several times the memory, in each of the 128 sets of a 64-deal
+// world, and was copied whole for every version.
+type rowIndex []*listRow
+
+// find is where the row of id is, or would go.
+func (ix rowIndex) find(id string) (int, bool) {
+	return slices.BinarySearchFunc(ix, id, func(row *listRow, id string) int { return strings.Compare(row.req.ID, id) })
+}
+
+// get is the row of id.
+func (ix rowIndex) get(id string) (*listRow, bool) {
+	if i, ok := ix.find(id); ok {
+		return ix[i], true
+	}
+	return nil, false
+}
+
 // share puts, in place of each of set's rows that reads byte for byte as
-// sibling's row of the same id (and has the same internal stamp),
-// sibling's row, so the two sets hold it once; the shared rows count half
-// in each set's size. The caller's fields are spliced in per caller, so a
-// row reads the same for two parties unless an internal answer or file
-// shows on it.
+// sibling's row of the same id (and has the same internal_updated_at,
+// the one field of a row its encoding does not show: the owning side's
+// request ETag is built on it), sibling's row, so the two sets hold it
+// once; the shared rows count half in each set's size. The caller's
+// fields are spliced in per caller, so a row reads the same for two
+// parties unless an internal answer or file shows on it.
 func (set *rowSet) share(sibling *rowSet) {
 	if sibling == nil || sibling.context != set.context {
 		return
 	}
 	shared := map[*listRow]bool{}
 	for i, row := range set.rows {
-		other, ok := sibling.byID[row.req.ID]
+		other, ok := sibling.byID.get(row.req.ID)
 		switch {
 		case !ok:
 		case other == row:
 			shared[row] = true
-		case bytes.Equal(other.json, row.json) && sameInternalStamp(other.req, row.req):
-			set.rows[i], set.byID[row.req.ID] = other, other
+		case bytes.Equal(other.json, row.json) && other.req.InternalUpdatedAt == row.req.InternalUpdatedAt:
+			j, _ := set.byID.find(row.req.ID)
+			set.rows[i], set.byID[j] = other, other
 			shared[other] = true
 		}
 	}
 	set.count(shared)
-}
-
-// sameInternalStamp reports whether two reads of a request have the same
-// internal_updated_at, the one field of a row its encoding does not show
-// (the owning side's request ETag is built on it).
-func sameInternalStamp(a, b store.Request) bool {
-	if a.InternalUpdatedAt == nil || b.InternalUpdatedAt == nil {
-		return a.InternalUpdatedAt == b.InternalUpdatedAt
-	}
-	return a.InternalUpdatedAt.Equal(*b.InternalUpdatedAt)
 }
 
 // count works out set.size: each row's encoding and overhead, half of
@@ -250,7 +277,7 @@ func (set *rowSet) keep(filter listFilter) []int {
 	}
 	shown := make([]api.DealRequest, len(set.rows))
 	for i, row := range set.rows {
-		shown[i] = filterFields(row.req)
+		shown[i] = row.req.filterFields()
 	}
 	var kept []int
 	for i, ok := range filter.keep(shown) {
@@ -268,62 +295,12 @@ func (set *rowSet) keep(filter listFilter) []int {
 // maxFiltersPerSet bounds the filters a set remembers.
 const maxFiltersPerSet = 16
 
-// filterFields is what of a row list filters read (domain.RequestFilter).
-func filterFields(r store.Request) api.DealRequest {
-	return api.DealRequest{ID: r.ID, ParentID: r.ParentID, Kind: r.Kind, Status: r.Status, Priority: r.Priority,
-		Category: r.Category, AssigneeID: r.AssigneeID, DueDate: r.DueDate, UpdatedAt: r.UpdatedAt}
-}
-
-// body is the rows at indexes (all of them when all is set), as the
-// caller of p sees them, in one JSON array: the very bytes json.Marshal
-// writes for the list of them.
-func (set *rowSet) body(p *callerParts, indexes []int, all bool) []byte {
-	n := len(indexes)
-	if all {
-		n = len(set.rows)
-	}
-	row := func(i int) *listRow {
-		if all {
-			return set.rows[i]
-		}
-		return set.rows[indexes[i]]
-	}
-	size := 2
-	for i := range n {
-		size += len(row(i).json) + 96 // the caller's values, a comma
-	}
-	out := make([]byte, 0, size)
-	out = append(out, '[')
-	for i := range n {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = row(i).appendFor(out, p)
-	}
-	return append(out, ']')
-}
-
-// joinedBody is a caller class's unfiltered list, joined from the set at
-// version in context.
-type joinedBody struct {
-	version int64
-	context string
-	body    []byte
-}
-
-// listBody is the list filter keeps of set, as dc's caller sees it. The
-// unfiltered body of each view class is kept (s.joined) until the set
-// moves on; a filtered one is joined for each read.
-func (s *Server) listBody(dc *dealCall, set *rowSet, filter listFilter) []byte {
+// listBody is the list filter keeps of set, as dc's caller sees it:
+// written from the set's rows (writeRows), never kept joined.
+func listBody(dc *dealCall, set *rowSet, filter listFilter) rowsBody {
 	parts := newCallerParts(dc.caller)
 	if filter.key() != "" {
-		return set.body(parts, set.keep(filter), false)
+		return listRowsBody(set, parts, set.keep(filter), false)
 	}
-	slot := dc.deal.ID + "|" + viewClass(dc)
-	if b := s.joined.get(slot); b != nil && b.version == set.version && b.context == set.context {
-		return b.body
-	}
-	body := set.body(parts, nil, true)
-	s.joined.put(slot, &joinedBody{version: set.version, context: set.context, body: body}, len(body))
-	return body
+	return listRowsBody(set, parts, nil, true)
 }

@@ -72,8 +72,9 @@ func TestRowSetRowsAreWhatJSONMarshalWrites(t *testing.T) {
 					checked++
 				}
 				whole, _ := json.Marshal(want)
-				if got := set.body(parts, nil, true); len(want) > 0 && !bytes.Equal(got, whole) {
-					t.Fatalf("person %s (%s key): the list differs from json.Marshal of its rows:\n%s\n%s", seat.ID, access, got, whole)
+				if len(want) > 0 {
+					checkRowsBody(t, listRowsBody(set, parts, nil, true), whole)
+					checkChunkedBodies(t, set, parts, want)
 				}
 			}
 		}
@@ -81,4 +82,45 @@ func TestRowSetRowsAreWhatJSONMarshalWrites(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no row checked")
 	}
+}
+
+// checkRowsBody checks that b, joined whole and written in chunks, is
+// want, and that its size is want's length.
+func checkRowsBody(t *testing.T, b rowsBody, want []byte) {
+	t.Helper()
+	if got := b.appendTo(nil); !bytes.Equal(got, want) {
+		t.Fatalf("the body joined whole differs from json.Marshal of its rows:\n%s\n%s", got, want)
+	}
+	var written bytes.Buffer
+	if err := b.writeTo(&written); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(written.Bytes(), want) {
+		t.Fatalf("the body written in chunks differs from json.Marshal of its rows:\n%s\n%s", written.Bytes(), want)
+	}
+	if b.size() != len(want) {
+		t.Fatalf("size %d, the body is %d bytes", b.size(), len(want))
+	}
+}
+
+// checkChunkedBodies checks bodies of many chunks: the rows of set
+// repeated until the list is more than three chunks, as a list and as a
+// delta around them, against json.Marshal of the same.
+func checkChunkedBodies(t *testing.T, set *rowSet, parts *callerParts, shown []api.DealRequest) {
+	t.Helper()
+	big := &rowSet{}
+	var want []api.DealRequest
+	for size := 0; size < 3*bodyChunk+1; size += len(set.rows[0].json) {
+		i := len(big.rows) % len(set.rows)
+		big.rows = append(big.rows, set.rows[i])
+		want = append(want, shown[i])
+	}
+	whole, _ := json.Marshal(want)
+	checkRowsBody(t, listRowsBody(big, parts, nil, true), whole)
+	delta, _ := json.Marshal(api.ListDelta{Cursor: "c\"1", Full: true, Changed: want[:len(want)-1], Removed: []string{"gone"}})
+	indexes := make([]int, len(want)-1)
+	for i := range indexes {
+		indexes[i] = i
+	}
+	checkRowsBody(t, deltaBody("c\"1", true, listRowsBody(big, parts, indexes, false), []string{"gone"}), delta)
 }

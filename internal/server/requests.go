@@ -61,7 +61,7 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request, c *call, delt
 		return s.writeListDelta(w, r, dc, filter, set, since)
 	}
 	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))
-	writeBody(w, http.StatusOK, s.listBody(dc, set, filter))
+	writeRows(w, http.StatusOK, listBody(dc, set, filter))
 	return nil
 }
 
@@ -104,11 +104,11 @@ func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) err
 	if err != nil {
 		return err
 	}
-	row, ok := set.byID[canonicalID(id)]
+	row, ok := set.byID.get(canonicalID(id))
 	if !ok {
 		return errNotFound
 	}
-	if notModified(w, r, requestETag(dc, row.req)) {
+	if notModified(w, r, requestETag(dc, row.req.stamps())) {
 		return nil
 	}
 	writeBody(w, http.StatusOK, row.appendFor(nil, newCallerParts(dc.caller)))

@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -36,9 +37,10 @@ type Config struct {
 	Now func() time.Time
 	// LinkTTL is how long a download link lives (0: 60 s).
 	LinkTTL time.Duration
-	// ListCacheBytes bounds what the lists are kept as, their rows and
-	// the bodies joined from them (0: 64 MiB; negative: no cache, for
-	// benchmarks and tests of the uncached path).
+	// ListCacheBytes bounds what the lists are kept as: their rows,
+	// encoded (0: DefaultListCacheBytes; negative: no cache, for
+	// benchmarks and tests of the uncached path). Bodies are written
+	// from the rows, never kept joined (listBody).
 	ListCacheBytes int
 	// AccessCacheTTL is how long reads trust what this instance read of
 	// keys, users, seats and parties (0: DefaultAccessCacheTTL; negative:
@@ -90,8 +92,7 @@ type Server struct {
 	storeOK   storeCheck  // the object store's last answer to /readyz
 	failures  *failedKeys // keys that did not authenticate, by address
 	eventIDs  *eventIDs
-	lists     *listCache[*rowSet]     // row sets, by deal and party
-	joined    *listCache[*joinedBody] // whole lists, by deal and view class
+	lists     *listCache[*rowSet] // row sets, by deal and party
 	// listBuilds shares one build of a list among the calls that want it
 	// at once.
 	listBuilds coalescer[*rowSet]
@@ -140,11 +141,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// The caches this server owns expire on its clock, so that tests move
 	// it instead of sleeping out a cache's lifetime.
 	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
-	// Three quarters of the budget for the rows, a quarter for the
-	// bodies joined from them, which are cheaper to make again.
-	budget := cacheBudget(cfg.ListCacheBytes)
-	s.lists = newListCache[*rowSet](budget/4*3, listCacheIdle, s.now)
-	s.joined = newListCache[*joinedBody](budget/4, listCacheIdle, s.now)
+	s.lists = newListCache[*rowSet](ListCacheBudget(cfg.ListCacheBytes), listCacheIdle, s.now)
+	s.lists.released = debug.FreeOSMemory
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}
@@ -166,10 +164,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	return s, nil
 }
 
-func cacheBudget(n int) int {
+// DefaultListCacheBytes is the list cache's budget unless one is given:
+// the rows of about 45,000 requests, the 64-deal world of the scale
+// program with room to spare (docs/server.md, "Scaling with cores").
+const DefaultListCacheBytes = 48 << 20
+
+// ListCacheBudget is the bytes the list cache may hold for
+// Config.ListCacheBytes n: DefaultListCacheBytes for 0, none for a
+// negative n.
+func ListCacheBudget(n int) int {
 	switch {
 	case n == 0:
-		return 64 << 20
+		return DefaultListCacheBytes
 	case n < 0:
 		return 0
 	}

@@ -120,3 +120,21 @@ func TestRoomsStayApart(t *testing.T) {
 		}
 	}
 }
+
+// TestProfilerNeedsItsBuildTag: Go's profiles over HTTP (net/http/pprof)
+// are linked only into a build with -tags dealctl_pprof, which serves
+// them on a loopback address (internal/cmd/serve/pprof.go); the binary
+// built as released links none of it, so no release can serve them.
+func TestProfilerNeedsItsBuildTag(t *testing.T) {
+	const pprof = "net/http/pprof"
+	if found := linked(depsOf(t, "github.com/dealctl/dealctl/cmd/dealctl"), pprof); len(found) > 0 {
+		t.Errorf("cmd/dealctl links %s without the dealctl_pprof build tag", pprof)
+	}
+	out, err := exec.Command("go", "list", "-deps", "-test=false", "-tags", "dealctl_pprof", "github.com/dealctl/dealctl/cmd/dealctl").Output()
+	if err != nil {
+		t.Fatalf("go list -deps -tags dealctl_pprof: %v", err)
+	}
+	if len(linked(strings.Fields(string(out)), pprof)) == 0 {
+		t.Errorf("with -tags dealctl_pprof, cmd/dealctl does not link %s: the check above sees nothing", pprof)
+	}
+}

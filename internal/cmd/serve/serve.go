@@ -149,7 +149,7 @@ or from a mail provider's inbound webhook, POST /mail/inbound, authenticated by
 	f.StringVar(&o.files, "files", "", "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	f.BoolVar(&o.filesProxy, "files-proxy", false, "with --files: download links go through this server (/dl/{token}) instead of presigned URLs to the store")
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
-	f.IntVar(&o.listCacheMiB, "list-cache-mib", 0, "MiB the lists kept encoded may take, their rows and whole bodies (0: 64; docs/server.md, \"Scaling with cores\")")
+	f.IntVar(&o.listCacheMiB, "list-cache-mib", 0, "MiB the lists kept encoded may take (0: 48); the soft memory limit is made of it (docs/server.md, \"Scaling with cores\")")
 	f.StringVar(&o.sqliteSync, "sqlite-sync", sqlstore.SyncFull, "SQLite only: full (every answered write survives a power cut) or normal (faster; may lose the last second's writes)")
 	f.StringVar(&o.digestAt, "digest-at", "07:00", "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
 	f.StringVar(&o.mailDomain, "mail-domain", "", "domain of the reply addresses notification e-mails carry (replies by e-mail off when empty)")
@@ -182,6 +182,9 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	logger, err := newLogger(o.origins.Of("log-format"), o.logFormat, stderr)
 	if err != nil {
 		return err
+	}
+	if limit := gctune.ServerLimit(int64(server.ListCacheBudget(o.listCacheMiB << 20))); limit > 0 {
+		logger.Info("soft memory limit, from the list cache's budget (GOMEMLIMIT or GOGC overrides it)", "mib", limit>>20)
 	}
 	// The object store is reached before the database is opened, or
 	// created: a mistyped or unreachable --files leaves no database file

@@ -5,8 +5,10 @@
 // whole list's 200, posted messages, and a mixed load (90 % list polls
 // with the ETags each key remembers, 8 % one request, 2 % posts). It
 // prints calls per second, the posts' p50 and p99, the server's RSS, and
-// the ratios side by side; with -big-rows it then measures one large
-// deal's first list read after a one-row write.
+// the ratios side by side; with -quiet, the server's RSS while no call
+// comes after the mixed load (does the memory fall back when the deals go
+// quiet?); with -big-rows it then measures one large deal's first list
+// read after a one-row write.
 //
 // Build both programs beforehand (the machine it runs on needs no
 // network), then run from the load generator's cores:

@@ -47,6 +47,8 @@ type result struct {
 	seconds  float64
 	posts    []time.Duration // each post's latency
 	unwanted map[int]int64   // statuses other than the one expected, by status
+	// cpuMicros is the server's CPU (user and system) per call, in µs.
+	cpuMicros float64
 }
 
 func (r result) perSecond() float64 { return float64(r.calls) / r.seconds }

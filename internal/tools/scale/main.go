@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptrace"
 	"os"
@@ -25,6 +26,7 @@ type options struct {
 	serverCPUs  []int // the cores the server may be pinned to, in order
 	loadgenCPUs string
 	seconds     float64
+	quiet       time.Duration // after the mixed load, how long to watch the server idle
 	workers     int
 	shape       worldShape
 	cells       map[string]bool // the cells to run; nil runs them all
@@ -47,6 +49,7 @@ func main() {
 	flag.StringVar(&o.loadgenCPUs, "loadgen-cpus", "8-15", "cores this load generator runs on (empty: not pinned)")
 	flag.Float64Var(&o.seconds, "seconds", 8, "duration of each cell, in seconds")
 	flag.IntVar(&o.workers, "workers", 128, "calls in flight at once")
+	flag.DurationVar(&o.quiet, "quiet", 0, "after the mixed load, send no calls for this long and print the server's RSS every 30 s of it (0: none; the server drops lists no call read for 2 minutes, so 150s shows it)")
 	flag.IntVar(&o.shape.deals, "deals", 64, "deals seeded")
 	flag.IntVar(&o.shape.rows, "rows", 550, "rows per deal (sections of 10 requests)")
 	flag.IntVar(&o.shape.keys, "keys", 128, "keys (one user each)")
@@ -109,8 +112,9 @@ type row struct {
 	list304, request200, list200, post, mixed result
 	mixedWhole                                result // the mixed load fetching changed lists whole
 	rss, peakRSS                              float64
-	postCPUms                                 float64 // server CPU per post in the post cell, deliveries included
-	postDBCPUms                               float64 // PostgreSQL's CPU per post, when it runs on this machine
+	quietRSS                                  []quietSample // RSS while no call comes (-quiet)
+	postCPUms                                 float64       // server CPU per post in the post cell, deliveries included
+	postDBCPUms                               float64       // PostgreSQL's CPU per post, when it runs on this machine
 }
 
 func run(o options) error {
@@ -238,15 +242,23 @@ func measure(o options, s *server, ids worldIDs, n int) (row, error) {
 	}
 	d := time.Duration(o.seconds * float64(time.Second))
 	r := row{cores: n}
-	if o.runs("list304") {
-		r.list304 = l.run(d, l.list304)
+	// The server's CPU per call is measured with each cell: on a machine
+	// others share, calls per second move with their load, the CPU a
+	// call costs much less.
+	cell := func(name string, next func(*rand.Rand) call) result {
+		if !o.runs(name) {
+			return result{}
+		}
+		cpu := s.cpuSeconds()
+		res := l.run(d, next)
+		if res.calls > 0 {
+			res.cpuMicros = (s.cpuSeconds() - cpu) * 1e6 / float64(res.calls)
+		}
+		return res
 	}
-	if o.runs("request") {
-		r.request200 = l.run(d, l.request200)
-	}
-	if o.runs("list200") {
-		r.list200 = l.run(d, l.list200)
-	}
+	r.list304 = cell("list304", l.list304)
+	r.request200 = cell("request", l.request200)
+	r.list200 = cell("list200", l.list200)
 	if o.runs("post") {
 		pm := 0
 		if strings.HasPrefix(o.db, "postgres") {
@@ -261,28 +273,59 @@ func measure(o options, s *server, ids worldIDs, n int) (row, error) {
 		if r.post.calls > 0 {
 			r.postCPUms = (s.cpuSeconds() - server) * 1000 / float64(r.post.calls)
 			r.postDBCPUms = (treeCPU(pm) - db) * 1000 / float64(r.post.calls)
+			r.post.cpuMicros = r.postCPUms * 1000
 		}
 	}
 	if o.runs("mixed-whole") {
 		if err := l.warm(); err != nil { // every key holds the lists as they are now
 			return row{}, err
 		}
-		r.mixedWhole = l.run(d, l.mixedWhole)
+		r.mixedWhole = cell("mixed-whole", l.mixedWhole)
 	}
 	if o.runs("mixed") {
 		if err := l.warm(); err != nil {
 			return row{}, err
 		}
-		r.mixed = l.run(d, l.mixed)
+		r.mixed = cell("mixed", l.mixed)
 	}
 	r.rss, r.peakRSS = s.rssMiB()
+	r.quietRSS = watchQuiet(s, o.quiet)
 	return r, nil
+}
+
+// quietSample is the server's RSS after some time without calls.
+type quietSample struct {
+	after time.Duration
+	rss   float64
+}
+
+// watchQuiet sends no calls for quiet and samples the server's RSS every
+// 30 s of it, and at its end.
+func watchQuiet(s *server, quiet time.Duration) []quietSample {
+	var samples []quietSample
+	for at := time.Duration(0); at < quiet; {
+		step := min(30*time.Second, quiet-at)
+		time.Sleep(step)
+		at += step
+		rss, _ := s.rssMiB()
+		samples = append(samples, quietSample{after: at, rss: rss})
+	}
+	return samples
 }
 
 func printRow(r row) {
 	fmt.Printf("%d core(s): list 304 %.0f/s, one request %.0f/s, list 200 %.0f/s, post %.0f/s (p50 %.1f ms, p99 %.1f ms, server CPU %.2f ms + database %.2f ms a post), mixed with deltas %.0f/s (posts p50 %.1f ms, p99 %.1f ms), mixed with whole lists %.0f/s (posts p50 %.1f ms, p99 %.1f ms), RSS %.0f MiB (peak %.0f)\n",
 		r.cores, r.list304.perSecond(), r.request200.perSecond(), r.list200.perSecond(), r.post.perSecond(), r.post.postMillis(0.5), r.post.postMillis(0.99), r.postCPUms, r.postDBCPUms,
 		r.mixed.perSecond(), r.mixed.postMillis(0.5), r.mixed.postMillis(0.99), r.mixedWhole.perSecond(), r.mixedWhole.postMillis(0.5), r.mixedWhole.postMillis(0.99), r.rss, r.peakRSS)
+	fmt.Printf("%d core(s), server CPU a call: list 304 %.0f µs, one request %.0f µs, list 200 %.0f µs, post %.0f µs, mixed with deltas %.0f µs, mixed with whole lists %.0f µs\n",
+		r.cores, r.list304.cpuMicros, r.request200.cpuMicros, r.list200.cpuMicros, r.post.cpuMicros, r.mixed.cpuMicros, r.mixedWhole.cpuMicros)
+	if len(r.quietRSS) > 0 {
+		fmt.Printf("%d core(s), quiet: RSS %.0f MiB at the end of the mixed load", r.cores, r.rss)
+		for _, q := range r.quietRSS {
+			fmt.Printf(", %.0f after %s", q.rss, q.after)
+		}
+		fmt.Println(" without calls")
+	}
 	for name, res := range map[string]result{"list 304": r.list304, "one request": r.request200, "list 200": r.list200, "post": r.post, "mixed": r.mixed, "mixed whole": r.mixedWhole} {
 		if res.errors > 0 || len(res.unwanted) > 0 {
 			fmt.Printf("  %s: %d errors, unexpected statuses %v\n", name, res.errors, res.unwanted)
