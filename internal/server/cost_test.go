@@ -12,7 +12,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -31,6 +30,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/notify"
 	"github.com/dealctl/dealctl/internal/pgtest"
+	"github.com/dealctl/dealctl/internal/procstat"
 	"github.com/dealctl/dealctl/internal/s3test"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
@@ -38,13 +38,12 @@ import (
 
 // Child roles: the benchmark starts this binary again as one of them.
 const (
-	costRoleEnv  = "DEALCTL_COST_ROLE" // "server" or "static"
-	costArgEnv   = "DEALCTL_COST_ARG"  // the dsn, or the body's file
-	costETagEnv  = "DEALCTL_COST_ETAG" // the static server's ETag
-	costSecsEnv  = "DEALCTL_COST_SECONDS"
-	costClients  = 8
-	costRounds   = 3
-	clockTicksHz = 100 // Linux's USER_HZ, the unit of /proc/PID/stat times
+	costRoleEnv = "DEALCTL_COST_ROLE" // "server" or "static"
+	costArgEnv  = "DEALCTL_COST_ARG"  // the dsn, or the body's file
+	costETagEnv = "DEALCTL_COST_ETAG" // the static server's ETag
+	costSecsEnv = "DEALCTL_COST_SECONDS"
+	costClients = 8
+	costRounds  = 3
 )
 
 func TestMain(m *testing.M) {
@@ -146,67 +145,6 @@ func startChild(b *testing.B, role, arg, etag string) *child {
 	return &child{cmd: cmd, base: "http://" + strings.TrimSpace(addr)}
 }
 
-// procCPU is a process's CPU time so far; with children, also that of
-// its children which have ended and been waited for.
-func procCPU(pid int, children bool) (time.Duration, int, error) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, 0, err
-	}
-	// Fields after the command name, which may hold spaces: state, ppid,
-	// …, utime (12th), stime, cutime, cstime.
-	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
-	ticks := 0
-	last := 12
-	if children {
-		last = 14
-	}
-	for _, v := range f[11 : last+1] {
-		n, _ := strconv.Atoi(v)
-		ticks += n
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	return time.Duration(ticks) * time.Second / clockTicksHz, ppid, nil
-}
-
-// clusterCPU is the CPU time of a PostgreSQL cluster: the postmaster,
-// the backends that ended (its children's time) and the live ones.
-func clusterCPU(postmaster int) time.Duration {
-	total, _, err := procCPU(postmaster, true)
-	if err != nil {
-		return 0
-	}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if cpu, ppid, err := procCPU(pid, false); err == nil && ppid == postmaster {
-			total += cpu
-		}
-	}
-	return total
-}
-
-// postmasterOf finds the PostgreSQL server process behind dsn, when it
-// runs on this machine; 0 when its CPU cannot be measured.
-func postmasterOf(dsn string) int {
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		return 0
-	}
-	defer db.Close()
-	var backend int
-	if err := db.QueryRow("SELECT pg_backend_pid()").Scan(&backend); err != nil {
-		return 0
-	}
-	if _, ppid, err := procCPU(backend, false); err == nil {
-		return ppid
-	}
-	return 0
-}
-
 // costCase is one kind of call, sent by costClients clients for a while.
 type costCase struct {
 	name   string
@@ -270,47 +208,36 @@ func load(b *testing.B, base string, c costCase, d time.Duration) int {
 func measure(b *testing.B, ch *child, postmaster int, c costCase, d time.Duration) (server, database time.Duration) {
 	load(b, ch.base, c, d/10) // warm connections, caches and the pool
 	if c.settle {
-		settleCPU(ch.cmd.Process.Pid, postmaster) // the warm calls' own work done
+		settle(ch.cmd.Process.Pid, postmaster) // the warm calls' own work done
 	}
-	s0, _, err := procCPU(ch.cmd.Process.Pid, false)
+	s0, _, err := procstat.CPU(ch.cmd.Process.Pid, false)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var db0 time.Duration
 	if postmaster != 0 {
-		db0 = clusterCPU(postmaster)
+		db0 = procstat.ClusterCPU(postmaster)
 	}
 	calls := load(b, ch.base, c, d)
 	if c.settle {
-		settleCPU(ch.cmd.Process.Pid, postmaster)
+		settle(ch.cmd.Process.Pid, postmaster)
 	}
-	s1, _, _ := procCPU(ch.cmd.Process.Pid, false)
+	s1, _, _ := procstat.CPU(ch.cmd.Process.Pid, false)
 	server = (s1 - s0) / time.Duration(calls)
 	if postmaster != 0 {
-		database = (clusterCPU(postmaster) - db0) / time.Duration(calls)
+		database = (procstat.ClusterCPU(postmaster) - db0) / time.Duration(calls)
 	}
 	return server, database
 }
 
-// settleCPU waits until the server and the database use less than a
-// twentieth of a core over 200 ms (at most 30 s).
-func settleCPU(pid, postmaster int) {
-	cpu := func() time.Duration {
-		s, _, _ := procCPU(pid, false)
-		if postmaster != 0 {
-			s += clusterCPU(postmaster)
-		}
-		return s
-	}
-	last := cpu()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
-		time.Sleep(200 * time.Millisecond)
-		now := cpu()
-		if now-last < 10*time.Millisecond {
-			return
-		}
-		last = now
-	}
+// settle waits until the server and the database are idle again (at
+// most 30 s): the notification worker has delivered what the posts
+// queued.
+func settle(pid, postmaster int) {
+	procstat.Settle(func() time.Duration {
+		s, _, _ := procstat.CPU(pid, false)
+		return s + procstat.ClusterCPU(postmaster)
+	}, 30*time.Second)
 }
 
 func costDuration() time.Duration {
@@ -353,7 +280,7 @@ func costOn(b *testing.B, dialect, dsn string, d time.Duration) {
 	static := startChild(b, "static", file, etag)
 	postmaster := 0
 	if dialect == sqlstore.Postgres {
-		postmaster = postmasterOf(dsn)
+		postmaster = procstat.Postmaster(dsn)
 	}
 	fixed := func(p string) func(int) string { return func(int) string { return p } }
 	inm := []string{"If-None-Match", etag}
