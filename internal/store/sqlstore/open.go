@@ -266,11 +266,7 @@ func openSQLite(path, sync string) (*DB, error) {
 	}
 	// Pragmas go in the DSN so that every pooled connection gets them;
 	// busy_timeout first so that the others wait rather than fail.
-	// temp_store in memory keeps the savepoints of grouped writes
-	// (write_group.go) and the statement journals of multi-row writes out
-	// of a temporary file: they were 8 % of a post's CPU in write system
-	// calls.
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(" + syncPragma + ")&_pragma=foreign_keys(1)&_pragma=temp_store(2)&_pragma=wal_autocheckpoint(" + strconv.Itoa(walBackstopPages) + ")"
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(" + syncPragma + ")&_pragma=foreign_keys(1)&_pragma=wal_autocheckpoint(" + strconv.Itoa(walBackstopPages) + ")"
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
 	write, err := sql.Open("sqlite", base+"&_txlock=immediate")
 	if err != nil {
