@@ -98,6 +98,12 @@ func URL(t testing.TB) string {
 			t.Logf("pgtest: cannot drop %s: %v", name, err)
 		}
 	})
+	return databaseURL(t, name)
+}
+
+// databaseURL is the URL of the database named name on the test server.
+func databaseURL(t testing.TB, name string) string {
+	t.Helper()
 	u, err := url.Parse(baseURL)
 	if err != nil {
 		t.Fatalf("pgtest: %s: %v", EnvURL, err)
@@ -130,12 +136,7 @@ func KeptURL(t testing.TB, name string) string {
 			t.Fatalf("pgtest: cannot create %s on %s: %v", name, redact(baseURL), err)
 		}
 	}
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		t.Fatalf("pgtest: %s: %v", EnvURL, err)
-	}
-	u.Path = "/" + name
-	return u.String()
+	return databaseURL(t, name)
 }
 
 // Main runs the package's tests and then stops the server pgtest started,

@@ -18,5 +18,10 @@
 //	./scale -dealctl ./dealctl -cores 1,2,4,8 -server-cpus 0-7 -loadgen-cpus 8-15 -seconds 8
 //
 // A small run here: ./scale -dealctl ./dealctl -cores 1 -seconds 2 -deals 4 -rows 60.
+// -cells names the loads to run (list304,request,list200,post,mixed-whole,
+// mixed), to profile one; the post cell waits until the server (and a
+// PostgreSQL on the same machine) is idle again, so that the posts'
+// notification deliveries count; -quiet watches the RSS with no calls
+// after the mixed load.
 // docs/server.md ("Scaling with cores") has the figures and what they mean.
 package main
