@@ -192,7 +192,7 @@ func (db *DB) commitGroup(batch []*groupedWrite) {
 			continue
 		}
 		if err := db.inSavepoint(ctx, tx, w); err != nil {
-			failAll(fmt.Errorf("a write committed with others was lost with them: %w", err))
+			failAll(fmt.Errorf("the transaction this write shared with others was lost: %w", err))
 			return
 		}
 	}
