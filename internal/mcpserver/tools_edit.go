@@ -88,27 +88,25 @@ func (s *Server) createRequest(ctx context.Context, req *mcp.CallToolRequest, in
 
 // setEnums checks and sets the kind, priority and category given.
 func setEnums(kind, priority, category string, k *api.Optional[api.RequestKind], p *api.Optional[api.Priority], c *api.Optional[api.RequestCategory]) error {
-	if kind != "" {
-		v, err := enumList([]string{kind}, "kind", api.RequestKinds)
-		if err != nil {
-			return err
-		}
-		*k = api.Some(v[0])
+	if err := setEnum(kind, "kind", api.RequestKinds, k); err != nil {
+		return err
 	}
-	if priority != "" {
-		v, err := enumList([]string{priority}, "priority", api.Priorities)
-		if err != nil {
-			return err
-		}
-		*p = api.Some(v[0])
+	if err := setEnum(priority, "priority", api.Priorities, p); err != nil {
+		return err
 	}
-	if category != "" {
-		v, err := enumList([]string{category}, "category", api.RequestCategories)
-		if err != nil {
-			return err
-		}
-		*c = api.Some(v[0])
+	return setEnum(category, "category", api.RequestCategories, c)
+}
+
+// setEnum sets dst to v, checked against allowed, where v is given.
+func setEnum[T ~string](v, what string, allowed []T, dst *api.Optional[T]) error {
+	if v == "" {
+		return nil
 	}
+	t, err := enumOne(v, what, allowed)
+	if err != nil {
+		return err
+	}
+	*dst = api.Some(t)
 	return nil
 }
 

@@ -163,16 +163,31 @@ func enumList[T ~string](vals []string, what string, allowed []T) ([]T, error) {
 				continue
 			}
 			if !api.OneOf(t, allowed) {
-				names := make([]string, len(allowed))
-				for i, a := range allowed {
-					names[i] = string(a)
-				}
-				return nil, fmt.Errorf("%s %q: choose from %s", what, inertLine(p, maxLineChars), strings.Join(names, ", "))
+				return nil, notOneOf(what, p, allowed)
 			}
 			out = append(out, t)
 		}
 	}
 	return out, nil
+}
+
+// enumOne checks one value of an enumeration (letters in either case,
+// spaces around it ignored): anything else, a blank included, is refused.
+func enumOne[T ~string](v, what string, allowed []T) (T, error) {
+	t := T(strings.ToLower(strings.TrimSpace(v)))
+	if !api.OneOf(t, allowed) {
+		return "", notOneOf(what, v, allowed)
+	}
+	return t, nil
+}
+
+// notOneOf refuses v, naming the values allowed.
+func notOneOf[T ~string](what, v string, allowed []T) error {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return fmt.Errorf("%s %q: choose from %s", what, inertLine(v, maxLineChars), strings.Join(names, ", "))
 }
 
 func (s *Server) listRequests(ctx context.Context, _ *mcp.CallToolRequest, in ListRequestsIn) (*mcp.CallToolResult, ListRequestsOut, error) {

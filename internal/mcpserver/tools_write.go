@@ -126,9 +126,9 @@ func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest, in Answer
 func messageOf(in AnswerIn) (api.MessageCreate, error) {
 	var msg api.MessageCreate
 	if in.Kind != "" {
-		k := api.MessageKind(strings.ToLower(strings.TrimSpace(in.Kind)))
-		if !api.OneOf(k, api.MessageKinds) {
-			return msg, fmt.Errorf("kind %q: choose from response, question, reference, internal_note", inertLine(in.Kind, maxLineChars))
+		k, err := enumOne(in.Kind, "kind", api.MessageKinds)
+		if err != nil {
+			return msg, err
 		}
 		msg.Kind = api.Some(k)
 	}
@@ -177,9 +177,9 @@ type MoveStatusIn struct {
 }
 
 func (s *Server) moveStatus(ctx context.Context, req *mcp.CallToolRequest, in MoveStatusIn) (*mcp.CallToolResult, WriteOut, error) {
-	to := api.RequestStatus(strings.ToLower(strings.TrimSpace(in.Status)))
-	if !api.OneOf(to, api.RequestStatuses) {
-		return nil, WriteOut{}, fmt.Errorf("status %q: choose from open, partial, complete", inertLine(in.Status, maxLineChars))
+	to, err := enumOne(in.Status, "status", api.RequestStatuses)
+	if err != nil {
+		return nil, WriteOut{}, err
 	}
 	sc, r, etag, err := s.openRequest(ctx, in.Deal, in.Request)
 	if err != nil {
