@@ -44,7 +44,12 @@ type rowFilter struct {
 	dueBefore string
 	sectionID string
 	search    string
-	active    bool
+}
+
+// active reports whether any filter is set.
+func (f *rowFilter) active() bool {
+	return len(f.Statuses)+len(f.Priorities)+len(f.Categories)+len(f.Assignees) > 0 || f.UpdatedSince != nil ||
+		f.OverdueOn != "" || f.dueBefore != "" || f.sectionID != "" || f.search != ""
 }
 
 func (s *Server) filterOf(ctx context.Context, sc *scope, in ListRequestsIn) (*rowFilter, error) {
@@ -95,8 +100,6 @@ func (s *Server) filterOf(ctx context.Context, sc *scope, in ListRequestsIn) (*r
 		}
 		f.sectionID = sec.ID
 	}
-	f.active = len(f.Statuses)+len(f.Priorities)+len(f.Categories)+len(f.Assignees) > 0 || f.UpdatedSince != nil ||
-		f.OverdueOn != "" || f.dueBefore != "" || f.sectionID != "" || f.search != ""
 	return f, nil
 }
 
@@ -116,7 +119,7 @@ func (f *rowFilter) query() client.RequestsQuery {
 // shows them); without, every row, sections too, so the list reads as the
 // deal's outline.
 func (f *rowFilter) keep(rows []api.DealRequest) []api.DealRequest {
-	if !f.active {
+	if !f.active() {
 		return rows
 	}
 	parent := make(map[string]string, len(rows))
