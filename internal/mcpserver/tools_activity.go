@@ -123,7 +123,7 @@ func (s *Server) events(ctx context.Context, sc *scope, since time.Time, onlyID 
 func (s *Server) updatedSince(ctx context.Context, sc *scope, since time.Time, onlyID string, out *ActivityOut) error {
 	out.Source = "updated_requests"
 	f := &rowFilter{RequestFilter: domain.RequestFilter{UpdatedSince: &since}}
-	rows, _, err := s.c.RequestsFiltered(ctx, sc.deal.ID, f.query())
+	rows, err := sc.RowsFor(ctx, f.query())
 	if err != nil {
 		return err
 	}

@@ -202,7 +202,7 @@ func (s *Server) listRequests(ctx context.Context, _ *mcp.CallToolRequest, in Li
 	if err != nil {
 		return nil, ListRequestsOut{}, toolError(err)
 	}
-	rows, _, err := s.c.RequestsFiltered(ctx, sc.deal.ID, f.query())
+	rows, err := sc.RowsFor(ctx, f.query())
 	if err != nil {
 		return nil, ListRequestsOut{}, toolError(err)
 	}
