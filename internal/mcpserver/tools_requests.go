@@ -122,39 +122,19 @@ func (f *rowFilter) keep(rows []api.DealRequest) []api.DealRequest {
 	if !f.active() {
 		return rows
 	}
-	parent := make(map[string]string, len(rows))
-	for _, r := range rows {
-		if r.ParentID != nil {
-			parent[r.ID] = *r.ParentID
-		}
-	}
+	parent := domain.ParentIDs(rows)
 	var out []api.DealRequest
 	for _, r := range rows {
 		switch {
 		case r.Kind != api.KindRequest, !f.Matches(&r),
 			f.dueBefore != "" && (r.DueDate == nil || *r.DueDate >= f.dueBefore),
-			f.sectionID != "" && !under(r.ID, f.sectionID, parent),
+			f.sectionID != "" && !domain.Under(r.ID, f.sectionID, parent),
 			f.search != "" && !domain.SearchMatches(domain.SearchText(&r), f.search):
 			continue
 		}
 		out = append(out, r)
 	}
 	return out
-}
-
-// under reports whether row id sits anywhere below section.
-func under(id, section string, parent map[string]string) bool {
-	for range 64 {
-		p, ok := parent[id]
-		if !ok {
-			return false
-		}
-		if p == section {
-			return true
-		}
-		id = p
-	}
-	return false
 }
 
 func enumList[T ~string](vals []string, what string, allowed []T) ([]T, error) {
