@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -212,5 +214,30 @@ func TestListReadOncePerCall(t *testing.T) {
 	}
 	if n := a.listReads() - before; n != 1 {
 		t.Errorf("activity read the list %d times, want 1", n)
+	}
+}
+
+// TestSchemasNameEnums: the schemas' descriptions name api's values
+// where their tags say {priority}, and no placeholder is left.
+func TestSchemasNameEnums(t *testing.T) {
+	a := startAPI(t)
+	tools := a.session(t, aliceKey, sessionOptions{allowWrites: true}).toolNames()
+	placeholder := regexp.MustCompile(`\{[a-z_]+\}`)
+	for name, tool := range tools {
+		b, err := json.Marshal([]any{tool.InputSchema, tool.OutputSchema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := placeholder.Find(b); p != nil {
+			t.Errorf("%s: a placeholder is left: %s", name, p)
+		}
+	}
+	b, _ := json.Marshal(tools["list_requests"].InputSchema)
+	if !strings.Contains(string(b), `"any of: low, medium or high"`) {
+		t.Errorf("list_requests' priority: %s", b)
+	}
+	b, _ = json.Marshal(tools["list_requests"].OutputSchema)
+	if !strings.Contains(string(b), `"open, partial or complete"`) {
+		t.Errorf("list_requests' rows' status: %s", b)
 	}
 }

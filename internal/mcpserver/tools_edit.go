@@ -16,11 +16,11 @@ type CreateRequestIn struct {
 	DealArg
 	Title     string     `json:"title" jsonschema:"the request's title"`
 	Body      string     `json:"body,omitempty" jsonschema:"details, Markdown"`
-	Kind      string     `json:"kind,omitempty" jsonschema:"request (default) or section"`
+	Kind      string     `json:"kind,omitempty" jsonschema:"{request_kind}; default request"`
 	Number    string     `json:"number,omitempty" jsonschema:"its number (such as 2.4); omit for the next one under its parent"`
 	Parent    RequestRef `json:"parent,omitempty" jsonschema:"the section it goes under, by number; omit for the top level"`
-	Priority  string     `json:"priority,omitempty" jsonschema:"low, medium or high"`
-	Category  string     `json:"category,omitempty" jsonschema:"business, legal, tax, accounting, technology or human_resources"`
+	Priority  string     `json:"priority,omitempty" jsonschema:"{priority}"`
+	Category  string     `json:"category,omitempty" jsonschema:"{category}"`
 	Requester string     `json:"requester,omitempty" jsonschema:"who asks for it"`
 	DueDate   string     `json:"due_date,omitempty" jsonschema:"YYYY-MM-DD"`
 	Assignee  string     `json:"assignee,omitempty" jsonschema:"a person's email, name or id, or me"`
@@ -117,8 +117,8 @@ type EditRequestIn struct {
 	Title     *string    `json:"title,omitempty"`
 	Body      *string    `json:"body,omitempty" jsonschema:"details, Markdown"`
 	Number    *string    `json:"number,omitempty"`
-	Priority  *string    `json:"priority,omitempty" jsonschema:"low, medium or high"`
-	Category  *string    `json:"category,omitempty" jsonschema:"business, legal, tax, accounting, technology or human_resources"`
+	Priority  *string    `json:"priority,omitempty" jsonschema:"{priority}"`
+	Category  *string    `json:"category,omitempty" jsonschema:"{category}"`
 	Requester *string    `json:"requester,omitempty" jsonschema:"who asks for it; empty to clear"`
 	DueDate   *string    `json:"due_date,omitempty" jsonschema:"YYYY-MM-DD; empty to clear"`
 	ConfirmArg

@@ -17,9 +17,9 @@ import (
 // requests ls`. Every filter given must hold.
 type ListRequestsIn struct {
 	DealArg
-	Status       []string   `json:"status,omitempty" jsonschema:"any of: open, partial, complete"`
-	Priority     []string   `json:"priority,omitempty" jsonschema:"any of: low, medium, high"`
-	Category     []string   `json:"category,omitempty" jsonschema:"any of: business, legal, tax, accounting, technology, human_resources"`
+	Status       []string   `json:"status,omitempty" jsonschema:"any of: {status}"`
+	Priority     []string   `json:"priority,omitempty" jsonschema:"any of: {priority}"`
+	Category     []string   `json:"category,omitempty" jsonschema:"any of: {category}"`
 	Assignee     string     `json:"assignee,omitempty" jsonschema:"me, none (unassigned), or a person's email, name or id"`
 	Overdue      bool       `json:"overdue,omitempty" jsonschema:"only requests due before today (deal's time zone) and not complete"`
 	DueBefore    string     `json:"due_before,omitempty" jsonschema:"only requests due before this day, YYYY-MM-DD"`

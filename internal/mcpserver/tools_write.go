@@ -57,7 +57,7 @@ type AnswerIn struct {
 	DealArg
 	Request    RequestRef `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
 	Text       string     `json:"text,omitempty" jsonschema:"the message, Markdown"`
-	Kind       string     `json:"kind,omitempty" jsonschema:"response (default), question, reference or internal_note"`
+	Kind       string     `json:"kind,omitempty" jsonschema:"{message_kind}; default response"`
 	Partial    bool       `json:"partial,omitempty" jsonschema:"a partial response: more is to come (moves the request to partial)"`
 	Internal   bool       `json:"internal,omitempty" jsonschema:"keep it to the caller's side (owning side only)"`
 	KeepStatus bool       `json:"keep_status,omitempty" jsonschema:"leave the request's status as it is"`
@@ -172,7 +172,7 @@ func messageOf(in AnswerIn) (api.MessageCreate, error) {
 type MoveStatusIn struct {
 	DealArg
 	Request RequestRef `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
-	Status  string     `json:"status" jsonschema:"open, partial or complete"`
+	Status  string     `json:"status" jsonschema:"{status}"`
 	ConfirmArg
 }
 
