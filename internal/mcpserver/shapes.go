@@ -77,7 +77,7 @@ type AnswerPreview struct {
 func (sc *scope) row(ctx context.Context, r *api.DealRequest, today string, withBody bool, bodyChars int) Row {
 	out := Row{ID: r.ID, Number: inertLine(r.Number, maxLineChars), Kind: string(r.Kind), Status: string(r.Status),
 		Priority: string(r.Priority), Category: string(r.Category), Overdue: domain.Overdue(r, today),
-		AllowedStatuses: make([]string, 0, len(r.AllowedStatuses)), Can: r.Can, UpdatedAt: r.UpdatedAt, Files: len(r.Files)}
+		AllowedStatuses: enumStrings(r.AllowedStatuses), Can: r.Can, UpdatedAt: r.UpdatedAt, Files: len(r.Files)}
 	if r.ParentID != nil {
 		out.ParentID = *r.ParentID
 	}
@@ -86,9 +86,6 @@ func (sc *scope) row(ctx context.Context, r *api.DealRequest, today string, with
 	}
 	if r.AssigneeID != nil {
 		out.Assignee = sc.personRef(ctx, *r.AssigneeID)
-	}
-	for _, st := range r.AllowedStatuses {
-		out.AllowedStatuses = append(out.AllowedStatuses, string(st))
 	}
 	out.DealContent.Title = inert(r.Title, maxTitleChars)
 	out.DealContent.Requester = inertPtr(r.Requester, maxLineChars)

@@ -229,11 +229,7 @@ func statusList(ss []api.RequestStatus) string {
 	if len(ss) == 0 {
 		return "none (a read-only key, a viewer's seat, or an archived deal)"
 	}
-	names := make([]string, len(ss))
-	for i, st := range ss {
-		names[i] = string(st)
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(enumStrings(ss), ", ")
 }
 
 // AssignIn is assign's input.
