@@ -73,3 +73,31 @@ func WithSectionsAbove(rows []api.DealRequest, match func(i int) bool, parent fu
 	}
 	return keep
 }
+
+// ParentIDs maps each row's id to its section's id, for Under.
+func ParentIDs(rows []api.DealRequest) map[string]string {
+	parent := make(map[string]string, len(rows))
+	for _, r := range rows {
+		if r.ParentID != nil {
+			parent[r.ID] = *r.ParentID
+		}
+	}
+	return parent
+}
+
+// Under reports whether row id sits anywhere below section (nested
+// sections included): the "within a section" filter. parent is
+// ParentIDs of the list; a chain longer than 64 (a loop) is not under.
+func Under(id, section string, parent map[string]string) bool {
+	for range 64 {
+		p, ok := parent[id]
+		if !ok {
+			return false
+		}
+		if p == section {
+			return true
+		}
+		id = p
+	}
+	return false
+}

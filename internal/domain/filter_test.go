@@ -66,3 +66,21 @@ func TestOverdue(t *testing.T) {
 		}
 	}
 }
+
+func TestUnder(t *testing.T) {
+	sec, sub := "s", "t"
+	rows := []api.DealRequest{{ID: "s"}, {ID: "t", ParentID: &sec}, {ID: "r", ParentID: &sub}, {ID: "x"}}
+	parent := ParentIDs(rows)
+	for _, c := range []struct {
+		id, section string
+		want        bool
+	}{{"r", "s", true}, {"r", "t", true}, {"t", "s", true}, {"s", "s", false}, {"x", "s", false}, {"s", "t", false}} {
+		if got := Under(c.id, c.section, parent); got != c.want {
+			t.Errorf("Under(%s, %s) = %v", c.id, c.section, got)
+		}
+	}
+	loop := map[string]string{"a": "b", "b": "a"}
+	if Under("a", "c", loop) {
+		t.Error("a loop is under c")
+	}
+}

@@ -45,6 +45,7 @@ type liveAPI struct {
 
 	mu      sync.Mutex
 	writes  []string    // "METHOD path Idempotency-Key" of each POST and PATCH
+	lists   int         // GETs of a deal's whole list (…/requests)
 	hideExt atomic.Bool // answer as a server without extensions
 }
 
@@ -76,6 +77,11 @@ func startAPI(t *testing.T) *liveAPI {
 			a.writes = append(a.writes, r.Method+" "+r.URL.Path+" "+r.Header.Get(api.IdempotencyKeyHeader))
 			a.mu.Unlock()
 		}
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/requests") {
+			a.mu.Lock()
+			a.lists++
+			a.mu.Unlock()
+		}
 		if a.hideExt.Load() {
 			srv.ServeHTTP(&hideExtensions{ResponseWriter: w}, r)
 			return
@@ -93,6 +99,13 @@ type hideExtensions struct{ http.ResponseWriter }
 func (h *hideExtensions) WriteHeader(code int) {
 	h.Header().Del(api.ExtensionsHeader)
 	h.ResponseWriter.WriteHeader(code)
+}
+
+// listReads is how many times a deal's whole list was read so far.
+func (a *liveAPI) listReads() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lists
 }
 
 // writesTo are the recorded POSTs and PATCHes whose path ends in suffix.

@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -187,5 +189,55 @@ func TestRequestAsANumber(t *testing.T) {
 	}
 	if res := s.call("get_request", map[string]any{"request": true}); !res.IsError {
 		t.Errorf("a boolean request: %s", text(res))
+	}
+}
+
+// TestListReadOncePerCall: a section (list_requests) or a request
+// (activity without events) named by number reads the deal's list, and
+// the filter runs on that list: it is not read a second time.
+func TestListReadOncePerCall(t *testing.T) {
+	a := startAPI(t)
+	s := a.session(t, aliceKey, sessionOptions{})
+	before := a.listReads()
+	under := callOK[ListRequestsOut](s, "list_requests", map[string]any{"section": "1", "status": []string{"open"}})
+	if got := numbers(under); got != "1.1,1.2" {
+		t.Errorf("open under 1 = %s", got)
+	}
+	if n := a.listReads() - before; n != 1 {
+		t.Errorf("list_requests read the list %d times, want 1", n)
+	}
+	a.hideExt.Store(true)
+	before = a.listReads()
+	act := callOK[ActivityOut](s, "activity", map[string]any{"request": "1.2", "since": "all"})
+	if act.Source != "updated_requests" || len(act.Updated) != 1 || act.Updated[0].Number != "1.2" {
+		t.Errorf("activity 1.2 = %+v", act)
+	}
+	if n := a.listReads() - before; n != 1 {
+		t.Errorf("activity read the list %d times, want 1", n)
+	}
+}
+
+// TestSchemasNameEnums: the schemas' descriptions name api's values
+// where their tags say {priority}, and no placeholder is left.
+func TestSchemasNameEnums(t *testing.T) {
+	a := startAPI(t)
+	tools := a.session(t, aliceKey, sessionOptions{allowWrites: true}).toolNames()
+	placeholder := regexp.MustCompile(`\{[a-z_]+\}`)
+	for name, tool := range tools {
+		b, err := json.Marshal([]any{tool.InputSchema, tool.OutputSchema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := placeholder.Find(b); p != nil {
+			t.Errorf("%s: a placeholder is left: %s", name, p)
+		}
+	}
+	b, _ := json.Marshal(tools["list_requests"].InputSchema)
+	if !strings.Contains(string(b), `"any of: low, medium or high"`) {
+		t.Errorf("list_requests' priority: %s", b)
+	}
+	b, _ = json.Marshal(tools["list_requests"].OutputSchema)
+	if !strings.Contains(string(b), `"open, partial or complete"`) {
+		t.Errorf("list_requests' rows' status: %s", b)
 	}
 }

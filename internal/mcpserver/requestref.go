@@ -79,12 +79,16 @@ var inputOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonsch
 }}
 
 // addTool is mcp.AddTool with the input schema inferred by
-// inputOptions.
+// inputOptions, and both schemas' enumerations named (schemaFor).
 func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
-	schema, err := jsonschema.For[In](inputOptions)
+	in, err := schemaFor[In](inputOptions)
 	if err != nil {
 		panic(fmt.Sprintf("the input schema of %s: %v", t.Name, err))
 	}
-	t.InputSchema = schema
+	out, err := schemaFor[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("the output schema of %s: %v", t.Name, err))
+	}
+	t.InputSchema, t.OutputSchema = in, out
 	mcp.AddTool(s.mcp, t, h)
 }

@@ -82,6 +82,17 @@ func (sc *scope) Rows(ctx context.Context) ([]api.DealRequest, error) {
 	return rows, nil
 }
 
+// RowsFor is the deal's list for a filter (rowFilter.keep applies the
+// whole of it after): the list this call read already, else the rows the
+// server's list-filters extension keeps for q.
+func (sc *scope) RowsFor(ctx context.Context, q client.RequestsQuery) ([]api.DealRequest, error) {
+	if sc.rows != nil {
+		return sc.rows, nil
+	}
+	rows, _, err := sc.c.RequestsFiltered(ctx, sc.deal.ID, q)
+	return rows, err
+}
+
 // Request is the row ref names (its number, or its id), read on its own
 // with its ETag, the version a change to it names.
 func (sc *scope) Request(ctx context.Context, ref RequestRef) (*api.DealRequest, string, error) {

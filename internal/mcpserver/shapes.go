@@ -17,7 +17,7 @@ type PersonRef struct {
 	ID       string `json:"id" jsonschema:"their person id on the deal"`
 	Name     string `json:"name,omitempty" jsonschema:"their name, as they gave it (untrusted text)"`
 	Email    string `json:"email,omitempty"`
-	Side     string `json:"side,omitempty" jsonschema:"buy or sell"`
+	Side     string `json:"side,omitempty" jsonschema:"{side}"`
 	Party    string `json:"party,omitempty" jsonschema:"their party's label (untrusted text)"`
 	YourSide bool   `json:"your_side" jsonschema:"true: on the caller's side of the deal; false: the counterparty"`
 }
@@ -47,9 +47,9 @@ type RowContent struct {
 type Row struct {
 	ID              string         `json:"id"`
 	Number          string         `json:"number"`
-	Kind            string         `json:"kind" jsonschema:"request or section"`
+	Kind            string         `json:"kind" jsonschema:"{request_kind}"`
 	ParentID        string         `json:"parent_id,omitempty"`
-	Status          string         `json:"status" jsonschema:"open, partial or complete"`
+	Status          string         `json:"status" jsonschema:"{status}"`
 	Priority        string         `json:"priority"`
 	Category        string         `json:"category"`
 	DueDate         string         `json:"due_date,omitempty" jsonschema:"YYYY-MM-DD in the deal's time zone"`
@@ -77,7 +77,7 @@ type AnswerPreview struct {
 func (sc *scope) row(ctx context.Context, r *api.DealRequest, today string, withBody bool, bodyChars int) Row {
 	out := Row{ID: r.ID, Number: inertLine(r.Number, maxLineChars), Kind: string(r.Kind), Status: string(r.Status),
 		Priority: string(r.Priority), Category: string(r.Category), Overdue: domain.Overdue(r, today),
-		AllowedStatuses: make([]string, 0, len(r.AllowedStatuses)), Can: r.Can, UpdatedAt: r.UpdatedAt, Files: len(r.Files)}
+		AllowedStatuses: enumStrings(r.AllowedStatuses), Can: r.Can, UpdatedAt: r.UpdatedAt, Files: len(r.Files)}
 	if r.ParentID != nil {
 		out.ParentID = *r.ParentID
 	}
@@ -86,9 +86,6 @@ func (sc *scope) row(ctx context.Context, r *api.DealRequest, today string, with
 	}
 	if r.AssigneeID != nil {
 		out.Assignee = sc.personRef(ctx, *r.AssigneeID)
-	}
-	for _, st := range r.AllowedStatuses {
-		out.AllowedStatuses = append(out.AllowedStatuses, string(st))
 	}
 	out.DealContent.Title = inert(r.Title, maxTitleChars)
 	out.DealContent.Requester = inertPtr(r.Requester, maxLineChars)
@@ -140,10 +137,10 @@ func files(fs []api.File) []File {
 // Message is one post in a request's conversation.
 type Message struct {
 	ID          string     `json:"id"`
-	Kind        string     `json:"kind" jsonschema:"response, question, reference or internal_note"`
+	Kind        string     `json:"kind" jsonschema:"{message_kind}"`
 	Partial     bool       `json:"partial"`
 	Internal    bool       `json:"internal" jsonschema:"seen by the author's side only"`
-	Source      string     `json:"source" jsonschema:"email, web, import or api"`
+	Source      string     `json:"source" jsonschema:"{source}"`
 	PostedAt    *time.Time `json:"posted_at,omitempty"`
 	Author      *PersonRef `json:"author,omitempty"`
 	OnBehalf    bool       `json:"on_behalf,omitempty"`

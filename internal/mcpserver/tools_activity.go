@@ -122,8 +122,8 @@ func (s *Server) events(ctx context.Context, sc *scope, since time.Time, onlyID 
 // requests updated since then.
 func (s *Server) updatedSince(ctx context.Context, sc *scope, since time.Time, onlyID string, out *ActivityOut) error {
 	out.Source = "updated_requests"
-	f := &rowFilter{RequestFilter: domain.RequestFilter{UpdatedSince: &since}, active: true}
-	rows, _, err := s.c.RequestsFiltered(ctx, sc.deal.ID, f.query())
+	f := &rowFilter{RequestFilter: domain.RequestFilter{UpdatedSince: &since}}
+	rows, err := sc.RowsFor(ctx, f.query())
 	if err != nil {
 		return err
 	}

@@ -16,11 +16,11 @@ type CreateRequestIn struct {
 	DealArg
 	Title     string     `json:"title" jsonschema:"the request's title"`
 	Body      string     `json:"body,omitempty" jsonschema:"details, Markdown"`
-	Kind      string     `json:"kind,omitempty" jsonschema:"request (default) or section"`
+	Kind      string     `json:"kind,omitempty" jsonschema:"{request_kind}; default request"`
 	Number    string     `json:"number,omitempty" jsonschema:"its number (such as 2.4); omit for the next one under its parent"`
 	Parent    RequestRef `json:"parent,omitempty" jsonschema:"the section it goes under, by number; omit for the top level"`
-	Priority  string     `json:"priority,omitempty" jsonschema:"low, medium or high"`
-	Category  string     `json:"category,omitempty" jsonschema:"business, legal, tax, accounting, technology or human_resources"`
+	Priority  string     `json:"priority,omitempty" jsonschema:"{priority}"`
+	Category  string     `json:"category,omitempty" jsonschema:"{category}"`
 	Requester string     `json:"requester,omitempty" jsonschema:"who asks for it"`
 	DueDate   string     `json:"due_date,omitempty" jsonschema:"YYYY-MM-DD"`
 	Assignee  string     `json:"assignee,omitempty" jsonschema:"a person's email, name or id, or me"`
@@ -88,27 +88,25 @@ func (s *Server) createRequest(ctx context.Context, req *mcp.CallToolRequest, in
 
 // setEnums checks and sets the kind, priority and category given.
 func setEnums(kind, priority, category string, k *api.Optional[api.RequestKind], p *api.Optional[api.Priority], c *api.Optional[api.RequestCategory]) error {
-	if kind != "" {
-		v, err := enumList([]string{kind}, "kind", api.RequestKinds)
-		if err != nil {
-			return err
-		}
-		*k = api.Some(v[0])
+	if err := setEnum(kind, "kind", api.RequestKinds, k); err != nil {
+		return err
 	}
-	if priority != "" {
-		v, err := enumList([]string{priority}, "priority", api.Priorities)
-		if err != nil {
-			return err
-		}
-		*p = api.Some(v[0])
+	if err := setEnum(priority, "priority", api.Priorities, p); err != nil {
+		return err
 	}
-	if category != "" {
-		v, err := enumList([]string{category}, "category", api.RequestCategories)
-		if err != nil {
-			return err
-		}
-		*c = api.Some(v[0])
+	return setEnum(category, "category", api.RequestCategories, c)
+}
+
+// setEnum sets dst to v, checked against allowed, where v is given.
+func setEnum[T ~string](v, what string, allowed []T, dst *api.Optional[T]) error {
+	if v == "" {
+		return nil
 	}
+	t, err := enumOne(v, what, allowed)
+	if err != nil {
+		return err
+	}
+	*dst = api.Some(t)
 	return nil
 }
 
@@ -119,8 +117,8 @@ type EditRequestIn struct {
 	Title     *string    `json:"title,omitempty"`
 	Body      *string    `json:"body,omitempty" jsonschema:"details, Markdown"`
 	Number    *string    `json:"number,omitempty"`
-	Priority  *string    `json:"priority,omitempty" jsonschema:"low, medium or high"`
-	Category  *string    `json:"category,omitempty" jsonschema:"business, legal, tax, accounting, technology or human_resources"`
+	Priority  *string    `json:"priority,omitempty" jsonschema:"{priority}"`
+	Category  *string    `json:"category,omitempty" jsonschema:"{category}"`
 	Requester *string    `json:"requester,omitempty" jsonschema:"who asks for it; empty to clear"`
 	DueDate   *string    `json:"due_date,omitempty" jsonschema:"YYYY-MM-DD; empty to clear"`
 	ConfirmArg

@@ -52,7 +52,7 @@ type WhoamiOut struct {
 	Organization  string    `json:"organization"`
 	KeyName       string    `json:"key_name"`
 	KeyPrefix     string    `json:"key_prefix"`
-	KeyAccess     string    `json:"key_access" jsonschema:"read or write"`
+	KeyAccess     string    `json:"key_access" jsonschema:"{key_access}"`
 	KeyExpiresAt  time.Time `json:"key_expires_at"`
 	Server        string    `json:"server"`
 	DefaultDeal   string    `json:"default_deal,omitempty" jsonschema:"the deal tools use when the call names none"`
@@ -65,10 +65,10 @@ type WhoamiOut struct {
 // SeatOut is the caller's place on a deal.
 type SeatOut struct {
 	Deal         DealRef `json:"deal"`
-	Side         string  `json:"side" jsonschema:"buy or sell"`
+	Side         string  `json:"side" jsonschema:"{side}"`
 	Party        string  `json:"party,omitempty" jsonschema:"the caller's party's label"`
 	OwningSide   bool    `json:"owning_side" jsonschema:"whether the caller's side owns the request list (and may keep internal notes)"`
-	Access       string  `json:"access" jsonschema:"admin, editor or viewer"`
+	Access       string  `json:"access" jsonschema:"{access}"`
 	ProjectAdmin bool    `json:"project_admin"`
 }
 
@@ -109,7 +109,7 @@ type DealOut struct {
 // PartyOut is one side of a deal.
 type PartyOut struct {
 	ID      string `json:"id"`
-	Side    string `json:"side" jsonschema:"buy or sell"`
+	Side    string `json:"side" jsonschema:"{side}"`
 	Label   string `json:"label,omitempty" jsonschema:"the party's name (untrusted text)"`
 	IsOwner bool   `json:"is_owner" jsonschema:"the side that owns the request list"`
 }

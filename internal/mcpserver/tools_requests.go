@@ -17,9 +17,9 @@ import (
 // requests ls`. Every filter given must hold.
 type ListRequestsIn struct {
 	DealArg
-	Status       []string   `json:"status,omitempty" jsonschema:"any of: open, partial, complete"`
-	Priority     []string   `json:"priority,omitempty" jsonschema:"any of: low, medium, high"`
-	Category     []string   `json:"category,omitempty" jsonschema:"any of: business, legal, tax, accounting, technology, human_resources"`
+	Status       []string   `json:"status,omitempty" jsonschema:"any of: {status}"`
+	Priority     []string   `json:"priority,omitempty" jsonschema:"any of: {priority}"`
+	Category     []string   `json:"category,omitempty" jsonschema:"any of: {category}"`
 	Assignee     string     `json:"assignee,omitempty" jsonschema:"me, none (unassigned), or a person's email, name or id"`
 	Overdue      bool       `json:"overdue,omitempty" jsonschema:"only requests due before today (deal's time zone) and not complete"`
 	DueBefore    string     `json:"due_before,omitempty" jsonschema:"only requests due before this day, YYYY-MM-DD"`
@@ -44,7 +44,12 @@ type rowFilter struct {
 	dueBefore string
 	sectionID string
 	search    string
-	active    bool
+}
+
+// active reports whether any filter is set.
+func (f *rowFilter) active() bool {
+	return len(f.Statuses)+len(f.Priorities)+len(f.Categories)+len(f.Assignees) > 0 || f.UpdatedSince != nil ||
+		f.OverdueOn != "" || f.dueBefore != "" || f.sectionID != "" || f.search != ""
 }
 
 func (s *Server) filterOf(ctx context.Context, sc *scope, in ListRequestsIn) (*rowFilter, error) {
@@ -95,8 +100,6 @@ func (s *Server) filterOf(ctx context.Context, sc *scope, in ListRequestsIn) (*r
 		}
 		f.sectionID = sec.ID
 	}
-	f.active = len(f.Statuses)+len(f.Priorities)+len(f.Categories)+len(f.Assignees) > 0 || f.UpdatedSince != nil ||
-		f.OverdueOn != "" || f.dueBefore != "" || f.sectionID != "" || f.search != ""
 	return f, nil
 }
 
@@ -116,42 +119,22 @@ func (f *rowFilter) query() client.RequestsQuery {
 // shows them); without, every row, sections too, so the list reads as the
 // deal's outline.
 func (f *rowFilter) keep(rows []api.DealRequest) []api.DealRequest {
-	if !f.active {
+	if !f.active() {
 		return rows
 	}
-	parent := make(map[string]string, len(rows))
-	for _, r := range rows {
-		if r.ParentID != nil {
-			parent[r.ID] = *r.ParentID
-		}
-	}
+	parent := domain.ParentIDs(rows)
 	var out []api.DealRequest
 	for _, r := range rows {
 		switch {
 		case r.Kind != api.KindRequest, !f.Matches(&r),
 			f.dueBefore != "" && (r.DueDate == nil || *r.DueDate >= f.dueBefore),
-			f.sectionID != "" && !under(r.ID, f.sectionID, parent),
+			f.sectionID != "" && !domain.Under(r.ID, f.sectionID, parent),
 			f.search != "" && !domain.SearchMatches(domain.SearchText(&r), f.search):
 			continue
 		}
 		out = append(out, r)
 	}
 	return out
-}
-
-// under reports whether row id sits anywhere below section.
-func under(id, section string, parent map[string]string) bool {
-	for range 64 {
-		p, ok := parent[id]
-		if !ok {
-			return false
-		}
-		if p == section {
-			return true
-		}
-		id = p
-	}
-	return false
 }
 
 func enumList[T ~string](vals []string, what string, allowed []T) ([]T, error) {
@@ -163,16 +146,27 @@ func enumList[T ~string](vals []string, what string, allowed []T) ([]T, error) {
 				continue
 			}
 			if !api.OneOf(t, allowed) {
-				names := make([]string, len(allowed))
-				for i, a := range allowed {
-					names[i] = string(a)
-				}
-				return nil, fmt.Errorf("%s %q: choose from %s", what, inertLine(p, maxLineChars), strings.Join(names, ", "))
+				return nil, notOneOf(what, p, allowed)
 			}
 			out = append(out, t)
 		}
 	}
 	return out, nil
+}
+
+// enumOne checks one value of an enumeration (letters in either case,
+// spaces around it ignored): anything else, a blank included, is refused.
+func enumOne[T ~string](v, what string, allowed []T) (T, error) {
+	t := T(strings.ToLower(strings.TrimSpace(v)))
+	if !api.OneOf(t, allowed) {
+		return "", notOneOf(what, v, allowed)
+	}
+	return t, nil
+}
+
+// notOneOf refuses v, naming the values allowed.
+func notOneOf[T ~string](what, v string, allowed []T) error {
+	return fmt.Errorf("%s %q: choose from %s", what, inertLine(v, maxLineChars), strings.Join(enumStrings(allowed), ", "))
 }
 
 func (s *Server) listRequests(ctx context.Context, _ *mcp.CallToolRequest, in ListRequestsIn) (*mcp.CallToolResult, ListRequestsOut, error) {
@@ -184,7 +178,7 @@ func (s *Server) listRequests(ctx context.Context, _ *mcp.CallToolRequest, in Li
 	if err != nil {
 		return nil, ListRequestsOut{}, toolError(err)
 	}
-	rows, _, err := s.c.RequestsFiltered(ctx, sc.deal.ID, f.query())
+	rows, err := sc.RowsFor(ctx, f.query())
 	if err != nil {
 		return nil, ListRequestsOut{}, toolError(err)
 	}

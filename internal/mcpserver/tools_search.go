@@ -124,7 +124,7 @@ func (s *Server) clientSearch(ctx context.Context, sc *scope, in SearchIn, out *
 	if err != nil {
 		return err
 	}
-	f := &rowFilter{search: domain.SearchQuery(in.Query), active: true}
+	f := &rowFilter{search: domain.SearchQuery(in.Query)}
 	list := s.rowsOut(ctx, sc, f.keep(rows), in.Limit)
 	out.Method, out.More, out.Requests = searchByClient, list.Truncated, list.Requests
 	return nil

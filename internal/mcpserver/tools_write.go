@@ -57,7 +57,7 @@ type AnswerIn struct {
 	DealArg
 	Request    RequestRef `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
 	Text       string     `json:"text,omitempty" jsonschema:"the message, Markdown"`
-	Kind       string     `json:"kind,omitempty" jsonschema:"response (default), question, reference or internal_note"`
+	Kind       string     `json:"kind,omitempty" jsonschema:"{message_kind}; default response"`
 	Partial    bool       `json:"partial,omitempty" jsonschema:"a partial response: more is to come (moves the request to partial)"`
 	Internal   bool       `json:"internal,omitempty" jsonschema:"keep it to the caller's side (owning side only)"`
 	KeepStatus bool       `json:"keep_status,omitempty" jsonschema:"leave the request's status as it is"`
@@ -126,9 +126,9 @@ func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest, in Answer
 func messageOf(in AnswerIn) (api.MessageCreate, error) {
 	var msg api.MessageCreate
 	if in.Kind != "" {
-		k := api.MessageKind(strings.ToLower(strings.TrimSpace(in.Kind)))
-		if !api.OneOf(k, api.MessageKinds) {
-			return msg, fmt.Errorf("kind %q: choose from response, question, reference, internal_note", inertLine(in.Kind, maxLineChars))
+		k, err := enumOne(in.Kind, "kind", api.MessageKinds)
+		if err != nil {
+			return msg, err
 		}
 		msg.Kind = api.Some(k)
 	}
@@ -172,14 +172,14 @@ func messageOf(in AnswerIn) (api.MessageCreate, error) {
 type MoveStatusIn struct {
 	DealArg
 	Request RequestRef `json:"request" jsonschema:"the request's number (such as 2.3) or id"`
-	Status  string     `json:"status" jsonschema:"open, partial or complete"`
+	Status  string     `json:"status" jsonschema:"{status}"`
 	ConfirmArg
 }
 
 func (s *Server) moveStatus(ctx context.Context, req *mcp.CallToolRequest, in MoveStatusIn) (*mcp.CallToolResult, WriteOut, error) {
-	to := api.RequestStatus(strings.ToLower(strings.TrimSpace(in.Status)))
-	if !api.OneOf(to, api.RequestStatuses) {
-		return nil, WriteOut{}, fmt.Errorf("status %q: choose from open, partial, complete", inertLine(in.Status, maxLineChars))
+	to, err := enumOne(in.Status, "status", api.RequestStatuses)
+	if err != nil {
+		return nil, WriteOut{}, err
 	}
 	sc, r, etag, err := s.openRequest(ctx, in.Deal, in.Request)
 	if err != nil {
@@ -229,11 +229,7 @@ func statusList(ss []api.RequestStatus) string {
 	if len(ss) == 0 {
 		return "none (a read-only key, a viewer's seat, or an archived deal)"
 	}
-	names := make([]string, len(ss))
-	for i, st := range ss {
-		names[i] = string(st)
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(enumStrings(ss), ", ")
 }
 
 // AssignIn is assign's input.

@@ -294,3 +294,20 @@ func TestTokenOutlivesARestart(t *testing.T) {
 		t.Errorf("the secret's file: %v, %v", info, err)
 	}
 }
+
+// TestSetEnumsBlank: a value of spaces only is refused, as any value
+// not among the allowed (it once took the first of no values).
+func TestSetEnumsBlank(t *testing.T) {
+	var k api.Optional[api.RequestKind]
+	var p api.Optional[api.Priority]
+	var c api.Optional[api.RequestCategory]
+	if err := setEnums(" ", "", "", &k, &p, &c); err == nil || !strings.Contains(err.Error(), "kind") {
+		t.Fatalf("kind of spaces: %v", err)
+	}
+	if err := setEnums("", " ", "", &k, &p, &c); err == nil || !strings.Contains(err.Error(), "choose from low, medium, high") {
+		t.Fatalf("priority of spaces: %v", err)
+	}
+	if err := setEnums("Section", "HIGH", " legal ", &k, &p, &c); err != nil || k.Value != api.KindSection || p.Value != api.PriorityHigh || c.Value != api.CategoryLegal {
+		t.Fatalf("set: %v %v %v %v", err, k, p, c)
+	}
+}
