@@ -131,6 +131,20 @@ func inboxListRun(ctx context.Context, o *InboxOptions) error {
 	}})
 }
 
+// openHeld opens the inbox (openInbox) and resolves ID in it (heldID):
+// what show, post and discard start with.
+func (o *InboxOptions) openHeld(ctx context.Context) (*dealScope, string, error) {
+	s, err := o.openInbox(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := o.heldID(ctx, s)
+	if err != nil {
+		return nil, "", err
+	}
+	return s, id, nil
+}
+
 // heldID resolves ID: a whole id as it is, the start of one (at least 4
 // characters) among the held replies listed.
 func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error) {
@@ -160,20 +174,18 @@ func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error)
 
 // heldError words a held reply the server does not know for the caller:
 // gone from the inbox, never there, or another side's; the inbox lists
-// those waiting. Other errors pass as they are.
+// those waiting. It keeps the server's answer for the exit code (3) and
+// --json. Other errors pass as they are (a conflict's reason is worded
+// by describeAPIError: posted or discarded already, expired).
 func (o *InboxOptions) heldError(err error) error {
 	if client.IsNotFound(err) {
-		return cmdutil.NotFoundErrorf("no reply by e-mail %q waits for your side on this deal: 'dealctl inbox ls' lists those that do", termsafe.OneLine(o.ID, 64))
+		return &describedError{err: err, msg: fmt.Sprintf("no reply by e-mail %q waits for your side on this deal: 'dealctl inbox ls' lists those that do", termsafe.OneLine(o.ID, 64))}
 	}
 	return err
 }
 
 func inboxShowRun(ctx context.Context, o *InboxOptions) error {
-	s, err := o.openInbox(ctx)
-	if err != nil {
-		return err
-	}
-	id, err := o.heldID(ctx, s)
+	s, id, err := o.openHeld(ctx)
 	if err != nil {
 		return err
 	}
@@ -189,11 +201,7 @@ func inboxShowRun(ctx context.Context, o *InboxOptions) error {
 }
 
 func inboxDecideRun(ctx context.Context, o *InboxOptions, post bool) error {
-	s, err := o.openInbox(ctx)
-	if err != nil {
-		return err
-	}
-	id, err := o.heldID(ctx, s)
+	s, id, err := o.openHeld(ctx)
 	if err != nil {
 		return err
 	}
