@@ -43,6 +43,11 @@ does, and a failure keeps its own code (1 server unreachable, 4 bad key,
 could not run" (dealctl requests ls --overdue --exit-code).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// An empty --search (an unset variable in a script) would list
+			// every row, and --exit-code would call them all matches.
+			if cmd.Flags().Changed("search") && strings.TrimSpace(opts.Search) == "" {
+				return cmdutil.UsageErrorf("--search needs words, and TEXT is empty: e.g. --search accounts, or leave --search out to list every request")
+			}
 			if runF != nil {
 				return runF(opts)
 			}
