@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
@@ -22,13 +23,25 @@ type similarAnswers struct {
 	Answers    []api.Message   `json:"answers"`
 }
 
+// postingFlags are the flags given among those that say what to post,
+// which --similar, posting nothing, would silently ignore.
+func postingFlags(set map[string]bool) []string {
+	var given []string
+	for _, name := range []string{"message", "file", "link", "partial", "kind", "internal", "no-status"} {
+		if set[name] {
+			given = append(given, "--"+name)
+		}
+	}
+	return given
+}
+
 // answerSimilarRun is `answer REQUEST --similar`: the answers already
 // given to requests close to this one (search.Similar, found as
 // requests create finds them), read through the API, so only what the
 // caller's side may see; nothing is posted.
 func answerSimilarRun(ctx context.Context, o *AnswerOptions) error {
-	if o.Set["message"] || o.Set["file"] || len(o.Links) > 0 {
-		return cmdutil.UsageErrorf("--similar shows the answers given to similar requests and posts nothing: leave out -m, -F and --link")
+	if given := postingFlags(o.Set); len(given) > 0 {
+		return cmdutil.UsageErrorf("--similar shows the answers given to similar requests and posts nothing: leave out %s, or leave out --similar to post", strings.Join(given, ", "))
 	}
 	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
