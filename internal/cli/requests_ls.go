@@ -111,6 +111,10 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 	if err := p.Print(output.View{Data: rows, Table: requestsTable(s, rows, today)}); err != nil {
 		return err
 	}
+	if len(rows) == 0 && flt.active() && !p.Machine() {
+		// On stderr: a header alone, or nothing piped, reads as a failure.
+		o.Infof("No request matches these filters")
+	}
 	if o.ExitCode && len(rows) > 0 {
 		return cmdutil.SilentExit(cmdutil.ExitMatched)
 	}
