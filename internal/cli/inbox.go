@@ -134,6 +134,10 @@ func inboxListRun(ctx context.Context, o *InboxOptions) error {
 // openHeld opens the inbox (openInbox) and resolves ID in it (heldID):
 // what show, post and discard start with.
 func (o *InboxOptions) openHeld(ctx context.Context) (*dealScope, string, error) {
+	if strings.TrimSpace(o.ID) == "" {
+		// Sent as it is, an empty id is a path of the list (405, exit 1).
+		return nil, "", cmdutil.UsageErrorf("the held reply's ID is empty: give its id or the start of one ('dealctl inbox ls' lists them)")
+	}
 	s, err := o.openInbox(ctx)
 	if err != nil {
 		return nil, "", err
@@ -145,8 +149,12 @@ func (o *InboxOptions) openHeld(ctx context.Context) (*dealScope, string, error)
 	return s, id, nil
 }
 
-// heldID resolves ID: a whole id as it is, the start of one (at least 4
-// characters) among the held replies listed.
+// minHeldPrefix is the fewest characters of a held reply's id that name
+// it.
+const minHeldPrefix = 4
+
+// heldID resolves ID: a whole id as it is, the start of one (at least
+// minHeldPrefix characters) among the held replies listed.
 func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error) {
 	id := strings.ToLower(strings.TrimSpace(o.ID))
 	if api.IsID(id) {
@@ -157,15 +165,21 @@ func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error)
 		return "", err
 	}
 	var found []string
+	short := false // the start of one, but too short to be taken for it
 	for _, h := range held {
-		if h.ID == id || (len(id) >= 4 && strings.HasPrefix(h.ID, id)) {
+		switch {
+		case h.ID == id || (len(id) >= minHeldPrefix && strings.HasPrefix(h.ID, id)):
 			found = append(found, h.ID)
+		case strings.HasPrefix(h.ID, id):
+			short = true
 		}
 	}
-	switch len(found) {
-	case 1:
+	switch {
+	case len(found) == 1:
 		return found[0], nil
-	case 0:
+	case len(found) == 0 && short:
+		return "", cmdutil.UsageErrorf("%q is too short to name a held reply: give at least %d characters of its id", o.ID, minHeldPrefix)
+	case len(found) == 0:
 		// Not held any more, or never: the server says which.
 		return id, nil
 	}

@@ -49,6 +49,16 @@ func TestInboxPostsAHeldReply(t *testing.T) {
 	if r := runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "show", h.ID[:13]); r.code != 0 || !strings.Contains(r.out, "1.1") {
 		t.Errorf("show by the id's start: %d\n%s%s", r.code, r.out, r.err)
 	}
+	// An empty id is refused before any call; the start of one too short
+	// to be taken for it says so (not "no reply waits").
+	for _, id := range []string{"", " "} {
+		if r := runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "post", id); r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "ID is empty") {
+			t.Errorf("post %q: %d\n%s", id, r.code, r.err)
+		}
+	}
+	if r := runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "show", h.ID[:2]); r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "too short") {
+		t.Errorf("show by 2 characters: %d\n%s", r.code, r.err)
+	}
 	r = runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "post", h.ID, "-o", "json")
 	var m api.Message
 	if r.code != 0 || json.Unmarshal([]byte(r.out), &m) != nil || m.Source != api.SourceEmail || m.OnBehalf {
