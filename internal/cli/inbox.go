@@ -114,7 +114,7 @@ func inboxListRun(ctx context.Context, o *InboxOptions) error {
 		{Header: "ID"}, {Header: "REQUEST"}, {Header: "FROM"}, {Header: "RECEIVED"}, {Header: "EXPIRES"}, {Header: "FILES"}, {Header: "TEXT"},
 	}}
 	for _, h := range held {
-		t.AddRow(h.ID, h.RequestNumber, authorLabel(h.Sender), timeCell(&h.ReceivedAt), timeCell(&h.ExpiresAt), itoa(len(h.Files)), h.Text)
+		t.AddRow(h.ID, h.RequestNumber, authorLabel(h.Sender), timeCell(&h.ReceivedAt), timeCell(&h.ExpiresAt), itoa(len(h.Files)), strings.TrimRight(h.Text, "\n"))
 	}
 	return o.Printer().Print(output.View{Data: held, Table: t, Human: func(w io.Writer) error {
 		if len(held) == 0 {

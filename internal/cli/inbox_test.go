@@ -29,7 +29,7 @@ func TestInboxPostsAHeldReply(t *testing.T) {
 	}
 	defer st.Close()
 	h := store.HeldReply{ID: store.NewID(), Token: store.NewID(), DealID: ts.dealID(), RequestID: ts.id("1.1"), PersonID: ts.person("bob"),
-		Sender: "bob@acme.example", Subject: "Re: 1.1", Text: "The certificate is in the data room.\x1b[31m",
+		Sender: "bob@acme.example", Subject: "Re: 1.1", Text: "The certificate is in the data room.\x1b[31m\n",
 		ConfirmHash: "x", ConfirmExpires: fixedTime.Add(24 * 3600e9), CreatedAt: fixedTime, ExpiresAt: fixedTime.Add(7 * 24 * 3600e9)}
 	if err := st.HoldReply(ctx, h, store.Notification{DealID: h.DealID, PersonID: h.PersonID, Email: "bob@acme.example", CreatedAt: fixedTime}); err != nil {
 		t.Fatal(err)
@@ -45,6 +45,11 @@ func TestInboxPostsAHeldReply(t *testing.T) {
 	r = runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "ls")
 	if r.code != 0 || !strings.Contains(r.out, h.ID) || !strings.Contains(r.out, "The certificate is in the data room.") || strings.Contains(r.out, "\x1b") {
 		t.Fatalf("bob's inbox: %d\n%q%s", r.code, r.out, r.err)
+	}
+	// -o tsv: one row, the text's closing newline not a trailing blank.
+	r = runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "ls", "-o", "tsv")
+	if r.code != 0 || !strings.HasSuffix(r.out, "The certificate is in the data room.\x1b[31m\n") {
+		t.Errorf("bob's inbox, -o tsv: %d\n%q%s", r.code, r.out, r.err)
 	}
 	if r := runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "show", h.ID[:13]); r.code != 0 || !strings.Contains(r.out, "1.1") {
 		t.Errorf("show by the id's start: %d\n%s%s", r.code, r.out, r.err)
