@@ -47,6 +47,11 @@ func answerSimilarRun(ctx context.Context, o *AnswerOptions) error {
 	if err != nil {
 		return err
 	}
+	if r.Kind == api.KindSection {
+		// A section has no answers and its title alone finds little:
+		// said as answer says it, not as "no request like it".
+		return cmdutil.UsageErrorf("%s is a section: give one of its requests to see the answers given to requests like it", r.Number)
+	}
 	similar, err := askedBefore(ctx, s, r.Title, r.Body)
 	if err != nil {
 		return err
