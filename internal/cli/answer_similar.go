@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
@@ -22,17 +23,34 @@ type similarAnswers struct {
 	Answers    []api.Message   `json:"answers"`
 }
 
+// postingFlags are the flags given among those that say what to post,
+// which --similar, posting nothing, would silently ignore.
+func postingFlags(set map[string]bool) []string {
+	var given []string
+	for _, name := range []string{"message", "file", "link", "partial", "kind", "internal", "no-status"} {
+		if set[name] {
+			given = append(given, "--"+name)
+		}
+	}
+	return given
+}
+
 // answerSimilarRun is `answer REQUEST --similar`: the answers already
 // given to requests close to this one (search.Similar, found as
 // requests create finds them), read through the API, so only what the
 // caller's side may see; nothing is posted.
 func answerSimilarRun(ctx context.Context, o *AnswerOptions) error {
-	if o.Set["message"] || o.Set["file"] || len(o.Links) > 0 {
-		return cmdutil.UsageErrorf("--similar shows the answers given to similar requests and posts nothing: leave out -m, -F and --link")
+	if given := postingFlags(o.Set); len(given) > 0 {
+		return cmdutil.UsageErrorf("--similar shows the answers given to similar requests and posts nothing: leave out %s, or leave out --similar to post", strings.Join(given, ", "))
 	}
 	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
 		return err
+	}
+	if r.Kind == api.KindSection {
+		// A section has no answers and its title alone finds little:
+		// said as answer says it, not as "no request like it".
+		return cmdutil.UsageErrorf("%s is a section: give one of its requests to see the answers given to requests like it", r.Number)
 	}
 	similar, err := askedBefore(ctx, s, r.Title, r.Body)
 	if err != nil {

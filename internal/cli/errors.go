@@ -167,6 +167,9 @@ func describeAPIError(e *client.Error) string {
 		if reason == api.ReasonNotDownloadable {
 			return "the file is not downloadable yet (still being scanned): try again later"
 		}
+		if msg, ok := conflictReasons[reason]; ok {
+			return msg
+		}
 		return what + ": conflict with the current state: read it again and retry"
 	case api.CodeConflictStale:
 		return what + ": someone changed it meanwhile: read it again and retry"
@@ -193,6 +196,14 @@ var forbiddenReasons = map[string]string{
 	api.ReasonCannotPost:          "your role on this deal cannot post on this request",
 	api.ReasonCannotAssign:        "your role on this deal cannot assign requests or set due dates",
 	api.ReasonInternalNotAllowed:  "the counterparty cannot post internal notes: drop --internal and --kind internal_note",
+	api.ReasonCannotConfirmReply:  "only admins and editors of a side may see, post or discard its replies by e-mail (viewers cannot): ask one of them",
+}
+
+// conflictReasons word the conflicts whose reason says what to do.
+var conflictReasons = map[string]string{
+	api.ReasonReplyNotHeld:       "the reply by e-mail is not held any more (posted or discarded already, by its sender or a colleague): nothing was done; 'dealctl inbox ls' lists those still held",
+	api.ReasonReplyExpired:       "the reply by e-mail expired (held past its time): nothing was posted; its sender must answer again",
+	api.ReasonSenderCannotAnswer: "the reply's sender may no longer answer this request (taken off the deal, made a viewer, or the deal archived): nothing was posted; discard it, or post the text yourself with 'dealctl answer'",
 }
 
 func describeFields(fields []api.FieldError) string {

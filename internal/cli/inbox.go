@@ -114,7 +114,7 @@ func inboxListRun(ctx context.Context, o *InboxOptions) error {
 		{Header: "ID"}, {Header: "REQUEST"}, {Header: "FROM"}, {Header: "RECEIVED"}, {Header: "EXPIRES"}, {Header: "FILES"}, {Header: "TEXT"},
 	}}
 	for _, h := range held {
-		t.AddRow(h.ID, h.RequestNumber, authorLabel(h.Sender), timeCell(&h.ReceivedAt), timeCell(&h.ExpiresAt), itoa(len(h.Files)), h.Text)
+		t.AddRow(h.ID, h.RequestNumber, authorLabel(h.Sender), timeCell(&h.ReceivedAt), timeCell(&h.ExpiresAt), itoa(len(h.Files)), strings.TrimRight(h.Text, "\n"))
 	}
 	return o.Printer().Print(output.View{Data: held, Table: t, Human: func(w io.Writer) error {
 		if len(held) == 0 {
@@ -131,8 +131,30 @@ func inboxListRun(ctx context.Context, o *InboxOptions) error {
 	}})
 }
 
-// heldID resolves ID: a whole id as it is, the start of one (at least 4
-// characters) among the held replies listed.
+// openHeld opens the inbox (openInbox) and resolves ID in it (heldID):
+// what show, post and discard start with.
+func (o *InboxOptions) openHeld(ctx context.Context) (*dealScope, string, error) {
+	if strings.TrimSpace(o.ID) == "" {
+		// Sent as it is, an empty id is a path of the list (405, exit 1).
+		return nil, "", cmdutil.UsageErrorf("the held reply's ID is empty: give its id or the start of one ('dealctl inbox ls' lists them)")
+	}
+	s, err := o.openInbox(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := o.heldID(ctx, s)
+	if err != nil {
+		return nil, "", err
+	}
+	return s, id, nil
+}
+
+// minHeldPrefix is the fewest characters of a held reply's id that name
+// it.
+const minHeldPrefix = 4
+
+// heldID resolves ID: a whole id as it is, the start of one (at least
+// minHeldPrefix characters) among the held replies listed.
 func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error) {
 	id := strings.ToLower(strings.TrimSpace(o.ID))
 	if api.IsID(id) {
@@ -143,15 +165,21 @@ func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error)
 		return "", err
 	}
 	var found []string
+	short := false // the start of one, but too short to be taken for it
 	for _, h := range held {
-		if h.ID == id || (len(id) >= 4 && strings.HasPrefix(h.ID, id)) {
+		switch {
+		case h.ID == id || (len(id) >= minHeldPrefix && strings.HasPrefix(h.ID, id)):
 			found = append(found, h.ID)
+		case strings.HasPrefix(h.ID, id):
+			short = true
 		}
 	}
-	switch len(found) {
-	case 1:
+	switch {
+	case len(found) == 1:
 		return found[0], nil
-	case 0:
+	case len(found) == 0 && short:
+		return "", cmdutil.UsageErrorf("%q is too short to name a held reply: give at least %d characters of its id", o.ID, minHeldPrefix)
+	case len(found) == 0:
 		// Not held any more, or never: the server says which.
 		return id, nil
 	}
@@ -160,20 +188,18 @@ func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error)
 
 // heldError words a held reply the server does not know for the caller:
 // gone from the inbox, never there, or another side's; the inbox lists
-// those waiting. Other errors pass as they are.
+// those waiting. It keeps the server's answer for the exit code (3) and
+// --json. Other errors pass as they are (a conflict's reason is worded
+// by describeAPIError: posted or discarded already, expired).
 func (o *InboxOptions) heldError(err error) error {
 	if client.IsNotFound(err) {
-		return cmdutil.NotFoundErrorf("no reply by e-mail %q waits for your side on this deal: 'dealctl inbox ls' lists those that do", termsafe.OneLine(o.ID, 64))
+		return &describedError{err: err, msg: fmt.Sprintf("no reply by e-mail %q waits for your side on this deal: 'dealctl inbox ls' lists those that do", termsafe.OneLine(o.ID, 64))}
 	}
 	return err
 }
 
 func inboxShowRun(ctx context.Context, o *InboxOptions) error {
-	s, err := o.openInbox(ctx)
-	if err != nil {
-		return err
-	}
-	id, err := o.heldID(ctx, s)
+	s, id, err := o.openHeld(ctx)
 	if err != nil {
 		return err
 	}
@@ -189,11 +215,7 @@ func inboxShowRun(ctx context.Context, o *InboxOptions) error {
 }
 
 func inboxDecideRun(ctx context.Context, o *InboxOptions, post bool) error {
-	s, err := o.openInbox(ctx)
-	if err != nil {
-		return err
-	}
-	id, err := o.heldID(ctx, s)
+	s, id, err := o.openHeld(ctx)
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,8 @@ as written by people on the deal, never as instructions.
 
 It checks the key once at start (as 'dealctl whoami' does) and exits with
 whoami's message and exit code when the key is bad, expired or revoked
-(4) or the server cannot be reached (1), before serving anything.
+(4) or the server cannot be reached (1), before serving anything; and the
+deal chosen, when one is, exiting 3 when this key reaches no such deal.
 
 See docs/mcp.md for the client configuration, the tools and the safety model.`,
 		Example: `  dealctl mcp --deal falcon
@@ -62,7 +63,16 @@ See docs/mcp.md for the client configuration, the tools and the safety model.`,
 			if err != nil {
 				return err
 			}
-			s := mcpserver.New(mcpserver.Options{Client: c, Server: server, Deal: defaultDeal(cfg, server),
+			// The deal chosen (--deal, DEALCTL_DEAL, 'deals use') is
+			// checked too: a mistyped name fails here as 'deals show'
+			// fails (3), not as every tool call that names no deal.
+			deal := defaultDeal(cfg, server)
+			if deal != "" {
+				if _, err := resolveDeal(cmd.Context(), c, deal); err != nil {
+					return err
+				}
+			}
+			s := mcpserver.New(mcpserver.Options{Client: c, Server: server, Deal: deal,
 				AllowWrites: allowWrites, Now: f.Now, Version: version(), TokenSecret: f.mcpTokenSecret()})
 			return s.Run(cmd.Context(), &mcp.IOTransport{Reader: io.NopCloser(f.IO.In), Writer: nopWriteCloser{f.IO.Out}})
 		},

@@ -119,7 +119,7 @@ func requestsCreateRun(ctx context.Context, o *RequestsCreateOptions) error {
 		return err
 	}
 	if o.Set["due"] {
-		d, err := s.parseDay(o.Due, o.Now())
+		d, err := s.parseDay("--due", o.Due, o.Now())
 		if err != nil {
 			return err
 		}

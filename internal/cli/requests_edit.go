@@ -157,7 +157,7 @@ func requestsAssignRun(ctx context.Context, o *RequestsAssignOptions) error {
 		if strings.EqualFold(o.Due, "none") {
 			in.DueDate = api.Null[string]()
 		} else {
-			d, err := s.parseDay(o.Due, o.Now())
+			d, err := s.parseDay("--due", o.Due, o.Now())
 			if err != nil {
 				return err
 			}

@@ -58,7 +58,7 @@ func (ff *RequestFilterFlags) parse() (requestFilter, error) {
 		return flt, err
 	}
 	if ff.DueBefore != "" {
-		if err := checkDay(ff.DueBefore); err != nil {
+		if err := checkDay("--due-before", ff.DueBefore); err != nil {
 			return flt, err
 		}
 	}
@@ -81,7 +81,7 @@ func (ff *RequestFilterFlags) resolveOnDeal(ctx context.Context, s *dealScope, n
 		flt.OverdueOn = s.Today(now)
 	}
 	if ff.DueBefore != "" {
-		day, err := s.parseDay(ff.DueBefore, now)
+		day, err := s.parseDay("--due-before", ff.DueBefore, now)
 		if err != nil {
 			return err
 		}

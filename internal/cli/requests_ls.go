@@ -43,6 +43,11 @@ does, and a failure keeps its own code (1 server unreachable, 4 bad key,
 could not run" (dealctl requests ls --overdue --exit-code).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// An empty --search (an unset variable in a script) would list
+			// every row, and --exit-code would call them all matches.
+			if cmd.Flags().Changed("search") && strings.TrimSpace(opts.Search) == "" {
+				return cmdutil.UsageErrorf("--search needs words, and TEXT is empty: e.g. --search accounts, or leave --search out to list every request")
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -105,6 +110,10 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 	rows = flt.apply(rows)
 	if err := p.Print(output.View{Data: rows, Table: requestsTable(s, rows, today)}); err != nil {
 		return err
+	}
+	if len(rows) == 0 && flt.active() && !p.Machine() {
+		// On stderr: a header alone, or nothing piped, reads as a failure.
+		o.Infof("No request matches these filters")
 	}
 	if o.ExitCode && len(rows) > 0 {
 		return cmdutil.SilentExit(cmdutil.ExitMatched)

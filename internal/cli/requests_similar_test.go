@@ -73,4 +73,16 @@ func TestAnswerSimilarShowsWhatThatSideMaySee(t *testing.T) {
 	if r := run(t, ts, runOpts{}, "answer", "2.2", "--similar", "-m", "x"); r.code != cmdutil.ExitUsage {
 		t.Errorf("--similar with -m: exit %d", r.code)
 	}
+	if r := run(t, ts, runOpts{}, "answer", "2", "--similar"); r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "2 is a section: give one of its requests") {
+		t.Errorf("--similar on a section: exit %d %q", r.code, r.err)
+	}
+	// A flag about what to post is not ignored silently: the user may
+	// believe a status moved or a note was kept internal.
+	r = run(t, ts, runOpts{}, "answer", "2.2", "--similar", "--partial", "--kind", "question")
+	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "leave out --partial, --kind, or leave out --similar") {
+		t.Errorf("--similar with --partial --kind: exit %d %q", r.code, r.err)
+	}
+	if messagePosts() != posts {
+		t.Error("--similar posted")
+	}
 }

@@ -359,30 +359,31 @@ func (s *dealScope) Location() *time.Location { return domain.DealLocation(s.Dea
 // Today is the calendar day now in the deal's time zone.
 func (s *dealScope) Today(now time.Time) string { return domain.DealToday(now, s.Location()) }
 
-// parseDay reads a calendar day: YYYY-MM-DD, or today/tomorrow in the
-// deal's time zone.
-func (s *dealScope) parseDay(v string, now time.Time) (string, error) {
+// parseDay reads a calendar day given with flag (--due, --due-before):
+// YYYY-MM-DD, or today/tomorrow in the deal's time zone.
+func (s *dealScope) parseDay(flag, v string, now time.Time) (string, error) {
 	switch strings.ToLower(v) {
 	case "today":
 		return s.Today(now), nil
 	case "tomorrow":
 		return s.Today(now.AddDate(0, 0, 1)), nil
 	}
-	if err := checkDay(v); err != nil {
+	if err := checkDay(flag, v); err != nil {
 		return "", err
 	}
 	return v, nil
 }
 
 // checkDay is parseDay's check of v's form, which needs no deal: a
-// command can refuse a mistyped day before any call.
-func checkDay(v string) error {
+// command can refuse a mistyped day before any call. The error names
+// flag, so that a command with several filters says which is wrong.
+func checkDay(flag, v string) error {
 	switch strings.ToLower(v) {
 	case "today", "tomorrow":
 		return nil
 	}
 	if _, err := time.Parse(time.DateOnly, v); err != nil {
-		return cmdutil.UsageErrorf("%q is not a date: use YYYY-MM-DD, today or tomorrow", v)
+		return cmdutil.UsageErrorf("%s %q is not a date: use YYYY-MM-DD, today or tomorrow", flag, v)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -116,6 +117,9 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	if errors.Is(err, client.ErrSearchUnsupported) {
 		return cmdutil.WithExit(cmdutil.ExitFailure, errors.New("this server does not offer search (the search extension); 'dealctl requests ls --search TEXT' matches the rows' fields instead"))
 	}
+	if noWords(err) {
+		return &describedError{err: err, msg: fmt.Sprintf("%q has no word to search for (punctuation alone is not searched): give words, e.g. dealctl search audited accounts", o.Query)}
+	}
 	if err != nil {
 		return err
 	}
@@ -138,6 +142,22 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 		}
 	}
 	return nil
+}
+
+// noWords reports whether err is the server's refusal of a query with no
+// word in it (punctuation only: "*", "-"), which needs other words, not
+// another try.
+func noWords(err error) bool {
+	var r *api.ErrorResponse
+	if !errors.As(err, &r) || r.Code != api.CodeValidationFailed {
+		return false
+	}
+	for _, f := range r.Fields {
+		if f.Path == "q" && f.Params["reason"] == api.ReasonNoWords {
+			return true
+		}
+	}
+	return false
 }
 
 // filterHits keeps the hits of res on requests that pass flt, which the
