@@ -50,12 +50,7 @@ func (f *requestFilter) apply(rows []api.DealRequest) []api.DealRequest {
 	if !f.active() {
 		return rows
 	}
-	parent := make(map[string]string, len(rows))
-	for _, r := range rows {
-		if r.ParentID != nil {
-			parent[r.ID] = *r.ParentID
-		}
-	}
+	parent := domain.ParentIDs(rows)
 	out := []api.DealRequest{}
 	for _, r := range rows {
 		if r.Kind == api.KindSection {
@@ -71,28 +66,12 @@ func (f *requestFilter) apply(rows []api.DealRequest) []api.DealRequest {
 func (f *requestFilter) match(r api.DealRequest, parent map[string]string) bool {
 	switch {
 	case !f.Matches(&r),
-		f.sectionID != "" && !under(r.ID, f.sectionID, parent),
+		f.sectionID != "" && !domain.Under(r.ID, f.sectionID, parent),
 		f.dueBefore != "" && (r.DueDate == nil || *r.DueDate >= f.dueBefore),
 		f.search != "" && !f.matchesSearch(r):
 		return false
 	}
 	return true
-}
-
-// under reports whether row id sits anywhere below section (nested
-// sections included).
-func under(id, section string, parent map[string]string) bool {
-	for seen := 0; seen < 64; seen++ {
-		p, ok := parent[id]
-		if !ok {
-			return false
-		}
-		if p == section {
-			return true
-		}
-		id = p
-	}
-	return false
 }
 
 // matchesSearch: the server's search found r, or, where it was not
