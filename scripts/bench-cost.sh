@@ -8,6 +8,8 @@
 #
 #   scripts/bench-cost.sh              # 3 rounds of 1 s a case, about 2 minutes
 #   DEALCTL_COST_SECONDS=3 scripts/bench-cost.sh   # 3 s a round
+#   DEALCTL_COST_CASES='8 told' DEALCTL_COST_CPUPROFILE=/tmp/cpu.out \
+#     scripts/bench-cost.sh -bench 'BenchmarkCost/sqlite'   # one case, profiled
 #
 # PostgreSQL comes from internal/pgtest (DEALCTL_TEST_PG, or a throwaway
 # server from the installed binaries); without one that half is skipped

@@ -58,8 +58,8 @@ func (c *countingSender) total() int {
 // Deliveries that cannot be recorded stop the batch (no further send
 // while the database is away) and are recorded before anything is
 // claimed again, however late: no row reaches the receiver twice. The
-// three rows here are recorded together (recordEvery), so all three are
-// sent before the record fails.
+// three rows here are recorded together (one claimed batch), so all
+// three are sent before the record fails.
 func TestWorkerStopsBatchWhenARecordFailsAndRecordsItFirst(t *testing.T) {
 	f := newFixture(t)
 	ids := f.post(t, "Answer.", f.bob(), f.dave(), recipient{f.pAlice, "alice@target.example"})

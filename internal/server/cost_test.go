@@ -20,6 +20,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,8 +44,13 @@ const (
 	costArgEnv  = "DEALCTL_COST_ARG"  // the dsn, or the body's file
 	costETagEnv = "DEALCTL_COST_ETAG" // the static server's ETag
 	costSecsEnv = "DEALCTL_COST_SECONDS"
-	costClients = 8
-	costRounds  = 3
+	// costCasesEnv, a regular expression, keeps only the cases it
+	// matches; costProfileEnv names a file for the server child's CPU
+	// profile, of the whole run.
+	costCasesEnv   = "DEALCTL_COST_CASES"
+	costProfileEnv = "DEALCTL_COST_CPUPROFILE"
+	costClients    = 8
+	costRounds     = 3
 )
 
 func TestMain(m *testing.M) {
@@ -79,6 +86,19 @@ func costServe(dsn string) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
+	}
+	if path := os.Getenv(costProfileEnv); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	return serveChild(&http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute})
 }
@@ -308,9 +328,13 @@ func costOn(b *testing.B, dialect, dsn string, d time.Duration) {
 	out := &strings.Builder{}
 	fmt.Fprintf(out, "\n%s, %d clients, %d-row deal, %d rounds of %s a case, list %d bytes\n", dialect, costClients, len(requests)+20, costRounds, d, len(body))
 	fmt.Fprintf(out, "%-18s %10s %10s %10s %12s %s\n", "call", "server µs", "db µs", "total µs", "static µs", "ratio")
+	keep := regexp.MustCompile(os.Getenv(costCasesEnv))
 	for i, c := range cases {
 		if c.before != nil {
 			c.before()
+		}
+		if !keep.MatchString(c.name) {
+			continue
 		}
 		yard := staticCases[0]
 		if i == 3 {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -99,11 +100,11 @@ func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *deal
 // again, kept or removed, since whether the filter keeps them may have
 // changed with it.
 func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []string) (rowsBody, []string) {
-	touched := map[string]bool{}
+	touched := rowsOf{}
 	for _, id := range changed {
 		row, ok := set.byID.get(id)
-		for ok && !touched[row.req.ID] {
-			touched[row.req.ID] = true
+		for ok && !touched.has(row) {
+			touched.add(row)
 			if filter.key() == "" || row.req.ParentID == "" {
 				break
 			}
@@ -119,26 +120,59 @@ func (set *rowSet) delta(p *callerParts, filter listFilter, changed, deleted []s
 	var indexes []int
 	if filter.key() == "" {
 		for i, row := range set.rows {
-			if touched[row.req.ID] {
+			if touched.has(row) {
 				indexes = append(indexes, i)
 			}
 		}
 		return listRowsBody(set, p, indexes, false), gone
 	}
-	kept := map[int]bool{}
-	for _, i := range set.keep(filter) {
-		kept[i] = true
-	}
+	kept := set.keep(filter) // ascending, as the rows are walked
 	for i, row := range set.rows {
+		for len(kept) > 0 && kept[0] < i {
+			kept = kept[1:]
+		}
 		switch {
-		case !touched[row.req.ID]:
-		case kept[i]:
+		case !touched.has(row):
+		case len(kept) > 0 && kept[0] == i:
 			indexes = append(indexes, i)
 		default:
 			gone = append(gone, row.req.ID)
 		}
 	}
 	return listRowsBody(set, p, indexes, false), gone
+}
+
+// rowsOf is a set of a list's rows, by the row. A delta names a few rows
+// of hundreds, and delta walks every row asking whether it is one: a
+// few pointers compared cost less than hashing each row's id, which was
+// most of a delta's time.
+type rowsOf struct {
+	few  []*listRow
+	many map[*listRow]bool // once there are more than maxFewRows
+}
+
+const maxFewRows = 8
+
+func (r *rowsOf) add(row *listRow) {
+	switch {
+	case r.many != nil:
+		r.many[row] = true
+	case len(r.few) < maxFewRows:
+		r.few = append(r.few, row)
+	default:
+		r.many = map[*listRow]bool{row: true}
+		for _, row := range r.few {
+			r.many[row] = true
+		}
+		r.few = nil
+	}
+}
+
+func (r *rowsOf) has(row *listRow) bool {
+	if r.many != nil {
+		return r.many[row]
+	}
+	return slices.Contains(r.few, row)
 }
 
 // deltaBody is an api.ListDelta written around rows.

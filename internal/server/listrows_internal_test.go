@@ -124,3 +124,22 @@ func checkChunkedBodies(t *testing.T, set *rowSet, parts *callerParts, shown []a
 	}
 	checkRowsBody(t, deltaBody("c\"1", true, listRowsBody(big, parts, indexes, false), []string{"gone"}), delta)
 }
+
+// TestRowsOfPastFewRows: the set of rows a delta names answers the same
+// whether it holds a few (compared one by one) or many (a map).
+func TestRowsOfPastFewRows(t *testing.T) {
+	rows := make([]*listRow, 3*maxFewRows)
+	for i := range rows {
+		rows[i] = &listRow{}
+	}
+	var set rowsOf
+	for n, row := range rows[:2*maxFewRows] {
+		set.add(row)
+		set.add(row) // twice: still one
+		for i, other := range rows {
+			if want := i <= n; set.has(other) != want {
+				t.Fatalf("after %d rows added, has(row %d) = %v, want %v", n+1, i, !want, want)
+			}
+		}
+	}
+}

@@ -167,7 +167,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // DefaultListCacheBytes is the list cache's budget unless one is given:
 // the rows of about 45,000 requests, the 64-deal world of the scale
 // program with room to spare (docs/server.md, "Scaling with cores").
-const DefaultListCacheBytes = 48 << 20
+const DefaultListCacheBytes = 64 << 20
 
 // ListCacheBudget is the bytes the list cache may hold for
 // Config.ListCacheBytes n: DefaultListCacheBytes for 0, none for a

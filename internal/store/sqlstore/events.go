@@ -64,13 +64,15 @@ func (r *recorder) statements(db *DB) []statement {
 }
 
 // prepareWrites prepares, while the write pool is idle (at Open), the
-// statements recording runs in every write transaction, and those of a
+// statements recording runs in every write transaction, those of a
 // posted message (the message, its files, the request's update, the
-// notifications), so SQLite does not parse them each time. A statement that fails to prepare is run
+// notifications) and the notification worker's, so SQLite does not parse
+// them each time. A statement that fails to prepare is run
 // unprepared, which costs time, not correctness.
 func (db *DB) prepareWrites(ctx context.Context) {
 	queries := append([]string{insertMessage, insertFile, updateRequest, bumpDealQuery(false), bumpDealQuery(true), requestSQL,
-		savepointSQL, rollbackToSavepointSQL, releaseSavepointSQL}, insertEventsSQL[1:]...)
+		savepointSQL, rollbackToSavepointSQL, releaseSavepointSQL, schemaVersionSQL}, insertEventsSQL[1:]...)
+	queries = append(queries, outboxWrites...)
 	for _, q := range append(queries, insertNotifications[1:]...) {
 		_, _ = db.writes.stmt(ctx, db.q(q))
 	}
@@ -79,21 +81,41 @@ func (db *DB) prepareWrites(ctx context.Context) {
 // execPrepared runs query in tx, as its statement prepared at Open where
 // there is one.
 func execPrepared(ctx context.Context, db *DB, tx *sql.Tx, query string, args ...any) error {
-	stmt := db.writes.kept(query)
-	if stmt == nil {
-		_, err := tx.ExecContext(ctx, query, args...)
-		return err
-	}
-	_, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, args...)
+	_, err := preparedTx{db, tx}.ExecContext(ctx, query, args...)
 	return err
 }
 
 // queryRowPrepared is execPrepared for a statement that answers a row.
 func queryRowPrepared(ctx context.Context, db *DB, tx *sql.Tx, query string, args ...any) *sql.Row {
-	if stmt := db.writes.kept(query); stmt != nil {
-		return tx.StmtContext(ctx, stmt).QueryRowContext(ctx, args...)
+	return preparedTx{db, tx}.QueryRowContext(ctx, query, args...)
+}
+
+// preparedTx runs statements in tx, each as its statement prepared at
+// Open (prepareWrites) where there is one, else from its text.
+type preparedTx struct {
+	db *DB
+	tx *sql.Tx
+}
+
+func (p preparedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if stmt := p.db.writes.kept(query); stmt != nil {
+		return p.tx.StmtContext(ctx, stmt).QueryContext(ctx, args...)
 	}
-	return tx.QueryRowContext(ctx, query, args...)
+	return p.tx.QueryContext(ctx, query, args...)
+}
+
+func (p preparedTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if stmt := p.db.writes.kept(query); stmt != nil {
+		return p.tx.StmtContext(ctx, stmt).QueryRowContext(ctx, args...)
+	}
+	return p.tx.QueryRowContext(ctx, query, args...)
+}
+
+func (p preparedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if stmt := p.db.writes.kept(query); stmt != nil {
+		return p.tx.StmtContext(ctx, stmt).ExecContext(ctx, args...)
+	}
+	return p.tx.ExecContext(ctx, query, args...)
 }
 
 // RecordEvents writes events that change nothing else (downloads): the

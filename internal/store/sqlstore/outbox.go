@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/store"
@@ -13,27 +14,32 @@ import (
 // PostgreSQL, FOR UPDATE SKIP LOCKED lets instances claim side by side.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]store.Notification, error) {
 	var out []store.Notification
+	until := now.Add(lease)
 	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
-		query := "SELECT " + notificationCols + " FROM notifications WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"
+		in := preparedTx{db, tx}
+		query := claimDueSQL
 		if db.dialect == Postgres {
 			query += " FOR UPDATE SKIP LOCKED"
 		}
-		rows, err := collect(ctx, tx, scanNotification, db.q(query), micros(now), limit)
-		if err != nil {
+		rows, err := collect(ctx, in, scanNotification, db.q(query), micros(now), limit)
+		if err != nil || len(rows) == 0 {
 			return err
 		}
-		if len(rows) == 0 {
-			return nil
-		}
-		// One statement for the batch: the rows are this transaction's
-		// (SQLite's write lock; PostgreSQL's FOR UPDATE), so each one's
-		// attempts are the ones just read.
-		until := now.Add(lease)
-		args := []any{micros(until)}
 		for _, n := range rows {
 			n.Attempts++
 			n.NextAttemptAt = until
 			out = append(out, n)
+		}
+		if db.dialect == SQLite {
+			// The transaction holds SQLite's write lock, so the same
+			// query picks the same rows: one statement, prepared.
+			_, err = in.ExecContext(ctx, claimDueSQLite, micros(until), micros(now), limit)
+			return err
+		}
+		// One statement for the batch: the rows are this transaction's
+		// (FOR UPDATE), so each one's attempts are the ones just read.
+		args := []any{micros(until)}
+		for _, n := range rows {
 			args = append(args, n.ID)
 		}
 		_, err = tx.ExecContext(ctx, db.q("UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id IN ("+placeholders(len(rows))+")"), args...)
@@ -42,10 +48,27 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, 
 	return out, err
 }
 
+// The worker's statements. On SQLite they have one text whatever the
+// batch, so they are prepared once (prepareWrites); PostgreSQL's driver
+// keeps its own statements.
+const (
+	// claimDueSQL reads the due rows, oldest first.
+	claimDueSQL = "SELECT " + notificationCols + " FROM notifications WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"
+	// claimDueSQLite claims the rows claimDueSQL read.
+	claimDueSQLite = "UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id IN (SELECT id FROM notifications WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?)"
+	// markDeliveredSQLite records deliveries; the ids are a JSON array.
+	markDeliveredSQLite = "UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id IN (SELECT value FROM json_each(?))"
+	renewClaimSQL       = "UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND attempts = ? AND delivered_at IS NULL"
+	markFailedSQL       = "UPDATE notifications SET last_error = ?, next_attempt_at = ? WHERE id = ?"
+)
+
+// outboxWrites are the worker's statements prepareWrites prepares.
+var outboxWrites = []string{claimDueSQL, claimDueSQLite, markDeliveredSQLite, renewClaimSQL, markFailedSQL}
+
 // RenewClaim extends a claim the caller still holds: the row is
 // undelivered and its attempts are the ones the claim counted.
 func (db *DB) RenewClaim(ctx context.Context, id string, attempts int, until time.Time) (bool, error) {
-	res, err := db.execWrite(ctx, db.q("UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND attempts = ? AND delivered_at IS NULL"), micros(until), id, attempts)
+	res, err := db.execWrite(ctx, db.q(renewClaimSQL), micros(until), id, attempts)
 	if err != nil {
 		return false, err
 	}
@@ -58,6 +81,14 @@ func (db *DB) MarkDelivered(ctx context.Context, at time.Time, ids ...string) er
 	if len(ids) == 0 {
 		return nil
 	}
+	if db.dialect == SQLite {
+		list, err := json.Marshal(ids)
+		if err != nil {
+			return err
+		}
+		_, err = db.execWrite(ctx, markDeliveredSQLite, micros(at), string(list))
+		return err
+	}
 	args := make([]any, 0, 1+len(ids))
 	args = append(args, micros(at))
 	for _, id := range ids {
@@ -69,7 +100,7 @@ func (db *DB) MarkDelivered(ctx context.Context, at time.Time, ids ...string) er
 
 // MarkFailed records a failed attempt and when to try again.
 func (db *DB) MarkFailed(ctx context.Context, id, errText string, retryAt time.Time) error {
-	_, err := db.execWrite(ctx, db.q("UPDATE notifications SET last_error = ?, next_attempt_at = ? WHERE id = ?"), errText, micros(retryAt), id)
+	_, err := db.execWrite(ctx, db.q(markFailedSQL), errText, micros(retryAt), id)
 	return err
 }
 

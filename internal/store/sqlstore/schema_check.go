@@ -70,7 +70,7 @@ func (db *DB) guardSchemaInTx(ctx context.Context, tx *sql.Tx, check bool) error
 	if !check {
 		return nil
 	}
-	return db.compareSchema(ctx, tx)
+	return db.compareSchema(ctx, preparedTx{db, tx})
 }
 
 // bumpDealGuarded moves the deal's version (and, for a shared write, its
@@ -87,7 +87,7 @@ func bumpDealGuarded(ctx context.Context, db *DB, tx *sql.Tx, dealID string, sha
 	if !errors.Is(err, sql.ErrNoRows) {
 		return 0, err
 	}
-	if err := db.compareSchema(ctx, tx); err != nil {
+	if err := db.compareSchema(ctx, preparedTx{db, tx}); err != nil {
 		return 0, err
 	}
 	return 0, store.ErrNotFound
@@ -108,9 +108,13 @@ func bumpDealQuery(shared bool) string {
 	return query + " WHERE id = ? AND (SELECT MAX(version) FROM schema_migrations) <= ? RETURNING event_seq"
 }
 
+// schemaVersionSQL reads the newest migration applied.
+const schemaVersionSQL = "SELECT MAX(version) FROM schema_migrations"
+
+// compareSchema refuses a database migrated past this build.
 func (db *DB) compareSchema(ctx context.Context, q queryer) error {
 	var v sql.NullInt64
-	if err := q.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&v); err != nil {
+	if err := q.QueryRowContext(ctx, schemaVersionSQL).Scan(&v); err != nil {
 		return fmt.Errorf("cannot read the schema version: %w", err)
 	}
 	if known := db.KnownSchemaVersion(); int(v.Int64) > known {

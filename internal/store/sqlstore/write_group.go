@@ -98,7 +98,7 @@ func (db *DB) execWrite(ctx context.Context, query string, args ...any) (sql.Res
 	var res sql.Result
 	err := db.inGroup(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
-		res, err = tx.ExecContext(ctx, query, args...)
+		res, err = preparedTx{db, tx}.ExecContext(ctx, query, args...)
 		return err
 	})
 	return res, err

@@ -180,28 +180,50 @@ const insertFile = "INSERT INTO files (" + fileCols + ") VALUES (?, ?, ?, ?, ?, 
 // (kind takes its default, message), built once: a message to the other
 // side queues one row per joined person, written in as few statements as
 // it can (on SQLite each statement is a parse unless prepared, on
-// PostgreSQL part of a batch).
-var insertNotifications = func() []string {
+// PostgreSQL part of a batch). On SQLite the table's foreign keys check
+// each row's person; insertNotificationsPG checks it in the row itself.
+var insertNotifications = insertNotificationRows("?")
+
+// insertNotificationsPG is insertNotifications for PostgreSQL, whose
+// outbox has no foreign keys (migration 0012: each check locked the
+// person's row, and every post of a deal locked the same people). The
+// person is looked up instead, without a lock: a person not on the deal
+// makes the row's person_id NULL, which the column refuses, and the whole
+// post with it.
+var insertNotificationsPG = insertNotificationRows("(SELECT p.id FROM people p WHERE p.id = ? AND p.deal_id = ?)")
+
+// insertNotificationRows builds the INSERTs of 1..8 rows, person being
+// the value of each row's person_id.
+func insertNotificationRows(person string) []string {
+	row := "(?, ?, ?, " + person + ", ?, ?, ?, ?, ?, ?, ?, ?)"
 	out := make([]string, 9)
 	for n := 1; n < len(out); n++ {
 		out[n] = "INSERT INTO notifications (id, deal_id, message_id, person_id, email, subject, body, attempts, next_attempt_at, delivered_at, last_error, created_at) VALUES " +
-			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", n), ", ")
+			strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
 	}
 	return out
-}()
+}
 
 // queueNotifications adds to w the INSERTs of notes, up to eight rows
-// each.
-func queueNotifications(w *writeSet, notes []store.Notification) {
-	per := len(insertNotifications) - 1
+// each, as dialect writes them.
+func queueNotifications(w *writeSet, notes []store.Notification, dialect string) {
+	inserts := insertNotifications
+	if dialect == Postgres {
+		inserts = insertNotificationsPG
+	}
+	per := len(inserts) - 1
 	for start := 0; start < len(notes); start += per {
 		batch := notes[start:min(len(notes), start+per)]
-		args := make([]any, 0, len(batch)*12)
+		args := make([]any, 0, len(batch)*13)
 		for _, n := range batch {
-			args = append(args, n.ID, n.DealID, n.MessageID, n.PersonID, n.Email, n.Subject, n.Body,
+			args = append(args, n.ID, n.DealID, n.MessageID, n.PersonID)
+			if dialect == Postgres {
+				args = append(args, n.DealID)
+			}
+			args = append(args, n.Email, n.Subject, n.Body,
 				n.Attempts, micros(n.NextAttemptAt), nullMicros(n.DeliveredAt), n.LastError, micros(n.CreatedAt))
 		}
-		w.exec(insertNotifications[len(batch)], args...)
+		w.exec(inserts[len(batch)], args...)
 	}
 }
 
@@ -257,7 +279,7 @@ func (db *DB) PostMessage(ctx context.Context, p store.PostMessage) (store.Messa
 				n.NextAttemptAt = n.CreatedAt
 			}
 		}
-		queueNotifications(w, notes)
+		queueNotifications(w, notes, db.dialect)
 		return nil
 	}})
 	return m, req, err
