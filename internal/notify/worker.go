@@ -62,6 +62,7 @@ type Worker struct {
 	pokeOnce   sync.Once
 	poke       chan struct{}
 	unrecorded unrecorded
+	handed     handed
 }
 
 // Poke asks a running Worker to look for due rows now, as after a post,
@@ -152,11 +153,15 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 	if err := w.recordPending(book); err != nil {
 		return 0, 0, err
 	}
-	claimCtx, cancelClaim := context.WithTimeout(ctx, 10*time.Second) // a frozen database does not hold the worker
-	rows, err := w.Store.ClaimNotifications(claimCtx, w.now(), w.batch(), w.lease())
-	cancelClaim()
-	if err != nil {
-		return 0, 0, fmt.Errorf("notify: claim: %w", err)
+	rows := w.handed.take(w.batch(), w.now().Add(w.lease()/2))
+	if len(rows) == 0 {
+		claimCtx, cancelClaim := context.WithTimeout(ctx, 10*time.Second) // a frozen database does not hold the worker
+		var err error
+		rows, err = w.Store.ClaimNotifications(claimCtx, w.now(), w.batch(), w.lease())
+		cancelClaim()
+		if err != nil {
+			return 0, 0, fmt.Errorf("notify: claim: %w", err)
+		}
 	}
 	if len(rows) == 0 {
 		return 0, 0, nil

@@ -78,9 +78,10 @@ func costServe(dsn string) int {
 		cfg.Limiter = st.RateLimiter()
 	}
 	// The notification worker delivers what posts queue, as serve's does
-	// (to its log, here nowhere), so that a post's deliveries are counted.
+	// (to its log, here nowhere, the rows handed over as they are
+	// written), so that a post's deliveries are counted.
 	worker := &notify.Worker{Store: st, Sender: &notify.LogSender{Log: logger}, Log: logger}
-	cfg.Posted = worker.Poke
+	cfg.Posted, cfg.Handoff = worker.Poke, worker
 	go func() { _ = worker.Run(ctx) }()
 	srv, err := server.New(ctx, cfg)
 	if err != nil {

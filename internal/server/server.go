@@ -53,6 +53,9 @@ type Config struct {
 	// Posted, when set, is called after a message queued notifications,
 	// to wake the notification worker.
 	Posted func()
+	// Handoff, when set, takes a posted message's notifications claimed
+	// as they are written, in place of Posted (service.WithHandoff).
+	Handoff service.Handoff
 	// Objects is the object store file bytes may be in (serve --files);
 	// nil: they are all in the database.
 	Objects ObjectStore
@@ -117,7 +120,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		log:       cfg.Logger,
 		now:       cfg.Now,
 		linkTTL:   cfg.LinkTTL,
-		svc:       service.New(cfg.Store, cfg.Posted),
+		svc:       service.New(cfg.Store, cfg.Posted).WithHandoff(cfg.Handoff),
 		objects:   cfg.Objects,
 		presign:   cfg.Objects != nil && !cfg.FilesProxy,
 		fetches:   newFetchLog(),

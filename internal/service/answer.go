@@ -108,20 +108,30 @@ func (s *Service) Answer(ctx context.Context, a Actor, now time.Time, row store.
 			return slices.Contains(a.Caller.AllowedStatuses(row.Kind, from), to)
 		}
 	}
+	var queued []store.Notification // the rows the post wrote, last try's
 	if !internal {
 		who := a.Email
 		if p.OnBehalfOf != "" {
 			who = &author.Email
 		}
 		post.Notify = func(stored store.Message) []store.Notification {
-			return notificationsFor(a, who, row, stored, now)
+			queued = notificationsFor(a, who, row, stored, now)
+			if s.handoff != nil {
+				claimed(queued, now.Add(s.handoff.ClaimLease()))
+			}
+			return queued
 		}
 	}
 	stored, _, err := s.store.PostMessage(ctx, post)
 	if err != nil {
 		return store.Message{}, nil, err
 	}
-	if post.Notify != nil && s.posted != nil {
+	switch {
+	case post.Notify == nil:
+	case s.handoff != nil:
+		// The store filled in each row's id, deal and message in place.
+		s.handoff.Take(queued)
+	case s.posted != nil:
 		s.posted()
 	}
 	// The message's files are as just written: nothing to read back.

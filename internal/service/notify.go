@@ -28,6 +28,14 @@ func notificationsFor(a Actor, who *string, req store.Request, m store.Message, 
 	return out
 }
 
+// claimed marks rows as claimed until until, their first attempt, as a
+// worker's claim marks them (store.Outbox.ClaimNotifications).
+func claimed(rows []store.Notification, until time.Time) {
+	for i := range rows {
+		rows[i].Attempts, rows[i].NextAttemptAt = 1, until
+	}
+}
+
 // notifiedTitleLen bounds a title in a notification, as the digest does.
 const notifiedTitleLen = 120
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/domain"
@@ -12,14 +13,35 @@ import (
 
 // Service orchestrates the writes on a deal (see the package doc).
 type Service struct {
-	store  store.Store
-	posted func()
+	store   store.Store
+	posted  func()
+	handoff Handoff
 }
 
 // New builds a service on st. posted, when not nil, is called after an
 // answer queued notifications, to wake the notification worker.
 func New(st store.Store, posted func()) *Service {
 	return &Service{store: st, posted: posted}
+}
+
+// Handoff is a notification worker of this process that takes a post's
+// notifications as they were written (notify.Worker).
+type Handoff interface {
+	// ClaimLease is how long a claim lasts unless renewed.
+	ClaimLease() time.Duration
+	// Take delivers rows claimed for it when they were written. Rows it
+	// cannot take are left to lapse, and are claimed again after it.
+	Take(rows []store.Notification)
+}
+
+// WithHandoff has s write an answer's notifications already claimed, for
+// h's lease, and hand them to h once the answer is stored, instead of
+// waking a worker to claim them: a claim is a write of every row (and
+// on SQLite a commit) that a post with eight people told paid for again
+// (docs/server.md, "Notifications"). A nil h changes nothing.
+func (s *Service) WithHandoff(h Handoff) *Service {
+	s.handoff = h
+	return s
 }
 
 // Actor is who makes a write: their seat on the deal and what the rules

@@ -1,0 +1,106 @@
+package notify
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/store"
+)
+
+// claimCounter counts the claims a Worker makes.
+type claimCounter struct {
+	store.Outbox
+	claims atomic.Int32
+}
+
+func (c *claimCounter) ClaimNotifications(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]store.Notification, error) {
+	c.claims.Add(1)
+	return c.Outbox.ClaimNotifications(ctx, now, limit, lease)
+}
+
+// handOver writes a post of alice's with its rows claimed until until,
+// as a service with a Handoff writes them, and returns the rows as
+// written.
+func (f *fixture) handOver(t *testing.T, until time.Time, to ...recipient) []store.Notification {
+	t.Helper()
+	var written []store.Notification
+	_, _, err := f.st.PostMessage(context.Background(), store.PostMessage{
+		Message: store.Message{DealID: f.deal, RequestID: f.req, PartyID: f.sell, AuthorID: &f.pAlice,
+			Kind: api.MessageResponse, Source: api.SourceWeb, Text: "Answer.", Format: api.FormatMarkdown, PostedAt: t0},
+		Notify: func(m store.Message) []store.Notification {
+			written = nil
+			for _, r := range to {
+				written = append(written, store.Notification{PersonID: r.person, Email: r.email, Subject: "New answer on 2.1",
+					Body: m.Text, CreatedAt: t0, Attempts: 1, NextAttemptAt: until})
+			}
+			return written
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return written
+}
+
+// Rows handed over are sent and recorded without a claim: the post's
+// write already claimed them.
+func TestWorkerSendsHandedRowsWithoutClaiming(t *testing.T) {
+	f := newFixture(t)
+	out := &claimCounter{Outbox: f.st}
+	snd := &countingSender{}
+	w := &Worker{Store: out, Sender: snd, Log: quietLog(), Now: func() time.Time { return t0 }}
+	rows := f.handOver(t, t0.Add(w.ClaimLease()), f.bob(), f.dave())
+	w.Take(rows)
+	if d, fl, err := w.RunOnce(context.Background()); d != 2 || fl != 0 || err != nil {
+		t.Fatalf("RunOnce = %d, %d, %v; want the 2 handed rows delivered", d, fl, err)
+	}
+	if n := out.claims.Load(); n != 0 {
+		t.Errorf("the Worker claimed %d times for rows handed to it; want none", n)
+	}
+	for _, n := range rows {
+		if got := f.rows(t)[n.ID]; got.DeliveredAt == nil || got.Attempts != 1 || snd.sent[n.ID] != 1 {
+			t.Errorf("row %s: %+v, sent %d times; want delivered on its first attempt, sent once", n.ID, got, snd.sent[n.ID])
+		}
+	}
+	// Nothing handed: the next run claims, as before.
+	if d, _, err := w.RunOnce(context.Background()); d != 0 || err != nil || out.claims.Load() != 1 {
+		t.Errorf("RunOnce with nothing handed = %d, %v, %d claims; want one claim that finds nothing", d, err, out.claims.Load())
+	}
+}
+
+// A row handed over with too little of its claim left for a renewal to
+// come in time is not sent from memory: it lapses, and a claim after its
+// lease sends it, once.
+func TestWorkerLeavesAHandedRowItCannotHoldToLapse(t *testing.T) {
+	f := newFixture(t)
+	clk := &clock{t0}
+	snd := &countingSender{}
+	w := &Worker{Store: f.st, Sender: snd, Log: quietLog(), Now: clk.Now}
+	rows := f.handOver(t, t0.Add(w.ClaimLease()/3), f.bob())
+	w.Take(rows)
+	if d, _, err := w.RunOnce(context.Background()); d != 0 || err != nil || snd.total() != 0 {
+		t.Fatalf("RunOnce with a claim about to end = %d delivered, %v, %d sent; want nothing sent", d, err, snd.total())
+	}
+	clk.t = t0.Add(w.ClaimLease())
+	if d, _, err := w.RunOnce(context.Background()); d != 1 || err != nil {
+		t.Fatalf("RunOnce after the lease = %d, %v; want the lapsed row claimed and delivered", d, err)
+	}
+	if got := f.rows(t)[rows[0].ID]; got.DeliveredAt == nil || got.Attempts != 2 || snd.total() != 1 {
+		t.Errorf("row after its lease: %+v, sent %d times; want delivered on its second attempt, sent once", got, snd.total())
+	}
+}
+
+// Take keeps at most maxHanded rows waiting; past it a post's rows are
+// left to their lease.
+func TestWorkerTakesAtMostMaxHanded(t *testing.T) {
+	w := &Worker{}
+	rows := make([]store.Notification, maxHanded)
+	w.Take(rows)
+	w.Take(rows[:1])
+	if n := len(w.handed.rows); n != maxHanded {
+		t.Errorf("%d rows waiting after taking %d and one more; want %d", n, maxHanded, maxHanded)
+	}
+}
