@@ -238,29 +238,37 @@ func (set *rowSet) share(sibling *rowSet) {
 	if sibling == nil || sibling.context != set.context {
 		return
 	}
-	shared := map[*listRow]bool{}
+	shared := make([]bool, len(set.rows))
 	for i, row := range set.rows {
+		if i < len(sibling.rows) && sibling.rows[i] == row {
+			// Shared already, in the same place: a set brought up to
+			// date keeps the rows it shared, and two parties' lists
+			// mostly have the same order. No search needed.
+			shared[i] = true
+			continue
+		}
 		other, ok := sibling.byID.get(row.req.ID)
 		switch {
 		case !ok:
 		case other == row:
-			shared[row] = true
+			shared[i] = true
 		case bytes.Equal(other.json, row.json) && other.req.InternalUpdatedAt == row.req.InternalUpdatedAt:
 			j, _ := set.byID.find(row.req.ID)
 			set.rows[i], set.byID[j] = other, other
-			shared[other] = true
+			shared[i] = true
 		}
 	}
 	set.count(shared)
 }
 
 // count works out set.size: each row's encoding and overhead, half of
-// them for a row shared with another set.
-func (set *rowSet) count(shared map[*listRow]bool) {
+// them for a row shared with another set (shared, by the row's place;
+// nil for none).
+func (set *rowSet) count(shared []bool) {
 	set.size = 0
-	for _, row := range set.rows {
+	for i, row := range set.rows {
 		n := len(row.json) + rowOverhead
-		if shared[row] {
+		if shared != nil && shared[i] {
 			n /= 2
 		}
 		set.size += n

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,5 +143,44 @@ func TestRowsOfPastFewRows(t *testing.T) {
 				t.Fatalf("after %d rows added, has(row %d) = %v, want %v", n+1, i, !want, want)
 			}
 		}
+	}
+}
+
+// TestRowSetShareHoldsEqualRowsOnce: a set takes, in place of each of its
+// rows that reads the same as its sibling's, the sibling's row, found in
+// the same place or by id, and counts it half; a row that reads
+// otherwise (an internal answer shows on it) stays its own.
+func TestRowSetShareHoldsEqualRowsOnce(t *testing.T) {
+	row := func(id, json string) *listRow {
+		return &listRow{req: keptRequest{ID: id, Number: id}, json: []byte(json)}
+	}
+	newSet := func(rows ...*listRow) *rowSet {
+		set := &rowSet{rows: rows, byID: slices.Clone(rowIndex(rows))}
+		slices.SortFunc(set.byID, func(a, b *listRow) int { return strings.Compare(a.req.ID, b.req.ID) })
+		set.count(nil)
+		return set
+	}
+	a, b, c := row("a", `{"n":"1"}`), row("b", `{"n":"2"}`), row("c", `{"n":"3"}`)
+	sibling := newSet(a, b, c)
+	// Rows in another order (none in its sibling's place), one shared
+	// already, one equal but its own, one that reads otherwise.
+	own, other := row("b", `{"n":"2"}`), row("a", `{"n":"1","internal":true}`)
+	set := newSet(c, own, other)
+	set.share(sibling)
+	if set.rows[0] != c || set.rows[1] != b || set.rows[2] != other {
+		t.Errorf("rows after sharing: %p %p %p; want c's and b's the sibling's, a's its own", set.rows[0], set.rows[1], set.rows[2])
+	}
+	if got, _ := set.byID.get("b"); got != b {
+		t.Error("the set's index still names its own b")
+	}
+	want := (len(c.json)+rowOverhead)/2 + (len(b.json)+rowOverhead)/2 + len(other.json) + rowOverhead
+	if set.size != want {
+		t.Errorf("size %d, want %d: shared rows count half", set.size, want)
+	}
+	// The same rows in the same places: shared without a search.
+	same := newSet(a, b, c)
+	same.share(sibling)
+	if want := (len(a.json)+rowOverhead)/2 + (len(b.json)+rowOverhead)/2 + (len(c.json)+rowOverhead)/2; same.size != want {
+		t.Errorf("size %d of a set of the sibling's own rows, want %d: each counted half", same.size, want)
 	}
 }
