@@ -9,9 +9,11 @@ import (
 
 // A post in this process hands its notifications to the Worker claimed
 // (service.WithHandoff): written with their first attempt counted and a
-// lease, as a claim would leave them. The Worker sends them before it
-// claims anything, so a post's rows are written twice (sent, delivered)
-// instead of three times. Rows it cannot take, or takes too late, are
+// lease, as a claim would leave them. The Worker sends them without a
+// claim, so a post's rows are written twice (sent, delivered) instead of
+// three times; it claims beside them once an interval has passed since
+// its last claim, so that due rows (retries, rows another instance let
+// lapse) never wait behind a steady stream of posts. Rows it cannot take, or takes too late, are
 // never sent from memory: their lease lapses and a claim, of this
 // instance or another, picks them up as it would any due row, so no row
 // is sent twice for it and none is lost if the process dies.
@@ -47,6 +49,12 @@ func (h *handed) add(rows []store.Notification) bool {
 	}
 	h.rows = append(h.rows, rows...)
 	return true
+}
+
+func (h *handed) empty() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.rows) == 0
 }
 
 // take is up to n rows whose claims last at least until heldUntil, long

@@ -46,28 +46,54 @@ func (f *fixture) handOver(t *testing.T, until time.Time, to ...recipient) []sto
 }
 
 // Rows handed over are sent and recorded without a claim: the post's
-// write already claimed them.
+// write already claimed them. A claim still comes once an interval has
+// passed since the last, or when nothing was handed over.
 func TestWorkerSendsHandedRowsWithoutClaiming(t *testing.T) {
 	f := newFixture(t)
 	out := &claimCounter{Outbox: f.st}
 	snd := &countingSender{}
 	w := &Worker{Store: out, Sender: snd, Log: quietLog(), Now: func() time.Time { return t0 }}
+	if d, _, err := w.RunOnce(context.Background()); d != 0 || err != nil || out.claims.Load() != 1 {
+		t.Fatalf("first RunOnce = %d, %v, %d claims; want one claim that finds nothing", d, err, out.claims.Load())
+	}
 	rows := f.handOver(t, t0.Add(w.ClaimLease()), f.bob(), f.dave())
 	w.Take(rows)
 	if d, fl, err := w.RunOnce(context.Background()); d != 2 || fl != 0 || err != nil {
 		t.Fatalf("RunOnce = %d, %d, %v; want the 2 handed rows delivered", d, fl, err)
 	}
-	if n := out.claims.Load(); n != 0 {
-		t.Errorf("the Worker claimed %d times for rows handed to it; want none", n)
+	if n := out.claims.Load(); n != 1 {
+		t.Errorf("the Worker claimed again (%d claims) for rows handed to it; want no claim", n)
 	}
 	for _, n := range rows {
 		if got := f.rows(t)[n.ID]; got.DeliveredAt == nil || got.Attempts != 1 || snd.sent[n.ID] != 1 {
 			t.Errorf("row %s: %+v, sent %d times; want delivered on its first attempt, sent once", n.ID, got, snd.sent[n.ID])
 		}
 	}
-	// Nothing handed: the next run claims, as before.
-	if d, _, err := w.RunOnce(context.Background()); d != 0 || err != nil || out.claims.Load() != 1 {
-		t.Errorf("RunOnce with nothing handed = %d, %v, %d claims; want one claim that finds nothing", d, err, out.claims.Load())
+	if d, _, err := w.RunOnce(context.Background()); d != 0 || err != nil || out.claims.Load() != 2 {
+		t.Errorf("RunOnce with nothing handed = %d, %v, %d claims; want a claim that finds nothing", d, err, out.claims.Load())
+	}
+}
+
+// Posts handing rows over without pause do not keep a due row waiting
+// (a retry, or a row another instance let lapse): once an interval has
+// passed since the last claim, the next run claims it beside them.
+func TestWorkerClaimsEveryIntervalWhileRowsAreHanded(t *testing.T) {
+	f := newFixture(t)
+	clk := &clock{t0}
+	snd := &countingSender{}
+	w := &Worker{Store: f.st, Sender: snd, Log: quietLog(), Now: clk.Now, Interval: 5 * time.Second}
+	if d, _, err := w.RunOnce(context.Background()); d != 0 || err != nil {
+		t.Fatalf("first RunOnce = %d, %v", d, err)
+	}
+	due := f.post(t, "Due, unclaimed.", f.bob())
+	w.Take(f.handOver(t, t0.Add(w.ClaimLease()), f.dave()))
+	if d, _, err := w.RunOnce(context.Background()); d != 1 || err != nil || snd.sent[due[0]] != 0 {
+		t.Fatalf("RunOnce within the interval = %d, %v, due row sent %d times; want only the handed row", d, err, snd.sent[due[0]])
+	}
+	clk.t = t0.Add(5 * time.Second)
+	w.Take(f.handOver(t, clk.t.Add(w.ClaimLease()), f.dave()))
+	if d, _, err := w.RunOnce(context.Background()); d != 2 || err != nil || snd.sent[due[0]] != 1 {
+		t.Errorf("RunOnce an interval later = %d, %v, due row sent %d times; want it claimed beside the handed row", d, err, snd.sent[due[0]])
 	}
 }
 

@@ -63,6 +63,7 @@ type Worker struct {
 	poke       chan struct{}
 	unrecorded unrecorded
 	handed     handed
+	lastClaim  time.Time // of RunOnce, which a Worker does not run twice at once
 }
 
 // Poke asks a running Worker to look for due rows now, as after a post,
@@ -88,11 +89,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	if w.Store == nil || w.Sender == nil {
 		return errors.New("notify: Worker needs a Store and a Sender")
 	}
-	interval := w.Interval
-	if interval <= 0 {
-		interval = DefaultInterval
-	}
-	tick := time.NewTicker(interval)
+	tick := time.NewTicker(w.interval())
 	defer tick.Stop()
 	paused := false    // the database's schema is newer: said once, not every tick
 	recording := false // a delivery waits to be recorded, and that was said
@@ -153,16 +150,22 @@ func (w *Worker) RunOnce(ctx context.Context) (delivered, failed int, err error)
 	if err := w.recordPending(book); err != nil {
 		return 0, 0, err
 	}
-	rows := w.handed.take(w.batch(), w.now().Add(w.lease()/2))
-	if len(rows) == 0 {
+	var rows []store.Notification
+	now := w.now()
+	// Rows handed over by posts go without a claim, but a claim still
+	// comes at least every interval while posts keep handing rows over:
+	// retries, and rows other instances left to lapse, are due too.
+	if w.handed.empty() || now.Sub(w.lastClaim) >= w.interval() {
 		claimCtx, cancelClaim := context.WithTimeout(ctx, 10*time.Second) // a frozen database does not hold the worker
 		var err error
-		rows, err = w.Store.ClaimNotifications(claimCtx, w.now(), w.batch(), w.lease())
+		rows, err = w.Store.ClaimNotifications(claimCtx, now, w.batch(), w.lease())
 		cancelClaim()
 		if err != nil {
 			return 0, 0, fmt.Errorf("notify: claim: %w", err)
 		}
+		w.lastClaim = now
 	}
+	rows = append(rows, w.handed.take(w.batch()-len(rows), now.Add(w.lease()/2))...)
 	if len(rows) == 0 {
 		return 0, 0, nil
 	}
@@ -301,6 +304,13 @@ func (w *Worker) batch() int {
 		return w.Batch
 	}
 	return DefaultBatch
+}
+
+func (w *Worker) interval() time.Duration {
+	if w.Interval > 0 {
+		return w.Interval
+	}
+	return DefaultInterval
 }
 
 func (w *Worker) lease() time.Duration {
