@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -128,5 +129,32 @@ func TestWorkerTakesAtMostMaxHanded(t *testing.T) {
 	w.Take(rows[:1])
 	if n := len(w.handed.rows); n != maxHanded {
 		t.Errorf("%d rows waiting after taking %d and one more; want %d", n, maxHanded, maxHanded)
+	}
+}
+
+// Handed rows whose record fails while the database is away are kept to
+// record first, as claimed ones are: recorded once it is back, and never
+// sent again, even after their lease has passed.
+func TestWorkerRecordsHandedRowsOnceTheDatabaseIsBack(t *testing.T) {
+	f := newFixture(t)
+	out := &flakyOutbox{Outbox: f.st}
+	clk := &clock{t0}
+	snd := &countingSender{}
+	w := &Worker{Store: out, Sender: snd, Log: quietLog(), Now: clk.Now}
+	rows := f.handOver(t, t0.Add(w.ClaimLease()), f.bob(), f.dave())
+	w.Take(rows)
+	out.down.Store(true)
+	if d, _, err := w.RunOnce(context.Background()); d != 2 || !errors.Is(err, errUnrecorded) {
+		t.Fatalf("RunOnce with the database away = %d, %v; want 2 sent, their record failed", d, err)
+	}
+	out.down.Store(false)
+	clk.t = t0.Add(time.Hour)
+	if d, _, err := w.RunOnce(context.Background()); d != 0 || err != nil {
+		t.Fatalf("RunOnce once back, the lease long past = %d, %v; want the records written and nothing sent", d, err)
+	}
+	for _, n := range rows {
+		if got := f.rows(t)[n.ID]; got.DeliveredAt == nil || snd.sent[n.ID] != 1 {
+			t.Errorf("row %s: %+v, sent %d times; want recorded, sent once", n.ID, got, snd.sent[n.ID])
+		}
 	}
 }
