@@ -210,7 +210,7 @@ func sqliteExists(ctx context.Context, path string) error {
 	case fi.Size() == 0:
 		return &MissingError{Where: path, Empty: true}
 	}
-	ro, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(10000)")
+	ro, err := sqlitePool("file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return err
 	}
@@ -268,7 +268,7 @@ func openSQLite(path, sync string) (*DB, error) {
 	// busy_timeout first so that the others wait rather than fail.
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(" + syncPragma + ")&_pragma=foreign_keys(1)&_pragma=wal_autocheckpoint(" + strconv.Itoa(walBackstopPages) + ")"
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
-	write, err := sql.Open("sqlite", base+"&_txlock=immediate")
+	write, err := sqlitePool(base + "&_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +282,7 @@ func openSQLite(path, sync string) (*DB, error) {
 	// under writes, most of them do. Reads between writes go mostly to
 	// the deal's row, two or three pages (docs/server.md, "The server's
 	// memory").
-	read, err := sql.Open("sqlite", base+"&_pragma=cache_size("+readCacheKiB+")")
+	read, err := sqlitePool(base + "&_pragma=cache_size(" + readCacheKiB + ")")
 	if err != nil {
 		write.Close()
 		return nil, err

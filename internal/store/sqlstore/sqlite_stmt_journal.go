@@ -1,9 +1,10 @@
 package sqlstore
 
 import (
+	"database/sql"
 	"fmt"
 	"os"
-	"strconv"
+	"sync"
 
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -29,18 +30,22 @@ import (
 // a statement renaming a gigabyte file's chunks held 2.1 GiB.
 const stmtJournalSpillBytes = 124 << 10
 
-// The setting is the SQLite library's, for the whole process, and it
-// is only taken before the first connection opens (sqlite3_config), so
-// it is made when this package is loaded. If it is refused, SQLite's
-// default stays: slower groups, nothing else.
-func init() {
-	n := int32(stmtJournalSpillBytes)
-	if v, err := strconv.Atoi(os.Getenv("XSPILL")); err == nil {
-		n = int32(v)
-	}
-	if err := setStmtJournalSpill(n); err != nil {
+// configureSQLite makes the SQLite library's process-wide settings. They
+// are only taken before its first connection opens (sqlite3_config), so
+// every open of this package goes through sqlitePool, which makes them
+// first; commands that open no database (the client's) pay nothing. If a
+// setting is refused, SQLite's default stays: slower groups, nothing
+// else.
+var configureSQLite = sync.OnceFunc(func() {
+	if err := setStmtJournalSpill(stmtJournalSpillBytes); err != nil {
 		fmt.Fprintf(os.Stderr, "dealctl: %v; SQLite keeps its default\n", err)
 	}
+})
+
+// sqlitePool opens a SQLite pool on dsn, the library configured.
+func sqlitePool(dsn string) (*sql.DB, error) {
+	configureSQLite()
+	return sql.Open("sqlite", dsn)
 }
 
 func setStmtJournalSpill(bytes int32) error {

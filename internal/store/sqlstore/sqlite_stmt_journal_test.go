@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,7 +20,7 @@ func TestStatementJournalSpills(t *testing.T) {
 		t.Skip("counts open files through /proc")
 	}
 	ctx := context.Background()
-	pool, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "j.db")+"?_pragma=journal_mode(WAL)")
+	pool, err := sqlitePool(filepath.Join(t.TempDir(), "j.db") + "?_pragma=journal_mode(WAL)")
 	if err != nil {
 		t.Fatal(err)
 	}
