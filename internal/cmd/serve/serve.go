@@ -149,7 +149,7 @@ or from a mail provider's inbound webhook, POST /mail/inbound, authenticated by
 	f.StringVar(&o.files, "files", "", "where file bytes live: the database (default) or s3://BUCKET/PREFIX?endpoint=URL&region=REGION")
 	f.BoolVar(&o.filesProxy, "files-proxy", false, "with --files: download links go through this server (/dl/{token}) instead of presigned URLs to the store")
 	f.DurationVar(&o.schemaCheck, "schema-check-interval", server.DefaultSchemaCheckInterval, "how often to compare the database's schema version with this build's")
-	f.IntVar(&o.listCacheMiB, "list-cache-mib", 0, "MiB the lists kept encoded may take (0: 64); the soft memory limit is made of it (docs/server.md, \"Scaling with cores\")")
+	f.IntVar(&o.listCacheMiB, "list-cache-mib", 0, "MiB the lists kept encoded may take (0: 64; up to 1048576); the soft memory limit is made of it (docs/server.md, \"Scaling with cores\")")
 	f.StringVar(&o.sqliteSync, "sqlite-sync", sqlstore.SyncFull, "SQLite only: full (every answered write survives a power cut) or normal (faster; may lose the last second's writes)")
 	f.StringVar(&o.digestAt, "digest-at", "07:00", "local time (HH:MM, in each deal's time zone) of the daily digest, or off")
 	f.StringVar(&o.mailDomain, "mail-domain", "", "domain of the reply addresses notification e-mails carry (replies by e-mail off when empty)")
@@ -157,6 +157,10 @@ or from a mail provider's inbound webhook, POST /mail/inbound, authenticated by
 	f.StringVar(&o.mailInSecret, "mail-in-secret", "", "Bearer secret of the inbound mail webhook, POST /mail/inbound (default $DEALCTL_MAIL_IN_SECRET; off when empty)")
 	return cmd
 }
+
+// maxListCacheMiB bounds --list-cache-mib: a terabyte, far past any
+// host, and still a number of bytes an int holds.
+const maxListCacheMiB = 1 << 20
 
 func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
 	gctune.ForLongRuns()
@@ -168,6 +172,9 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 	}
 	if o.schemaCheck <= 0 {
 		return cmdutil.UsageErrorf("--schema-check-interval must be positive, like 5s")
+	}
+	if o.listCacheMiB < 0 || o.listCacheMiB > maxListCacheMiB {
+		return cmdutil.UsageErrorf("%s must be 0 (the default, %d) to %d MiB, not %d", o.origins.Of("list-cache-mib"), server.DefaultListCacheBytes>>20, maxListCacheMiB, o.listCacheMiB)
 	}
 	digestAt, digestsOn, err := digestSchedule(o.origins.Of("digest-at"), o.digestAt)
 	if err != nil {

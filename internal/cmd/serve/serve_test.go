@@ -206,6 +206,8 @@ func TestServeRefusesSettingsItCannotRead(t *testing.T) {
 		"DEALCTL_RATE_LIMIT=0":      "DEALCTL_RATE_LIMIT must be at least 1 call a minute",
 		"DEALCTL_LOG_FORMAT=xml":    `DEALCTL_LOG_FORMAT must be text or json, not "xml"`,
 		"DEALCTL_DIGEST_AT=25:00":   "DEALCTL_DIGEST_AT: ",
+		// A negative budget meant no cache at all, without a word.
+		"DEALCTL_LIST_CACHE_MIB=-1": "DEALCTL_LIST_CACHE_MIB must be 0 (the default, 64) to 1048576 MiB, not -1",
 	} {
 		name, value, _ := strings.Cut(env, "=")
 		t.Run(env, func(t *testing.T) {
