@@ -127,3 +127,24 @@ func (l listRow) RowParentID() string {
 	}
 	return *l.r.ParentID
 }
+
+// RequestsNow is the deal's whole list as it is now, for a client that
+// reads a deal's list again and again (dealctl mcp, call after call):
+// where the server advertises list-delta, the list held from the last read
+// brought up to date with what changed since (nothing read on a 304), so a
+// one-row write costs the rows it changed, not the deal; elsewhere the
+// list read whole, through the cache as Requests reads it.
+func (c *Client) RequestsNow(ctx context.Context, dealID string) ([]api.DealRequest, error) {
+	if !c.Supports(api.ExtListDelta) {
+		return c.Requests(ctx, dealID)
+	}
+	etag := ""
+	if held := c.held.get(dealID); held != nil {
+		etag = held.etag
+	}
+	rows, _, changed, err := c.RequestsIfChanged(ctx, dealID, etag)
+	if err != nil || changed {
+		return rows, err
+	}
+	return slices.Clone(c.held.get(dealID).rows), nil
+}

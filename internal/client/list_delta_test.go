@@ -98,3 +98,45 @@ func TestRequestsIfChangedWithoutDeltas(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestsNowFollowsDeltas: a client reading a deal's list again and
+// again (dealctl mcp) asks, after its first read, only for what changed,
+// and has the whole list each time; with nothing changed it reads
+// nothing but a 304.
+func TestRequestsNowFollowsDeltas(t *testing.T) {
+	t.Parallel()
+	ls := startLive(t)
+	ctx := context.Background()
+	alice := ls.client(t, aliceKey)
+	dealID, row := ls.falconRow(t, alice, "1.1")
+	if _, err := alice.RequestsNow(ctx, dealID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := alice.UpdateRequest(ctx, dealID, row.ID, api.DealRequestUpdate{Title: api.Some("Renamed")}); err != nil {
+		t.Fatal(err)
+	}
+	ls.reset()
+	rows, err := alice.RequestsNow(ctx, dealID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := ls.recorded()
+	if len(calls) != 1 || !strings.HasSuffix(calls[0].URL.Path, "/requests-delta") {
+		t.Errorf("the read after a write sent %v, want one …/requests-delta read", calls)
+	}
+	whole, err := alice.Requests(ctx, dealID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rows, whole) {
+		t.Errorf("the list put together from the delta differs from the whole list:\n%+v\n%+v", rows, whole)
+	}
+	ls.reset()
+	again, err := alice.RequestsNow(ctx, dealID)
+	if err != nil || !reflect.DeepEqual(again, whole) {
+		t.Errorf("a read with nothing changed = %v; want the same list", err)
+	}
+	if calls := ls.recorded(); len(calls) != 1 {
+		t.Errorf("a read with nothing changed sent %v, want one (answered 304)", calls)
+	}
+}

@@ -71,7 +71,7 @@ func (sc *scope) Rows(ctx context.Context) ([]api.DealRequest, error) {
 	if sc.rows != nil {
 		return sc.rows, nil
 	}
-	rows, err := sc.c.Requests(ctx, sc.deal.ID)
+	rows, err := sc.c.RequestsNow(ctx, sc.deal.ID)
 	if err != nil {
 		return nil, err
 	}
