@@ -38,9 +38,15 @@ func exitCode(err error) int {
 		return cmdutil.ExitRateLimited
 	}
 	var fe *output.FormatError
-	var jqe *output.JQError
-	if errors.As(err, &fe) || errors.As(err, &jqe) {
+	if errors.As(err, &fe) {
 		return cmdutil.ExitUsage
+	}
+	var jqe *output.JQError
+	if errors.As(err, &jqe) {
+		// The command ran (a write it made stands): not the usage error
+		// (2) a script reads as "nothing was done", which a re-run of a
+		// write would do twice.
+		return cmdutil.ExitFailure
 	}
 	var ce *client.Error
 	if errors.As(err, &ce) {
@@ -93,6 +99,10 @@ func errorResponseOf(err error) *api.ErrorResponse {
 	}[exitCode(err)]
 	if ce != nil {
 		code = ce.Response.Code
+	}
+	var jqe *output.JQError
+	if errors.As(err, &jqe) {
+		code = api.CodeBadRequest // the expression is the mistake, though the command ran
 	}
 	if code == "" {
 		code = api.CodeInternal

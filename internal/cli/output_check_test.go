@@ -40,10 +40,10 @@ func TestOutputFormatCheckedBeforeWriting(t *testing.T) {
 }
 
 // TestJQFailingAtRunTime: an expression that compiles but fails on the
-// command's JSON is the user's mistake as one that does not compile is:
-// exit 2, bad_request under --json, naming the expression and jq's
-// error. A write it follows was made, and the message does not say
-// otherwise.
+// command's JSON is the user's mistake (bad_request under --json, naming
+// the expression and jq's error), but the command ran: exit 1, not the
+// usage error 2 that says nothing was done, since a write it follows was
+// made and a script re-running on 2 would make it twice.
 func TestJQFailingAtRunTime(t *testing.T) {
 	t.Parallel()
 	ts := newFalcon(t)
@@ -51,8 +51,8 @@ func TestJQFailingAtRunTime(t *testing.T) {
 	refusal := func(r result) string {
 		t.Helper()
 		var refused api.ErrorResponse
-		if r.code != cmdutil.ExitUsage {
-			t.Fatalf("exit %d, want 2, stderr %q", r.code, r.err)
+		if r.code != cmdutil.ExitFailure {
+			t.Fatalf("exit %d, want 1, stderr %q", r.code, r.err)
 		}
 		if err := json.Unmarshal([]byte(r.err), &refused); err != nil || refused.Code != api.CodeBadRequest {
 			t.Fatalf("error %v %q, want bad_request", err, r.err)
