@@ -66,13 +66,15 @@ See docs/mcp.md for the client configuration, the tools and the safety model.`,
 			// The deal chosen (--deal, DEALCTL_DEAL, 'deals use') is
 			// checked too: a mistyped name fails here as 'deals show'
 			// fails (3), not as every tool call that names no deal.
-			deal := defaultDeal(cfg, server)
+			deal, dealID := defaultDeal(cfg, server), ""
 			if deal != "" {
-				if _, err := resolveDeal(cmd.Context(), c, deal); err != nil {
+				d, err := resolveDeal(cmd.Context(), c, deal)
+				if err != nil {
 					return err
 				}
+				dealID = d.Deal.ID
 			}
-			s := mcpserver.New(mcpserver.Options{Client: c, Server: server, Deal: deal,
+			s := mcpserver.New(mcpserver.Options{Client: c, Server: server, Deal: deal, DealID: dealID,
 				AllowWrites: allowWrites, Now: f.Now, Version: version(), TokenSecret: f.mcpTokenSecret()})
 			return s.Run(cmd.Context(), &mcp.IOTransport{Reader: io.NopCloser(f.IO.In), Writer: nopWriteCloser{f.IO.Out}})
 		},

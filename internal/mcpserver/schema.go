@@ -25,18 +25,9 @@ var enumNames = strings.NewReplacer(
 	"{key_access}", orList(api.KeyAccesses),
 )
 
-// enumStrings is xs as strings (never nil: a JSON list, not null).
-func enumStrings[T ~string](xs []T) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = string(x)
-	}
-	return out
-}
-
 // orList is "a, b or c".
 func orList[T ~string](xs []T) string {
-	names := enumStrings(xs)
+	names := api.Names(xs)
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}

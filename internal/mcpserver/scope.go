@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -24,7 +25,7 @@ type scope struct {
 // the caller's seat.
 func (s *Server) openDeal(ctx context.Context, ref string) (*scope, error) {
 	if ref == "" {
-		ref = s.opts.Deal
+		ref = cmp.Or(s.opts.DealID, s.opts.Deal)
 	}
 	if ref == "" || !api.IsID(ref) {
 		deals, err := s.c.Deals(ctx)

@@ -21,8 +21,12 @@ type Options struct {
 	// Server is the API's address, shown by whoami.
 	Server string
 	// Deal is the deal a tool works on when the call names none (--deal,
-	// DEALCTL_DEAL or `deals use`); "" for the key's only deal.
+	// DEALCTL_DEAL or `deals use`), as the user named it (whoami shows
+	// it); "" for the key's only deal.
 	Deal string
+	// DealID is Deal's id when it was resolved at start: tool calls then
+	// read the deal by id, without the list of deals each time.
+	DealID string
 	// AllowWrites registers the write tools (--allow-writes).
 	AllowWrites bool
 	// Now is the clock (the deal's today, the confirmation tokens'

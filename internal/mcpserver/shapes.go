@@ -77,7 +77,7 @@ type AnswerPreview struct {
 func (sc *scope) row(ctx context.Context, r *api.DealRequest, today string, withBody bool, bodyChars int) Row {
 	out := Row{ID: r.ID, Number: inertLine(r.Number, maxLineChars), Kind: string(r.Kind), Status: string(r.Status),
 		Priority: string(r.Priority), Category: string(r.Category), Overdue: domain.Overdue(r, today),
-		AllowedStatuses: enumStrings(r.AllowedStatuses), Can: r.Can, UpdatedAt: r.UpdatedAt, Files: len(r.Files)}
+		AllowedStatuses: api.Names(r.AllowedStatuses), Can: r.Can, UpdatedAt: r.UpdatedAt, Files: len(r.Files)}
 	if r.ParentID != nil {
 		out.ParentID = *r.ParentID
 	}

@@ -166,7 +166,7 @@ func enumOne[T ~string](v, what string, allowed []T) (T, error) {
 
 // notOneOf refuses v, naming the values allowed.
 func notOneOf[T ~string](what, v string, allowed []T) error {
-	return fmt.Errorf("%s %q: choose from %s", what, inertLine(v, maxLineChars), strings.Join(enumStrings(allowed), ", "))
+	return fmt.Errorf("%s %q: choose from %s", what, inertLine(v, maxLineChars), strings.Join(api.Names(allowed), ", "))
 }
 
 func (s *Server) listRequests(ctx context.Context, _ *mcp.CallToolRequest, in ListRequestsIn) (*mcp.CallToolResult, ListRequestsOut, error) {

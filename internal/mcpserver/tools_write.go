@@ -229,7 +229,7 @@ func statusList(ss []api.RequestStatus) string {
 	if len(ss) == 0 {
 		return "none (a read-only key, a viewer's seat, or an archived deal)"
 	}
-	return strings.Join(enumStrings(ss), ", ")
+	return strings.Join(api.Names(ss), ", ")
 }
 
 // AssignIn is assign's input.
