@@ -117,7 +117,7 @@ func (s *Service) Answer(ctx context.Context, a Actor, now time.Time, row store.
 		post.Notify = func(stored store.Message) []store.Notification {
 			queued = notificationsFor(a, who, row, stored, now)
 			if s.handoff != nil {
-				claimed(queued, now.Add(s.handoff.ClaimLease()))
+				claimed(queued, stored, now.Add(s.handoff.ClaimLease()))
 			}
 			return queued
 		}
@@ -129,7 +129,6 @@ func (s *Service) Answer(ctx context.Context, a Actor, now time.Time, row store.
 	switch {
 	case post.Notify == nil:
 	case s.handoff != nil:
-		// The store filled in each row's id, deal and message in place.
 		s.handoff.Take(queued)
 	case s.posted != nil:
 		s.posted()

@@ -28,11 +28,15 @@ func notificationsFor(a Actor, who *string, req store.Request, m store.Message, 
 	return out
 }
 
-// claimed marks rows as claimed until until, their first attempt, as a
-// worker's claim marks them (store.Outbox.ClaimNotifications).
-func claimed(rows []store.Notification, until time.Time) {
+// claimed makes rows, queued for m, whole (their ids, deal and message:
+// they are handed over as written) and marks them claimed until until,
+// their first attempt, as a worker's claim marks them
+// (store.Outbox.ClaimNotifications).
+func claimed(rows []store.Notification, m store.Message, until time.Time) {
 	for i := range rows {
-		rows[i].Attempts, rows[i].NextAttemptAt = 1, until
+		n := &rows[i]
+		n.ID, n.DealID, n.MessageID = store.NewID(), m.DealID, m.ID
+		n.Attempts, n.NextAttemptAt = 1, until
 	}
 }
 

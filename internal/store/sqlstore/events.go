@@ -38,7 +38,7 @@ var insertEventsSQL = func() []string {
 // flush writes the collected events in as few statements as it can.
 func (r *recorder) flush(ctx context.Context, db *DB, tx *sql.Tx) error {
 	for _, s := range r.statements(db) {
-		if err := execPrepared(ctx, db, tx, db.q(s.query), s.args...); err != nil {
+		if _, err := (preparedTx{db, tx}).ExecContext(ctx, db.q(s.query), s.args...); err != nil {
 			return mapErr(err)
 		}
 	}
@@ -76,18 +76,6 @@ func (db *DB) prepareWrites(ctx context.Context) {
 	for _, q := range append(queries, insertNotifications[1:]...) {
 		_, _ = db.writes.stmt(ctx, db.q(q))
 	}
-}
-
-// execPrepared runs query in tx, as its statement prepared at Open where
-// there is one.
-func execPrepared(ctx context.Context, db *DB, tx *sql.Tx, query string, args ...any) error {
-	_, err := preparedTx{db, tx}.ExecContext(ctx, query, args...)
-	return err
-}
-
-// queryRowPrepared is execPrepared for a statement that answers a row.
-func queryRowPrepared(ctx context.Context, db *DB, tx *sql.Tx, query string, args ...any) *sql.Row {
-	return preparedTx{db, tx}.QueryRowContext(ctx, query, args...)
 }
 
 // preparedTx runs statements in tx, each as its statement prepared at

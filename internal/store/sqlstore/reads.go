@@ -173,13 +173,6 @@ func (db *DB) Request(ctx context.Context, dealID, id string) (store.Request, er
 // and the request's.
 const requestSQL = "SELECT " + requestCols + " FROM requests WHERE deal_id = ? AND id = ?"
 
-// requestInTx is getRequest inside a write transaction, by the statement
-// prepared at Open.
-func requestInTx(ctx context.Context, db *DB, tx *sql.Tx, dealID, id string) (store.Request, error) {
-	r, err := scanRequest(queryRowPrepared(ctx, db, tx, db.q(requestSQL), dealID, id))
-	return r, notFound(err)
-}
-
 func getRequest(ctx context.Context, db *DB, q queryer, dealID, id string) (store.Request, error) {
 	r, err := scanRequest(q.QueryRowContext(ctx, db.q(requestSQL), dealID, id))
 	return r, notFound(err)

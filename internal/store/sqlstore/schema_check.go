@@ -80,7 +80,7 @@ func (db *DB) guardSchemaInTx(ctx context.Context, tx *sql.Tx, check bool) error
 // says why: a newer schema (*SchemaNewerError) or no such deal.
 func bumpDealGuarded(ctx context.Context, db *DB, tx *sql.Tx, dealID string, shared bool) (int64, error) {
 	var seq int64
-	err := queryRowPrepared(ctx, db, tx, db.q(bumpDealQuery(shared)), dealID, db.KnownSchemaVersion()).Scan(&seq)
+	err := preparedTx{db, tx}.QueryRowContext(ctx, db.q(bumpDealQuery(shared)), dealID, db.KnownSchemaVersion()).Scan(&seq)
 	if err == nil {
 		return seq, nil
 	}

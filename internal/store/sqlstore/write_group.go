@@ -206,15 +206,17 @@ func (db *DB) commitGroup(batch []*groupedWrite) {
 // inSavepoint runs w's body inside a savepoint and sets its outcome; it
 // returns an error only when the transaction itself is lost.
 func (db *DB) inSavepoint(ctx context.Context, tx *sql.Tx, w *groupedWrite) error {
-	if err := execPrepared(ctx, db, tx, savepointSQL); err != nil {
+	in := preparedTx{db, tx}
+	if _, err := in.ExecContext(ctx, savepointSQL); err != nil {
 		return err
 	}
 	if w.err = w.body(w.ctx, tx); w.err != nil {
-		if err := execPrepared(ctx, db, tx, rollbackToSavepointSQL); err != nil {
+		if _, err := in.ExecContext(ctx, rollbackToSavepointSQL); err != nil {
 			return w.err // SQLite rolled the whole transaction back
 		}
 	}
-	return execPrepared(ctx, db, tx, releaseSavepointSQL)
+	_, err := in.ExecContext(ctx, releaseSavepointSQL)
+	return err
 }
 
 // The savepoint each write of a group runs in.

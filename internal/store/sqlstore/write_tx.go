@@ -55,7 +55,7 @@ func (db *DB) writeTx(ctx context.Context, op writeOp) error {
 			return db.pipelineOnRequest(ctx, op.deal, op.request, op.shared, op.plan)
 		}
 		op.fn = func(tx *sql.Tx, rec *recorder) error {
-			r, err := requestInTx(ctx, db, tx, op.deal, op.request)
+			r, err := getRequest(ctx, db, preparedTx{db, tx}, op.deal, op.request)
 			if err != nil {
 				return err
 			}
