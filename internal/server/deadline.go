@@ -18,13 +18,24 @@ const DefaultDBTimeout = 8 * time.Second
 // database call it makes inherits. API calls read at most 1 MiB and answer
 // from memory, so the deadline never cuts a transfer; /dl streams files
 // and is left alone.
+//
+// A write is not cancelled when its client goes away, only by the
+// deadline: on SQLite it may share its transaction with other callers'
+// writes (write_group.go), and a statement interrupted by one caller's
+// cancellation makes SQLite roll back the whole transaction, failing
+// every write of the group. A client that left cannot tell whether its
+// write was made either way, and retries it with its Idempotency-Key.
 func (s *Server) bounded(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, "/api/") {
 			next.ServeHTTP(w, r)
 			return
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), s.dbTimeout)
+		parent := r.Context()
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			parent = context.WithoutCancel(parent)
+		}
+		ctx, cancel := context.WithTimeout(parent, s.dbTimeout)
 		defer cancel()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})

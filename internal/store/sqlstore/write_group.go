@@ -29,7 +29,10 @@ import (
 // is durable. SQLite rolls a whole transaction back on some errors (a full
 // disk, an I/O error, an interrupted statement): the savepoint is gone
 // then, and every write of the group fails with that error; none was
-// reported yet. A write alone (no one else waiting) takes no savepoint:
+// reported yet. A statement is interrupted when its write's context
+// ends; the statements run with the contexts their callers gave, so the
+// API server does not cancel a write's context when its client goes away
+// (internal/server/deadline.go), only at its deadline. A write alone (no one else waiting) takes no savepoint:
 // on a quiet server it runs exactly as it did before groups.
 //
 // The queue is served in arrival order; the first writer of a group runs
