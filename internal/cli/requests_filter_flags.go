@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cmdutil"
@@ -22,12 +23,15 @@ type RequestFilterFlags struct {
 	Section    string // a section's number or id
 	Overdue    bool
 	DueBefore  string
+
+	flags *pflag.FlagSet // where they were given, to tell a blank value from none
 }
 
 // addFlags registers the filters on cmd; subject is what they keep
 // ("requests", "hits on requests"), which the help names.
 func (ff *RequestFilterFlags) addFlags(f *Factory, cmd *cobra.Command, subject string) {
 	fl := cmd.Flags()
+	ff.flags = fl
 	fl.StringSliceVar(&ff.Statuses, "status", nil, "only "+subject+" of these statuses (open,partial,complete)")
 	fl.StringSliceVar(&ff.Priorities, "priority", nil, "only "+subject+" of these priorities (low,medium,high)")
 	fl.StringSliceVar(&ff.Categories, "category", nil, "only "+subject+" of these categories")
@@ -47,6 +51,9 @@ func (ff *RequestFilterFlags) addFlags(f *Factory, cmd *cobra.Command, subject s
 // far as it goes without the deal (see resolveOnDeal, resolveSection).
 func (ff *RequestFilterFlags) parse() (requestFilter, error) {
 	var flt requestFilter
+	if err := ff.refuseBlank(); err != nil {
+		return flt, err
+	}
 	var err error
 	if flt.Statuses, err = parseEnumList("status", ff.Statuses, api.RequestStatuses); err != nil {
 		return flt, err
@@ -64,6 +71,28 @@ func (ff *RequestFilterFlags) parse() (requestFilter, error) {
 	}
 	flt.overdue = ff.Overdue
 	return flt, nil
+}
+
+// refuseBlank refuses a filter given with nothing in it (--status "",
+// an unset variable in a script): read as no filter, it would list
+// everything, and --exit-code would report a match.
+func (ff *RequestFilterFlags) refuseBlank() error {
+	if ff.flags == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name  string
+		blank bool
+	}{
+		{"status", len(ff.Statuses) == 0}, {"priority", len(ff.Priorities) == 0}, {"category", len(ff.Categories) == 0},
+		{"assignee", strings.TrimSpace(ff.Assignee) == ""}, {"section", strings.TrimSpace(ff.Section) == ""},
+		{"due-before", strings.TrimSpace(ff.DueBefore) == ""},
+	} {
+		if f.blank && ff.flags.Changed(f.name) {
+			return cmdutil.UsageErrorf("--%s was given an empty value: give one (see --help), or leave the flag out", f.name)
+		}
+	}
+	return nil
 }
 
 // onClientOnly reports whether a filter is given that only the client
