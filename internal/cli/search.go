@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
+
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/display"
+	"github.com/dealctl/dealctl/internal/search"
 )
 
 // SearchOptions are `dealctl search`'s inputs.
@@ -62,8 +63,8 @@ hits, and --limit counts those that pass; where the server found more than
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
-			if strings.TrimSpace(opts.Query) == "" {
-				return cmdutil.UsageErrorf("search needs words, and QUERY is empty: e.g. dealctl search audited accounts")
+			if err := checkQuery(opts.Query); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -117,9 +118,6 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	if errors.Is(err, client.ErrSearchUnsupported) {
 		return cmdutil.WithExit(cmdutil.ExitFailure, errors.New("this server does not offer search (the search extension); 'dealctl requests ls --search TEXT' matches the rows' fields instead"))
 	}
-	if noWords(err) {
-		return &describedError{err: err, msg: fmt.Sprintf("%q has no word to search for (punctuation alone is not searched): give words, e.g. dealctl search audited accounts", o.Query)}
-	}
 	if err != nil {
 		return err
 	}
@@ -144,20 +142,20 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	return nil
 }
 
-// noWords reports whether err is the server's refusal of a query with no
-// word in it (punctuation only: "*", "-"), which needs other words, not
-// another try.
-func noWords(err error) bool {
-	var r *api.ErrorResponse
-	if !errors.As(err, &r) || r.Code != api.CodeValidationFailed {
-		return false
+// checkQuery refuses, before any call, a query the server's parser
+// (internal/search, which the server runs) finds nothing in or too much:
+// a usage error, exit 2, whether it is empty or punctuation alone.
+func checkQuery(q string) error {
+	_, err := search.Parse(q)
+	switch {
+	case err == nil:
+		return nil
+	case strings.TrimSpace(q) == "":
+		return cmdutil.UsageErrorf("search needs words, and QUERY is empty: e.g. dealctl search audited accounts")
+	case errors.Is(err, search.ErrQueryEmpty):
+		return cmdutil.UsageErrorf("%q has no word to search for (punctuation alone is not searched): give words, e.g. dealctl search audited accounts", q)
 	}
-	for _, f := range r.Fields {
-		if f.Path == "q" && f.Params["reason"] == api.ReasonNoWords {
-			return true
-		}
-	}
-	return false
+	return cmdutil.UsageErrorf("%s: at most %d characters and %d words", err, search.MaxQueryLen, search.MaxTerms)
 }
 
 // filterHits keeps the hits of res on requests that pass flt, which the
