@@ -111,8 +111,17 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	}
 	q.Filter = flt.serverQuery()
 	onClient := o.onClientOnly()
+	var rows []api.DealRequest
 	if onClient {
 		q.Limit = api.SearchMaxLimit // --limit counts the hits that pass here
+		// The list, and the section in it, before the search: a
+		// mistyped --section costs no search of 500 hits.
+		if rows, err = s.Requests(ctx); err != nil {
+			return err
+		}
+		if err := o.resolveSection(ctx, s, rows, &flt); err != nil {
+			return err
+		}
 	}
 	res, err := s.c.Search(ctx, s.Deal.ID, q)
 	if errors.Is(err, client.ErrSearchUnsupported) {
@@ -123,9 +132,7 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	}
 	hits, more := res.Hits, res.More
 	if onClient {
-		if hits, more, err = filterHits(ctx, s, o, &flt, res); err != nil {
-			return err
-		}
+		hits, more = filterHits(o, &flt, rows, res)
 	}
 	p := o.Printer()
 	if err := p.Print(output.View{Data: hits, Table: searchTable(hits)}); err != nil {
@@ -163,14 +170,7 @@ func checkQuery(q string) error {
 // at most o.Limit of them; more says others passed too. Where the server
 // found more than it answered, hits past its answer were never looked
 // at: the user is warned, since fewer may show than there are.
-func filterHits(ctx context.Context, s *dealScope, o *SearchOptions, flt *requestFilter, res *api.SearchResults) (hits []api.SearchHit, more bool, err error) {
-	rows, err := s.Requests(ctx)
-	if err != nil {
-		return nil, false, err
-	}
-	if err := o.resolveSection(ctx, s, rows, flt); err != nil {
-		return nil, false, err
-	}
+func filterHits(o *SearchOptions, flt *requestFilter, rows []api.DealRequest, res *api.SearchResults) (hits []api.SearchHit, more bool) {
 	passed := make(map[string]bool)
 	for _, r := range flt.apply(rows) {
 		passed[r.ID] = true
@@ -181,14 +181,14 @@ func filterHits(ctx context.Context, s *dealScope, o *SearchOptions, flt *reques
 			continue
 		}
 		if len(hits) == o.Limit {
-			return hits, true, nil
+			return hits, true
 		}
 		hits = append(hits, h)
 	}
 	if res.More {
 		o.Warnf("the search found more than %d hits before --section, --overdue and --due-before were applied here: hits past the %dth were not looked at, so some may be missing; add words to narrow it", len(res.Hits), len(res.Hits))
 	}
-	return hits, res.More, nil
+	return hits, res.More
 }
 
 // snippetColumn is the search table's SNIPPET column and matchesColumn
