@@ -20,8 +20,9 @@ import (
 type call struct {
 	key  store.APIKey
 	user store.User
-	// fresh: the call writes, so it reads keys and seats afresh rather
-	// than trusting the access caches.
+	// fresh: the call writes, so it reads keys and seats afresh, or at
+	// the deal's members version (membersAt), rather than trusting the
+	// access caches' TTL.
 	fresh bool
 }
 

@@ -12,8 +12,8 @@ type dealView struct {
 	people map[string]store.Person
 }
 
-// newDealView builds the view from the deal's people, which reachDeal
-// read (afresh for a write).
+// newDealView builds the view from the deal's people, as reachDeal found
+// them (current for a write: afresh, or at the deal's members version).
 func newDealView(dc *dealCall) *dealView {
 	byID := make(map[string]store.Person, len(dc.people))
 	for _, p := range dc.people {

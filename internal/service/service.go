@@ -45,8 +45,9 @@ func (s *Service) WithHandoff(h Handoff) *Service {
 }
 
 // Actor is who makes a write: their seat on the deal and what the rules
-// decide on. Deal, Parties and People are the deal as read for this
-// write (afresh: a write never trusts a cache of who is on the deal).
+// decide on. Deal, Parties and People are the deal as it is for this
+// write: read afresh, or kept at the deal's members version as just read
+// (the server's membersAt); never a cache that may be older.
 type Actor struct {
 	Deal    store.Deal
 	Parties []store.Party
