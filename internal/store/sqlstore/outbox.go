@@ -1,69 +1,61 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/store"
 )
 
 // ClaimNotifications takes due rows and pushes their next attempt past the
-// lease, so that another instance does not deliver them meanwhile. On
-// PostgreSQL, FOR UPDATE SKIP LOCKED lets instances claim side by side.
+// lease, so that another instance does not deliver them meanwhile, in one
+// statement that returns the rows as claimed. On PostgreSQL, FOR UPDATE
+// SKIP LOCKED lets instances claim side by side.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]store.Notification, error) {
 	var out []store.Notification
 	until := now.Add(lease)
 	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
-		in := preparedTx{db, tx}
-		query := claimDueSQL
+		query, args := claimDueSQLite, []any{micros(until), micros(now), limit}
 		if db.dialect == Postgres {
-			query += " FOR UPDATE SKIP LOCKED"
+			query, args = db.q(claimDuePostgres), []any{micros(now), limit, micros(until)}
 		}
-		rows, err := collect(ctx, in, scanNotification, db.q(query), micros(now), limit)
-		if err != nil || len(rows) == 0 {
-			return err
-		}
-		for _, n := range rows {
-			n.Attempts++
-			n.NextAttemptAt = until
-			out = append(out, n)
-		}
-		if db.dialect == SQLite {
-			// The transaction holds SQLite's write lock, so the same
-			// query picks the same rows: one statement, prepared.
-			_, err = in.ExecContext(ctx, claimDueSQLite, micros(until), micros(now), limit)
-			return err
-		}
-		// One statement for the batch: the rows are this transaction's
-		// (FOR UPDATE), so each one's attempts are the ones just read.
-		args := []any{micros(until)}
-		for _, n := range rows {
-			args = append(args, n.ID)
-		}
-		_, err = tx.ExecContext(ctx, db.q("UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id IN ("+placeholders(len(rows))+")"), args...)
+		var err error
+		out, err = collect(ctx, preparedTx{db, tx}, scanNotification, query, args...)
 		return err
 	})})
+	// RETURNING gives no order: a batch goes out in the order its rows
+	// were made (the claim took the oldest due).
+	slices.SortFunc(out, func(a, b store.Notification) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
+	})
 	return out, err
 }
 
-// The worker's statements. On SQLite they have one text whatever the
-// batch, so they are prepared once (prepareWrites); PostgreSQL's driver
-// keeps its own statements.
+// The worker's statements: each has one text whatever the batch, so
+// SQLite's are prepared once (prepareWrites) and PostgreSQL's driver
+// keeps its own.
 const (
-	// claimDueSQL reads the due rows, oldest first.
-	claimDueSQL = "SELECT " + notificationCols + " FROM notifications WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"
-	// claimDueSQLite claims the rows claimDueSQL read.
-	claimDueSQLite = "UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id IN (SELECT id FROM notifications WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?)"
+	// claimDueSQLite claims the oldest due rows and returns them.
+	claimDueSQLite = "UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id IN (SELECT id FROM notifications WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?) RETURNING " + notificationCols
+	// claimDuePostgres is the same claim with the rows locked as they
+	// are picked; the pick is materialized so that it runs once, and
+	// LIMIT holds however the planner joins it.
+	claimDuePostgres = "WITH due AS MATERIALIZED (SELECT id FROM notifications WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED) UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id IN (SELECT id FROM due) RETURNING " + notificationCols
 	// markDeliveredSQLite records deliveries; the ids are a JSON array.
 	markDeliveredSQLite = "UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id IN (SELECT value FROM json_each(?))"
-	renewClaimSQL       = "UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND attempts = ? AND delivered_at IS NULL"
-	markFailedSQL       = "UPDATE notifications SET last_error = ?, next_attempt_at = ? WHERE id = ?"
+	// markDeliveredPostgres takes the ids as one text[] argument.
+	markDeliveredPostgres = "UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id = ANY(?)"
+	renewClaimSQL         = "UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND attempts = ? AND delivered_at IS NULL"
+	markFailedSQL         = "UPDATE notifications SET last_error = ?, next_attempt_at = ? WHERE id = ?"
 )
 
 // outboxWrites are the worker's statements prepareWrites prepares.
-var outboxWrites = []string{claimDueSQL, claimDueSQLite, markDeliveredSQLite, renewClaimSQL, markFailedSQL}
+var outboxWrites = []string{claimDueSQLite, markDeliveredSQLite, renewClaimSQL, markFailedSQL}
 
 // RenewClaim extends a claim the caller still holds: the row is
 // undelivered and its attempts are the ones the claim counted.
@@ -89,12 +81,7 @@ func (db *DB) MarkDelivered(ctx context.Context, at time.Time, ids ...string) er
 		_, err = db.execWrite(ctx, markDeliveredSQLite, micros(at), string(list))
 		return err
 	}
-	args := make([]any, 0, 1+len(ids))
-	args = append(args, micros(at))
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	_, err := db.execWrite(ctx, db.q("UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id IN ("+placeholders(len(ids))+")"), args...)
+	_, err := db.execWrite(ctx, db.q(markDeliveredPostgres), micros(at), ids)
 	return err
 }
 
