@@ -56,21 +56,18 @@ func (h *claimHold) renewAll(ctx context.Context) {
 		rows = append(rows, n)
 	}
 	h.mu.Unlock()
-	until := h.w.now().Add(h.w.lease())
-	for _, n := range rows {
-		// A renewal waits no longer than a third of the lease: by then
-		// the next one is due.
-		rctx, cancel := context.WithTimeout(ctx, h.w.lease()/3)
-		held, err := h.w.Store.RenewClaim(rctx, n.ID, n.Attempts, until)
-		cancel()
-		h.mu.Lock()
-		switch {
-		case err != nil && ctx.Err() == nil:
-			h.broken = true
-		case err == nil && !held:
-			h.lost[n.ID] = true
-		}
-		h.mu.Unlock()
+	// A renewal waits no longer than a third of the lease: by then the
+	// next one is due.
+	rctx, cancel := context.WithTimeout(ctx, h.w.lease()/3)
+	lost, err := h.w.Store.RenewClaims(rctx, rows, h.w.now().Add(h.w.lease()))
+	cancel()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err != nil && ctx.Err() == nil {
+		h.broken = true
+	}
+	for _, id := range lost {
+		h.lost[id] = true
 	}
 }
 

@@ -189,11 +189,11 @@ type Outbox interface {
 	// ClaimNotifications takes up to limit rows due by now, hiding them
 	// from other claimers until lease has passed.
 	ClaimNotifications(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Notification, error)
-	// RenewClaim pushes the next attempt of a row claimed with attempts
-	// out to until, and reports whether the claim is still held: false
-	// when the row was delivered, or claimed again (attempts moved on)
-	// after the claim lapsed.
-	RenewClaim(ctx context.Context, id string, attempts int, until time.Time) (bool, error)
+	// RenewClaims pushes the next attempt of rows claimed (each with the
+	// attempts its claim counted) out to until, in one write, and returns
+	// the ids of those whose claim is no longer held: delivered, or
+	// claimed again (attempts moved on) after the claim lapsed.
+	RenewClaims(ctx context.Context, claims []Notification, until time.Time) (lost []string, err error)
 	// MarkDelivered records deliveries made by at, in one write.
 	MarkDelivered(ctx context.Context, at time.Time, ids ...string) error
 	MarkFailed(ctx context.Context, id string, errText string, retryAt time.Time) error

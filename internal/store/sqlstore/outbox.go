@@ -50,22 +50,55 @@ const (
 	markDeliveredSQLite = "UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id IN (SELECT value FROM json_each(?))"
 	// markDeliveredPostgres takes the ids as one text[] argument.
 	markDeliveredPostgres = "UPDATE notifications SET delivered_at = ?, last_error = '' WHERE id = ANY(?)"
-	renewClaimSQL         = "UPDATE notifications SET next_attempt_at = ? WHERE id = ? AND attempts = ? AND delivered_at IS NULL"
-	markFailedSQL         = "UPDATE notifications SET last_error = ?, next_attempt_at = ? WHERE id = ?"
+	// renewClaimsSQLite renews the claims of a JSON array of [id,
+	// attempts] pairs and returns the rows it renewed.
+	renewClaimsSQLite = "UPDATE notifications SET next_attempt_at = ? WHERE delivered_at IS NULL AND (id, attempts) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?)) RETURNING id"
+	// renewClaimsPostgres takes the ids and attempts as two arrays.
+	renewClaimsPostgres = "UPDATE notifications n SET next_attempt_at = ? FROM unnest(?::text[], ?::int[]) AS c(id, attempts) WHERE n.id = c.id AND n.attempts = c.attempts AND n.delivered_at IS NULL RETURNING n.id"
+	markFailedSQL       = "UPDATE notifications SET last_error = ?, next_attempt_at = ? WHERE id = ?"
 )
 
 // outboxWrites are the worker's statements prepareWrites prepares.
-var outboxWrites = []string{claimDueSQLite, markDeliveredSQLite, renewClaimSQL, markFailedSQL}
+var outboxWrites = []string{claimDueSQLite, markDeliveredSQLite, renewClaimsSQLite, markFailedSQL}
 
-// RenewClaim extends a claim the caller still holds: the row is
-// undelivered and its attempts are the ones the claim counted.
-func (db *DB) RenewClaim(ctx context.Context, id string, attempts int, until time.Time) (bool, error) {
-	res, err := db.execWrite(ctx, db.q(renewClaimSQL), micros(until), id, attempts)
-	if err != nil {
-		return false, err
+// RenewClaims extends, in one write, the claims the caller still holds:
+// rows undelivered whose attempts are the ones their claim counted. It
+// returns the ids of the others.
+func (db *DB) RenewClaims(ctx context.Context, claims []store.Notification, until time.Time) ([]string, error) {
+	if len(claims) == 0 {
+		return nil, nil
 	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	var held []string
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+		var err error
+		if db.dialect == SQLite {
+			pairs := make([][2]any, len(claims))
+			for i, n := range claims {
+				pairs[i] = [2]any{n.ID, n.Attempts}
+			}
+			var list []byte
+			if list, err = json.Marshal(pairs); err == nil {
+				held, err = collect(ctx, preparedTx{db, tx}, scanString, renewClaimsSQLite, micros(until), string(list))
+			}
+			return err
+		}
+		ids, attempts := make([]string, len(claims)), make([]int32, len(claims))
+		for i, n := range claims {
+			ids[i], attempts[i] = n.ID, int32(n.Attempts)
+		}
+		held, err = collect(ctx, tx, scanString, db.q(renewClaimsPostgres), micros(until), ids, attempts)
+		return err
+	})})
+	if err != nil {
+		return nil, err
+	}
+	var lost []string
+	for _, n := range claims {
+		if !slices.Contains(held, n.ID) {
+			lost = append(lost, n.ID)
+		}
+	}
+	return lost, nil
 }
 
 // MarkDelivered records deliveries, in one statement.

@@ -112,6 +112,45 @@ func testOutboxLimit(t *testing.T, s store.Store) {
 	}
 }
 
+// testOutboxRenewals: a renewal extends the claims still held, in one
+// write, and names the others: a row delivered since, and one claimed
+// again after its claim lapsed.
+func testOutboxRenewals(t *testing.T, s store.Store) {
+	ctx := ctxT(t)
+	w := seed(t, s)
+	ids := queue(t, s, w, 0, time.Second, 2*time.Second)
+	lease := 5 * time.Minute
+	claims := mustGet[[]store.Notification](t)(s.ClaimNotifications(ctx, t0.Add(time.Minute), 10, lease))
+	if len(claims) != 3 {
+		t.Fatalf("claim = %+v, want the 3 rows", claims)
+	}
+	must(t, s.MarkDelivered(ctx, t0.Add(2*time.Minute), ids[0]))
+	// The claims lapse at t0+6m, and another claimer takes the oldest due.
+	if again := claimIDs(t, s, t0.Add(7*time.Minute), 1, lease); !reflect.DeepEqual(again, ids[1:2]) {
+		t.Fatalf("claim after the lease = %v, want %v", again, ids[1:2])
+	}
+	lost := mustGet[[]string](t)(s.RenewClaims(ctx, claims, t0.Add(20*time.Minute)))
+	if !reflect.DeepEqual(lost, ids[:2]) {
+		t.Errorf("RenewClaims lost %v, want %v (delivered, claimed again)", lost, ids[:2])
+	}
+	next := map[string]time.Time{}
+	for _, n := range mustGet[[]store.Notification](t)(s.Notifications(ctx, w.deal)) {
+		next[n.ID] = n.NextAttemptAt
+	}
+	if want := t0.Add(12 * time.Minute); !next[ids[1]].Equal(want) {
+		t.Errorf("the row claimed again is due at %v, want %v (its new claim's)", next[ids[1]], want)
+	}
+	if want := t0.Add(20 * time.Minute); !next[ids[2]].Equal(want) {
+		t.Errorf("the renewed row is due at %v, want %v", next[ids[2]], want)
+	}
+	if c := claimIDs(t, s, t0.Add(11*time.Minute), 10, lease); len(c) != 0 {
+		t.Errorf("claim at t0+11m = %v, want nothing (both claims held)", c)
+	}
+	if lost := mustGet[[]string](t)(s.RenewClaims(ctx, nil, t0)); lost != nil {
+		t.Errorf("RenewClaims of nothing lost %v", lost)
+	}
+}
+
 // testOutboxConcurrentClaims: claimers working at once (several server
 // instances) each get distinct rows, and every row is claimed once.
 func testOutboxConcurrentClaims(t *testing.T, s store.Store) {

@@ -50,6 +50,7 @@ func Run(t *testing.T, open Opener) {
 		{"MembersVersion", testMembersVersion},
 		{"Outbox", testOutbox},
 		{"OutboxLimit", testOutboxLimit},
+		{"OutboxRenewals", testOutboxRenewals},
 		{"OutboxConcurrentClaims", testOutboxConcurrentClaims},
 		{"Setting", testSetting},
 		{"APIKeys", testAPIKeys},
