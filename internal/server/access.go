@@ -12,7 +12,7 @@ import (
 // keys, users, organizations, parties and people for a read: a revoked
 // key, a person taken off a deal or a changed access is refused by every
 // instance's reads within this bound, and by writes at once (a write reads
-// them again). docs/server.md, "What a call reads", says why.
+// the key again, and takes the people at the deal's members version). docs/server.md, "What a call reads", says why.
 const DefaultAccessCacheTTL = 2 * time.Second
 
 // versionedMembersTTL is how long a deal's members are kept for writes
@@ -102,27 +102,31 @@ func (s *Server) keyByPrefix(ctx context.Context, prefix string, fresh bool) (ke
 	return h, nil
 }
 
-// dealMembersOf reads a deal's parties and people, from the cache unless
-// fresh. A deal that does not exist has none.
-func (s *Server) dealMembersOf(ctx context.Context, dealID string, fresh bool) (dealMembers, error) {
-	if !fresh {
-		if m, ok := s.access.members.get(dealID); ok {
-			return m, nil
-		}
+// dealMembersOf reads a deal's parties and people for a read, from the
+// cache (DefaultAccessCacheTTL). A deal that does not exist has none.
+// Writes take them at the deal's members version instead (membersAt).
+func (s *Server) dealMembersOf(ctx context.Context, dealID string) (dealMembers, error) {
+	if m, ok := s.access.members.get(dealID); ok {
+		return m, nil
 	}
-	parties, people, err := s.store.Members(ctx, dealID)
-	if err != nil {
-		return dealMembers{}, err
-	}
-	m := dealMembers{parties: parties, people: people}
-	// Only a deal someone is on is remembered: ids of deals that do not
-	// exist (a caller probing) would otherwise fill the cache and, once it
-	// is full, clear everyone's entries.
-	if len(people) > 0 {
+	m, err := s.readMembers(ctx, dealID)
+	if err == nil && m.anyone() {
 		s.access.members.put(dealID, m)
 	}
-	return m, nil
+	return m, err
 }
+
+// readMembers reads a deal's parties and people from the store.
+func (s *Server) readMembers(ctx context.Context, dealID string) (dealMembers, error) {
+	parties, people, err := s.store.Members(ctx, dealID)
+	return dealMembers{parties: parties, people: people}, err
+}
+
+// anyone reports whether someone is on the deal. Only such a deal's
+// members are kept: ids of deals that do not exist (a caller probing)
+// would otherwise fill a cache and, once it is full, clear everyone's
+// entries.
+func (m dealMembers) anyone() bool { return len(m.people) > 0 }
 
 // organization reads an organization through the cache.
 func (s *Server) organization(ctx context.Context, id string) (store.Organization, error) {
@@ -156,13 +160,9 @@ func (s *Server) membersAt(ctx context.Context, dealID string, version int64) (d
 	if v, ok := s.access.versioned.get(dealID); ok && v.version == version {
 		return v.members, nil
 	}
-	parties, people, err := s.store.Members(ctx, dealID)
-	if err != nil {
-		return dealMembers{}, err
-	}
-	m := dealMembers{parties: parties, people: people}
-	if len(people) > 0 {
+	m, err := s.readMembers(ctx, dealID)
+	if err == nil && m.anyone() {
 		s.access.versioned.put(dealID, versionedMembers{version: version, members: m})
 	}
-	return m, nil
+	return m, err
 }

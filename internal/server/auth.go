@@ -20,7 +20,7 @@ import (
 type call struct {
 	key  store.APIKey
 	user store.User
-	// fresh: the call writes, so it reads keys and seats afresh, or at
+	// fresh: the call writes, so it reads its key afresh and its seat at
 	// the deal's members version (membersAt), rather than trusting the
 	// access caches' TTL.
 	fresh bool
@@ -173,6 +173,9 @@ var errNotFound = api.NewError(api.CodeNotFound, "")
 // joined, or an archived one for someone not its project admin are all
 // 404.
 func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCall, error) {
+	if c.fresh {
+		return s.reachDealToWrite(ctx, c, dealID)
+	}
 	st, err := s.seatOn(ctx, c, dealID)
 	if err != nil {
 		return nil, err
@@ -181,6 +184,40 @@ func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCa
 	// its archived flag what may be done.
 	deal, err := s.store.Deal(ctx, st.dealID)
 	return st.reach(c, deal, err)
+}
+
+// reachDealToWrite is reachDeal for a write: the deal's row is read
+// first, and the caller's seat found among the members at its members
+// version (seatToWrite). What is refused, and how, is reachDeal's.
+func (s *Server) reachDealToWrite(ctx context.Context, c *call, dealID string) (*dealCall, error) {
+	dealID, ok := keyReaches(c, dealID)
+	if !ok {
+		return nil, errNotFound
+	}
+	deal, err := s.store.Deal(ctx, dealID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.seatToWrite(ctx, c, deal)
+	if err != nil {
+		return nil, err
+	}
+	return st.reach(c, deal, nil)
+}
+
+// seatToWrite finds the caller's seat on deal, as just read, among its
+// members at the deal's members version: a write acts on members no
+// older than the call, and reads them only after they changed
+// (membersAt).
+func (s *Server) seatToWrite(ctx context.Context, c *call, deal store.Deal) (seating, error) {
+	members, err := s.membersAt(ctx, deal.ID, deal.MembersVersion)
+	if err != nil {
+		return seating{}, err
+	}
+	return seatIn(c, deal.ID, members)
 }
 
 // seating is the caller's seat on a deal, found before the deal's row is
@@ -192,15 +229,15 @@ type seating struct {
 	seat    store.Person
 }
 
-// seatOn finds the caller's seat on dealID: 404 for a malformed id, a
-// deal outside the key's limits, or one the user is not on or has not
-// joined.
+// seatOn finds the caller's seat on dealID for a read: 404 for a
+// malformed id, a deal outside the key's limits, or one the user is not
+// on or has not joined.
 func (s *Server) seatOn(ctx context.Context, c *call, dealID string) (seating, error) {
 	dealID, ok := keyReaches(c, dealID)
 	if !ok {
 		return seating{}, errNotFound
 	}
-	members, err := s.dealMembersOf(ctx, dealID, c.fresh)
+	members, err := s.dealMembersOf(ctx, dealID)
 	if err != nil {
 		return seating{}, err
 	}

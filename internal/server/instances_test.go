@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -238,6 +239,36 @@ func TestWarmCallsReadOnlyTheDeal(t *testing.T) {
 	c.post(messagesPath(falcon, row), map[string]any{"text": "note", "internal": true}).want(http.StatusCreated)
 	if n := reads.n.Load(); n < 3 {
 		t.Errorf("a write made %d reads of the key with its user, the deal's members and the deal's row; it must read them afresh", n)
+	}
+}
+
+// TestDealWriteSeesSeatChangeAtOnce: a write on the deal itself (a new
+// request) after the owner's access was lowered is refused on every
+// instance, though each kept the deal's members from an earlier one.
+func TestDealWriteSeesSeatChangeAtOnce(t *testing.T) {
+	t.Parallel()
+	a := newEnv(t)
+	b := a.secondInstance(t)
+	falcon := a.deal("falcon")
+	for _, in := range []*env{a, b} {
+		in.as(t, "olivia-write").post(requestsPath(falcon), map[string]any{"title": "Kept members"}).want(http.StatusCreated)
+	}
+	ctx := context.Background()
+	_, people, err := a.st.Members(ctx, falcon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	olivia := slices.IndexFunc(people, func(p store.Person) bool { return p.UserID == a.ids.Users["olivia"] })
+	if olivia < 0 {
+		t.Fatal("olivia is not on falcon")
+	}
+	people[olivia].Access = api.AccessViewer
+	if err := a.st.Apply(ctx, func(tx store.AdminTx) error { _, err := tx.PutPerson(people[olivia]); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []*env{a, b} {
+		in.as(t, "olivia-write").post(requestsPath(falcon), map[string]any{"title": "After the change"}).
+			wantErr(http.StatusForbidden, "forbidden", "")
 	}
 }
 

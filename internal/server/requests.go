@@ -163,11 +163,7 @@ func (s *Server) reachRequestToWrite(ctx context.Context, c *call, r *http.Reque
 	if err != nil {
 		return nil, store.Request{}, err
 	}
-	members, err := s.membersAt(ctx, dealID, deal.MembersVersion)
-	if err != nil {
-		return nil, store.Request{}, err
-	}
-	st, err := seatIn(c, dealID, members)
+	st, err := s.seatToWrite(ctx, c, deal)
 	if err != nil {
 		return nil, store.Request{}, err
 	}
