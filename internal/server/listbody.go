@@ -58,21 +58,6 @@ func (b rowsBody) size() int {
 	return n
 }
 
-// appendTo appends the whole body: the very bytes json.Marshal writes
-// for the rows, between head and tail.
-func (b rowsBody) appendTo(out []byte) []byte {
-	out = append(out, b.head...)
-	out = append(out, '[')
-	for i := range b.count() {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = b.row(i).appendFor(out, b.parts)
-	}
-	out = append(out, ']')
-	return append(out, b.tail...)
-}
-
 // bodyChunk is how much of a body is joined before it is written: large
 // enough that a write is few syscalls (net/http writes a slice over its
 // 4 KB buffer straight to the connection), small enough that the chunks

@@ -111,25 +111,35 @@ func (r *listRow) RowNumber() string   { return r.req.Number }
 func (r *listRow) RowParentID() string { return r.req.ParentID }
 
 // callerParts are the values a caller's rows take for allowed_statuses
-// and can, by row kind and status: a handful, encoded once per body.
+// and can, by row kind and status: a handful, encoded once per body. A
+// body looks each row's up twice (its length, then its bytes), so they
+// are found by comparing the few kinds and statuses, not by hashing.
 type callerParts struct {
 	caller domain.Caller
-	parts  map[[2]string][2][]byte
+	parts  []rowParts
+}
+
+// rowParts are the caller's values for rows of one kind and status.
+type rowParts struct {
+	kind   api.RequestKind
+	status api.RequestStatus
+	values [2][]byte // allowed_statuses, can
 }
 
 func newCallerParts(c domain.Caller) *callerParts {
-	return &callerParts{caller: c, parts: map[[2]string][2][]byte{}}
+	return &callerParts{caller: c}
 }
 
 func (p *callerParts) of(r *keptRequest) [2][]byte {
-	key := [2]string{string(r.Kind), string(r.Status)}
-	if v, ok := p.parts[key]; ok {
-		return v
+	for i := range p.parts {
+		if p.parts[i].kind == r.Kind && p.parts[i].status == r.Status {
+			return p.parts[i].values
+		}
 	}
 	allowed, _ := json.Marshal(p.caller.AllowedStatuses(r.Kind, r.Status))
 	can, _ := json.Marshal(p.caller.Can(r.Kind, r.Status))
 	v := [2][]byte{allowed, can}
-	p.parts[key] = v
+	p.parts = append(p.parts, rowParts{kind: r.Kind, status: r.Status, values: v})
 	return v
 }
 

@@ -86,13 +86,10 @@ func TestRowSetRowsAreWhatJSONMarshalWrites(t *testing.T) {
 	}
 }
 
-// checkRowsBody checks that b, joined whole and written in chunks, is
-// want, and that its size is want's length.
+// checkRowsBody checks that b, written in chunks, is want, and that its
+// size is want's length.
 func checkRowsBody(t *testing.T, b rowsBody, want []byte) {
 	t.Helper()
-	if got := b.appendTo(nil); !bytes.Equal(got, want) {
-		t.Fatalf("the body joined whole differs from json.Marshal of its rows:\n%s\n%s", got, want)
-	}
 	var written bytes.Buffer
 	if err := b.writeTo(&written); err != nil {
 		t.Fatal(err)
