@@ -8,7 +8,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -66,6 +65,12 @@ type Config struct {
 	// ReadSlots bounds the API reads whose handlers run at once (0: by
 	// the store, defaultReadSlots; negative: no bound). See readSlots.
 	ReadSlots int
+	// ReleaseMemory, when set, is called once the list cache has dropped
+	// enough idle lists that the memory is worth giving back to the
+	// system (listCache.sweepIdle). serve sets debug.FreeOSMemory; a
+	// process that holds other servers (tests, benchmarks) leaves it
+	// unset rather than have each force collections.
+	ReleaseMemory func()
 }
 
 // ObjectStore is an S3-compatible store of file bytes (internal/blob).
@@ -145,7 +150,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	// it instead of sleeping out a cache's lifetime.
 	s.access = newAccessCaches(accessCacheTTL(cfg.AccessCacheTTL), s.now)
 	s.lists = newListCache[*rowSet](ListCacheBudget(cfg.ListCacheBytes), listCacheIdle, s.now)
-	s.lists.released = debug.FreeOSMemory
+	s.lists.released = cfg.ReleaseMemory
 	if s.linkTTL <= 0 {
 		s.linkTTL = 60 * time.Second
 	}

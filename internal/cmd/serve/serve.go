@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"syscall"
@@ -249,7 +250,7 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 		}
 	}
 	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke, Handoff: worker, FilesProxy: o.filesProxy,
-		ListCacheBytes: o.listCacheMiB << 20}
+		ListCacheBytes: o.listCacheMiB << 20, ReleaseMemory: debug.FreeOSMemory}
 	if objects != nil {
 		cfg.Objects = objects
 	}
