@@ -29,20 +29,23 @@ func (db *DB) ListChanges(ctx context.Context, dealID string, since int64, share
 		return out, err
 	}
 	column := listVersionColumn(shared)
-	out.Requests, err = collect(ctx, db.reads, scanRequest, db.q("SELECT "+requestCols+" FROM requests WHERE deal_id = ? AND "+column+" > ?"), dealID, since)
+	// One statement reads the changed rows with their answers and files
+	// (a handful of rows, each found by index), one the deleted ones: on
+	// PostgreSQL each statement is a round trip.
+	views, err := collect(ctx, db.reads, func(s scanner) (store.RequestView, error) {
+		var v store.RequestView
+		return v, scanRowView(s, &v)
+	}, db.q("SELECT "+db.rowViewCols(previewLen)+" FROM requests r "+latestAnswerJoin+" WHERE r.deal_id = ? AND r."+column+" > ?"),
+		viewerParty, viewerParty, dealID, since)
 	if err != nil {
 		return out, err
 	}
-	if len(out.Requests) > 0 {
-		// The subquery names the same rows again: a list of ids would
-		// give each count of rows a statement of its own.
-		scope := " AND %s.request_id IN (SELECT r.id FROM requests r WHERE r.deal_id = ? AND r." + column + " > ?)"
-		if out.Latest, err = db.latestAnswers(ctx, dealID, viewerParty, previewLen, scope, dealID, since); err != nil {
-			return out, err
+	for _, v := range views {
+		out.Requests = append(out.Requests, v.Request)
+		if v.Latest != nil {
+			out.Latest = append(out.Latest, *v.Latest)
 		}
-		if out.Files, err = db.visibleFiles(ctx, dealID, viewerParty, scope, dealID, since); err != nil {
-			return out, err
-		}
+		out.Files = append(out.Files, v.Files...)
 	}
 	out.Removed, err = collect(ctx, db.reads, scanString, db.q("SELECT request_id FROM request_tombstones WHERE deal_id = ? AND "+column+" > ?"), dealID, since)
 	return out, err

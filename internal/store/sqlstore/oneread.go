@@ -112,44 +112,60 @@ func (db *DB) DealRequest(ctx context.Context, dealID, requestID string) (store.
 // come as one JSON array.
 func (db *DB) RequestView(ctx context.Context, dealID, requestID, viewerParty string, previewLen int) (store.RequestView, error) {
 	var v store.RequestView
-	var latest nullMessage
-	var files sql.NullString
-	rd, finish := requestDest(&v.Request)
-	dest := append(append(dealDest(&v.Deal), rd...), latest.dest()...)
-	err := db.reads.QueryRowContext(ctx, db.requestViewQuery(previewLen), viewerParty, viewerParty, dealID, requestID).
-		Scan(append(dest, &files)...)
-	finish()
-	if err != nil {
-		return v, notFound(err)
-	}
-	if v.Latest = latest.message(); v.Latest != nil {
-		v.Latest.DealID, v.Latest.RequestID = dealID, requestID
-	}
-	if v.Files, err = decodeFiles(files, dealID, requestID); err != nil {
-		return v, fmt.Errorf("cannot read the files of request %s: %w", requestID, err)
-	}
-	return v, nil
+	row := db.reads.QueryRowContext(ctx, db.requestViewQuery(previewLen), viewerParty, viewerParty, dealID, requestID)
+	return v, notFound(scanRowView(row, &v, dealDest(&v.Deal)...))
 }
 
 // requestViewQuery is RequestView's statement; placeholders: the viewer's
 // party (files), the viewer's party (latest answer), the deal, the
 // request.
 func (db *DB) requestViewQuery(previewLen int) string {
+	return db.q(`SELECT ` + dealColsD + `, ` + db.rowViewCols(previewLen) + `
+	FROM deals d JOIN requests r ON r.deal_id = d.id ` + latestAnswerJoin + `
+	WHERE d.id = ? AND r.id = ?`)
+}
+
+// rowViewCols are, for a request r joined with its latest answer a
+// (latestAnswerJoin), the request's columns, its newest response the
+// viewer may see, and its files the viewer may see as one JSON array
+// (decodeFiles); placeholder: the viewer's party (files).
+func (db *DB) rowViewCols(previewLen int) string {
 	agg, obj, scanned, internal := "json_group_array", "json_object", "f.scanned", "m.internal"
 	if db.dialect == Postgres {
 		agg, obj, scanned, internal = "json_agg", "json_build_object", "CAST(f.scanned AS INTEGER)", "CAST(m.internal AS INTEGER)"
 	}
-	return db.q(`SELECT ` + dealColsD + `, ` + requestColsR + `,
+	return requestColsR + `,
 		a.id, a.party_id, a.author_id, a.kind, a.partial, a.internal, a.source, SUBSTR(a.text, 1, ` + strconv.Itoa(previewLen+1) + `), a.format, a.posted_at, a.on_behalf,
 		(SELECT ` + agg + `(` + obj + `('v', f.version_id, 'm', f.message_id, 'p', f.position, 'k', f.kind, 'n', f.name, 'u', f.url,
 				's', f.size, 'c', f.content_type, 'h', f.sha256, 'x', ` + scanned + `, 'i', ` + internal + `) ORDER BY m.posted_at, m.id, f.position)
 			FROM files f JOIN messages m ON m.id = f.message_id
-			WHERE f.deal_id = r.deal_id AND f.request_id = r.id AND ` + visibleTo + `)
-	FROM deals d JOIN requests r ON r.deal_id = d.id
-	LEFT JOIN messages a ON a.id = (SELECT m.id FROM messages m
+			WHERE f.deal_id = r.deal_id AND f.request_id = r.id AND ` + visibleTo + `)`
+}
+
+// latestAnswerJoin joins each request r with its newest response the
+// viewer may see, as a (none: NULLs); placeholder: the viewer's party.
+const latestAnswerJoin = `LEFT JOIN messages a ON a.id = (SELECT m.id FROM messages m
 		WHERE m.deal_id = r.deal_id AND m.request_id = r.id AND m.kind = 'response' AND ` + visibleTo + `
-		ORDER BY m.posted_at DESC, m.id DESC LIMIT 1)
-	WHERE d.id = ? AND r.id = ?`)
+		ORDER BY m.posted_at DESC, m.id DESC LIMIT 1)`
+
+// scanRowView reads rowViewCols into v: the request, its latest answer
+// and its files.
+func scanRowView(s scanner, v *store.RequestView, lead ...any) error {
+	var latest nullMessage
+	var files sql.NullString
+	rd, finish := requestDest(&v.Request)
+	err := s.Scan(append(append(append(lead, rd...), latest.dest()...), &files)...)
+	finish()
+	if err != nil {
+		return err
+	}
+	if v.Latest = latest.message(); v.Latest != nil {
+		v.Latest.DealID, v.Latest.RequestID = v.Request.DealID, v.Request.ID
+	}
+	if v.Files, err = decodeFiles(files, v.Request.DealID, v.Request.ID); err != nil {
+		return fmt.Errorf("cannot read the files of request %s: %w", v.Request.ID, err)
+	}
+	return nil
 }
 
 // fileJSON is one file of RequestView's array.
