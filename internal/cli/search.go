@@ -13,6 +13,7 @@ import (
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/display"
+	"github.com/dealctl/dealctl/internal/domain"
 	"github.com/dealctl/dealctl/internal/search"
 )
 
@@ -109,7 +110,7 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	if err := o.resolveOnDeal(ctx, s, o.Now(), &flt); err != nil {
 		return err
 	}
-	q.Filter = flt.serverQuery()
+	q.Filter = client.QueryOf(&flt.RequestFilter)
 	onClient := o.onClientOnly()
 	var rows []api.DealRequest
 	if onClient {
@@ -170,9 +171,9 @@ func checkQuery(q string) error {
 // at most o.Limit of them; more says others passed too. Where the server
 // found more than it answered, hits past its answer were never looked
 // at: the user is warned, since fewer may show than there are.
-func filterHits(o *SearchOptions, flt *requestFilter, rows []api.DealRequest, res *api.SearchResults) (hits []api.SearchHit, more bool) {
+func filterHits(o *SearchOptions, flt *domain.ListFilter, rows []api.DealRequest, res *api.SearchResults) (hits []api.SearchHit, more bool) {
 	passed := make(map[string]bool)
-	for _, r := range flt.apply(rows) {
+	for _, r := range flt.Keep(rows) {
 		passed[r.ID] = true
 	}
 	hits = []api.SearchHit{}
