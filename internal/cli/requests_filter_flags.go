@@ -107,11 +107,20 @@ func (ff *RequestFilterFlags) given() bool {
 		ff.Section != "" || ff.Overdue || ff.DueBefore != ""
 }
 
-// onClientOnly reports whether a filter is given that only the client
-// applies (the list-filters and search extensions have no section or
-// due-date filter): --section, --overdue, --due-before.
-func (ff *RequestFilterFlags) onClientOnly() bool {
-	return ff.Section != "" || ff.Overdue || ff.DueBefore != ""
+// onClientOnly is the filters given that only the client applies (the
+// list-filters and search extensions have no section or due-date
+// filter), as typed: --section, --overdue, --due-before.
+func (ff *RequestFilterFlags) onClientOnly() []string {
+	var given []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"--section", ff.Section != ""}, {"--overdue", ff.Overdue}, {"--due-before", ff.DueBefore != ""}} {
+		if f.set {
+			given = append(given, f.name)
+		}
+	}
+	return given
 }
 
 // resolveOnDeal completes flt with what needs the deal: its today (in
