@@ -8,7 +8,16 @@ import "strings"
 // email) is looked up another way; the server answers 404 to a path id
 // of another shape without a look.
 func IsID(s string) bool {
-	if len(s) != 36 {
+	return len(s) == 36 && IsIDStart(s)
+}
+
+// IsIDStart reports whether s could be the start of an id (IsID): at
+// most 36 characters, each the one an id has in its place (hex digits,
+// and the hyphens of a UUID). "" is the start of every id. Commands that
+// take the first characters of an id refuse, without a call, what can
+// start none.
+func IsIDStart(s string) bool {
+	if len(s) > 36 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

@@ -28,6 +28,29 @@ func TestIsID(t *testing.T) {
 	}
 }
 
+func TestIsIDStart(t *testing.T) {
+	const id = "0b0f6a8e-6f55-4a41-9d43-0f1b2c3d4e5f"
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{id, true},
+		{id[:4], true},
+		{"ABCD", true},
+		{id[:9], true}, // up to the first dash
+		{"", true},
+		{"0b0f6a8e6", false}, // a digit where the dash goes
+		{"abcg", false},
+		{"zz!!", false},
+		{"2.3", false},
+		{id + "0", false},
+	} {
+		if got := IsIDStart(c.s); got != c.want {
+			t.Errorf("IsIDStart(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+}
+
 // FuzzIsID: the ids IsID takes are the 36-character UUIDs the uuid
 // package parses, and no others.
 func FuzzIsID(f *testing.F) {

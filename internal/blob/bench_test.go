@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/dealctl/dealctl/internal/procstat"
 )
 
 // BenchmarkS3Put1GiB attaches a 1 GiB file to versitygw on loopback, as
@@ -44,13 +44,13 @@ func BenchmarkS3Put1GiB(b *testing.B) {
 		if _, err := f.Seek(0, 0); err != nil {
 			b.Fatal(err)
 		}
-		before := cpuSeconds(b)
+		before := cpuSeconds()
 		info, err := s.Put(context.Background(), f)
 		if err != nil || info.Size != size {
 			b.Fatalf("Put = %+v, %v", info, err)
 		}
 		b.StopTimer()
-		cpu += cpuSeconds(b) - before
+		cpu += cpuSeconds() - before
 		_ = s.Delete(context.Background(), info.SHA256) // keep the disk free
 		b.StartTimer()
 	}
@@ -75,36 +75,9 @@ func writeRandom(b *testing.B, f *os.File, n int64) {
 }
 
 // cpuSeconds is the CPU time (user and system) this process and its
-// children (versitygw, started by s3test) have used so far, from /proc:
-// on a shared machine a steadier figure than the wall clock.
-func cpuSeconds(b *testing.B) float64 {
-	b.Helper()
-	total := procCPU(b, "self")
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
-	for _, t := range tasks {
-		kids, err := os.ReadFile(t)
-		if err != nil {
-			continue
-		}
-		for _, pid := range strings.Fields(string(kids)) {
-			total += procCPU(b, pid)
-		}
-	}
-	return total
-}
-
-// procCPU reads utime and stime (fields 14 and 15) of /proc/PID/stat.
-func procCPU(b *testing.B, pid string) float64 {
-	stat, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return 0
-	}
-	// The command name, in parentheses, may hold spaces: count after it.
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	if len(fields) < 13 {
-		b.Fatalf("unexpected /proc/%s/stat: %s", pid, stat)
-	}
-	utime, _ := strconv.ParseFloat(fields[11], 64)
-	stime, _ := strconv.ParseFloat(fields[12], 64)
-	return (utime + stime) / 100 // clock ticks: USER_HZ is 100 on Linux
+// children (versitygw, started by s3test) have used so far, from /proc
+// (procstat.TreeCPU): on a shared machine a steadier figure than the
+// wall clock.
+func cpuSeconds() float64 {
+	return procstat.TreeCPU(os.Getpid()).Seconds()
 }

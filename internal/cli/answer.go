@@ -70,6 +70,7 @@ like this one (found as requests create finds them: docs/decisions.md,
 	fl.StringArrayVar(&opts.Links, "link", nil, "attach a link: URL or URL=LABEL (repeatable)")
 	fl.BoolVar(&opts.Similar, "similar", false, "show the answers given to similar requests instead of posting")
 	cmd.MarkFlagsMutuallyExclusive("message", "file")
+	cmdutil.MarkFlagExcludes(cmd, "similar", similarPostsNothing, postingFlags...)
 	_ = cmd.RegisterFlagCompletionFunc("kind", enumCompletion(api.MessageKinds))
 	return cmd
 }

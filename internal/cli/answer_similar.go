@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cli/output"
@@ -23,26 +22,22 @@ type similarAnswers struct {
 	Answers    []api.Message   `json:"answers"`
 }
 
-// postingFlags are the flags given among those that say what to post,
-// which --similar, posting nothing, would silently ignore.
-func postingFlags(set map[string]bool) []string {
-	var given []string
-	for _, name := range []string{"message", "file", "link", "partial", "kind", "internal", "no-status"} {
-		if set[name] {
-			given = append(given, "--"+name)
-		}
-	}
-	return given
-}
+// postingFlags are answer's flags that say what to post, which
+// --similar, posting nothing, would silently ignore: given with it, they
+// are a usage error (exit 2), so that no one believes a status moved or a
+// note was kept internal. Cobra's MarkFlagsMutuallyExclusive says the
+// rule (cmdutil.MarkFlagExcludes), and dealctl's check of flag groups
+// words it, naming every one given at once and why.
+var postingFlags = []string{"message", "file", "link", "partial", "kind", "internal", "no-status"}
+
+// similarPostsNothing is why --similar excludes postingFlags.
+const similarPostsNothing = "--similar shows the answers given to similar requests and posts nothing"
 
 // answerSimilarRun is `answer REQUEST --similar`: the answers already
 // given to requests close to this one (search.Similar, found as
 // requests create finds them), read through the API, so only what the
 // caller's side may see; nothing is posted.
 func answerSimilarRun(ctx context.Context, o *AnswerOptions) error {
-	if given := postingFlags(o.Set); len(given) > 0 {
-		return cmdutil.UsageErrorf("--similar shows the answers given to similar requests and posts nothing: leave out %s, or leave out --similar to post", strings.Join(given, ", "))
-	}
 	s, r, err := o.openRequest(ctx, o.Ref)
 	if err != nil {
 		return err

@@ -100,14 +100,18 @@ func errorResponseOf(err error) *api.ErrorResponse {
 	if ce != nil {
 		code = ce.Response.Code
 	}
+	params := map[string]any{"message": describeError(err)}
 	var jqe *output.JQError
 	if errors.As(err, &jqe) {
 		code = api.CodeBadRequest // the expression is the mistake, though the command ran
+		if jqe.Written != nil {
+			params["written"] = jqe.Written
+		}
 	}
 	if code == "" {
 		code = api.CodeInternal
 	}
-	return &api.ErrorResponse{Code: code, Params: map[string]any{"message": describeError(err)}}
+	return &api.ErrorResponse{Code: code, Params: params}
 }
 
 // describeError turns err into one line: what failed, why, what to do.

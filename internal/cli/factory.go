@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -77,12 +78,16 @@ type Factory struct {
 	Client func() (*client.Client, error)
 
 	flags *pflag.FlagSet // the root's persistent flags, bound into Config
+	// wrote is set once a client of this factory has made a write
+	// (client.WithWriteObserver), which the printer tells a failing
+	// --jq (output.Printer.Wrote).
+	wrote *atomic.Bool
 }
 
 // NewFactory returns the factory for a real process.
 func NewFactory(io *iostreams.IOStreams) *Factory {
 	f := &Factory{IO: io, Global: &GlobalOptions{}, Now: time.Now, RetrySleep: client.Sleep,
-		Env: os.LookupEnv, ConfigDir: config.Dir, CacheDir: client.DefaultCacheDir}
+		Env: os.LookupEnv, ConfigDir: config.Dir, CacheDir: client.DefaultCacheDir, wrote: &atomic.Bool{}}
 	f.Config = sync.OnceValues(func() (*config.Config, error) {
 		dir, err := f.ConfigDir()
 		if err != nil {
@@ -170,7 +175,11 @@ func (f *Factory) clientFor(server, key string) (*client.Client, error) {
 			o.Cache = client.NewCache(dir)
 		}
 	}
-	return client.New(o)
+	c, err := client.New(o)
+	if err != nil || f.wrote == nil {
+		return c, err
+	}
+	return c.WithWriteObserver(func(string, string) { f.wrote.Store(true) }), nil
 }
 
 // Printer returns the printer the global flags ask for.
@@ -187,7 +196,11 @@ func (f *Factory) plainPrinter() *output.Printer {
 	if g.JSON || (g.JQ != "" && format == "") {
 		format = output.FormatJSON
 	}
-	return &output.Printer{IO: f.IO, Format: format, JQ: g.JQ}
+	p := &output.Printer{IO: f.IO, Format: format, JQ: g.JQ}
+	if f.wrote != nil {
+		p.Wrote = f.wrote.Load
+	}
+	return p
 }
 
 // Theme colours terminal output unless colour is off.

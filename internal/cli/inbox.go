@@ -160,6 +160,11 @@ func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error)
 	if api.IsID(id) {
 		return id, nil // no list needed: the server says whether it is held
 	}
+	if !api.IsIDStart(id) {
+		// As import undo refuses what is not a run id: a usage error
+		// (exit 2), not a call answered "not found".
+		return "", cmdutil.UsageErrorf("%q is not a held reply's id: give its id or the start of one ('dealctl inbox ls' lists them)", termsafe.OneLine(o.ID, 64))
+	}
 	held, err := s.c.HeldReplies(ctx, s.Deal.ID)
 	if err != nil {
 		return "", err
@@ -180,8 +185,10 @@ func (o *InboxOptions) heldID(ctx context.Context, s *dealScope) (string, error)
 	case len(found) == 0 && short:
 		return "", cmdutil.UsageErrorf("%q is too short to name a held reply: give at least %d characters of its id", o.ID, minHeldPrefix)
 	case len(found) == 0:
-		// Not held any more, or never: the server says which.
-		return id, nil
+		// Not a whole id, so not sent as one (the server's bare
+		// not_found said nothing): not found (exit 3), as requests show
+		// answers a number the deal lacks, with the message under --json.
+		return "", cmdutil.NotFoundErrorf("no reply by e-mail whose id starts %q waits for your side on this deal: 'dealctl inbox ls' lists those that do", o.ID)
 	}
 	return "", cmdutil.UsageErrorf("%q names %d held replies: give more of the id", o.ID, len(found))
 }

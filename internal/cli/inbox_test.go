@@ -64,6 +64,34 @@ func TestInboxPostsAHeldReply(t *testing.T) {
 	if r := runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "show", h.ID[:2]); r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "too short") {
 		t.Errorf("show by 2 characters: %d\n%s", r.code, r.err)
 	}
+	// What cannot start an id is a usage error, as import undo's run id;
+	// the start of one that names no held reply is not found (exit 3) as
+	// requests show's unknown number, and --json says which, not a bare
+	// not_found. Neither is sent to the server as an id.
+	none := "ffff"
+	if strings.HasPrefix(h.ID, none) {
+		none = "0000"
+	}
+	held := "GET /api/v1/deals/" + ts.dealID() + "/held-replies/"
+	sent := ts.callsTo(held)
+	for _, c := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"show", "zz!!"}, cmdutil.ExitUsage, `dealctl: "zz!!" is not a held reply's id: give its id or the start of one ('dealctl inbox ls' lists them)` + "\n"},
+		{[]string{"discard", h.ID + "0", "--json"}, cmdutil.ExitUsage, `{"code":"bad_request","params":{"message":"\"` + h.ID + `0\" is not a held reply's id: give its id or the start of one ('dealctl inbox ls' lists them)"}}` + "\n"},
+		{[]string{"show", none}, cmdutil.ExitNotFound, `dealctl: no reply by e-mail whose id starts "` + none + `" waits for your side on this deal: 'dealctl inbox ls' lists those that do` + "\n"},
+		{[]string{"show", none, "--json"}, cmdutil.ExitNotFound, `{"code":"not_found","params":{"message":"no reply by e-mail whose id starts \"` + none + `\" waits for your side on this deal: 'dealctl inbox ls' lists those that do"}}` + "\n"},
+	} {
+		r := runAs(t, ts.URL, bobFalconKey, runOpts{}, append([]string{"inbox"}, c.args...)...)
+		if r.code != c.code || r.err != c.err {
+			t.Errorf("inbox %s: exit %d %q, want exit %d %q", strings.Join(c.args, " "), r.code, r.err, c.code, c.err)
+		}
+	}
+	if n := ts.callsTo(held) - sent; n != 0 {
+		t.Errorf("%d held replies asked for by what is not an id", n)
+	}
 	r = runAs(t, ts.URL, bobFalconKey, runOpts{}, "inbox", "post", h.ID, "-o", "json")
 	var m api.Message
 	if r.code != 0 || json.Unmarshal([]byte(r.out), &m) != nil || m.Source != api.SourceEmail || m.OnBehalf {

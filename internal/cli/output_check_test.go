@@ -48,9 +48,10 @@ func TestJQFailingAtRunTime(t *testing.T) {
 	t.Parallel()
 	ts := newFalcon(t)
 	// Errors under --jq are the JSON ErrorResponse, as under --json.
+	var refused api.ErrorResponse
 	refusal := func(r result) string {
 		t.Helper()
-		var refused api.ErrorResponse
+		refused = api.ErrorResponse{}
 		if r.code != cmdutil.ExitFailure {
 			t.Fatalf("exit %d, want 1, stderr %q", r.code, r.err)
 		}
@@ -61,19 +62,33 @@ func TestJQFailingAtRunTime(t *testing.T) {
 	}
 	msg := refusal(run(t, ts, runOpts{}, "requests", "ls", "--jq", ".[0].title + 1"))
 	if !strings.HasPrefix(msg, `--jq ".[0].title + 1": cannot add: string ("Corporate") and number (1): the command ran`) ||
-		!strings.Contains(msg, "--json shows") {
-		t.Errorf("message %q", msg)
+		!strings.Contains(msg, "--json shows") || strings.Contains(msg, "write") || refused.Params["written"] != nil {
+		t.Errorf("a read: message %q, written %v", msg, refused.Params["written"])
 	}
 	msg = refusal(run(t, ts, runOpts{}, "requests", "ls", "--json", "--jq", ".[0].title.x"))
 	if !strings.HasPrefix(msg, `--jq ".[0].title.x": expected an object but got: string ("Corporate")`) {
 		t.Errorf("message %q", msg)
 	}
+	// After a write, the error says it was made and carries what was
+	// written (the message's id, the request's number), so that no one
+	// posts again to see; any command's write, not one command's.
 	msg = refusal(run(t, ts, runOpts{}, "answer", "1.1", "-m", "Attached.", "--jq", ".message.text - 1"))
-	if !strings.HasPrefix(msg, `--jq ".message.text - 1": cannot subtract`) || strings.Contains(msg, "nothing was done") {
+	if !strings.HasPrefix(msg, `--jq ".message.text - 1": cannot subtract`) || strings.Contains(msg, "nothing was done") ||
+		!strings.Contains(msg, "its write was made (params.written is what it wrote): do not run it again") {
 		t.Errorf("message %q", msg)
+	}
+	written, _ := json.Marshal(refused.Params["written"])
+	var answered answerResult
+	if err := json.Unmarshal(written, &answered); err != nil || answered.Message == nil || answered.Message.Text != "Attached." ||
+		answered.Message.ID == "" || answered.Request == nil || answered.Request.Number != "1.1" {
+		t.Errorf("params.written %s (%v), want the answer posted on 1.1", written, err)
 	}
 	if n := ts.callsTo("POST /api/v1/deals/" + ts.dealID() + "/requests/" + ts.id("1.1") + "/messages"); n != 1 {
 		t.Errorf("%d posts, want 1: the answer is written before its output", n)
+	}
+	refusal(run(t, ts, runOpts{}, "requests", "create", "--title", "Board minutes", "--parent", "1", "--force", "--jq", ".number + 1"))
+	if created, _ := refused.Params["written"].(map[string]any); created["number"] == nil || created["number"] == "" {
+		t.Errorf("requests create: params.written %v, want the new request with its number", refused.Params["written"])
 	}
 }
 

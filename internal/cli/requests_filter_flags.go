@@ -10,11 +10,16 @@ import (
 
 	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // RequestFilterFlags are the filters `requests ls` and `search` both
 // take, with the same names, help, checks and errors: this is their one
-// home, and requestFilter applies them.
+// home. They are read into a domain.ListFilter, whose Keep applies them
+// as dealctl mcp's list_requests applies its arguments. The API shows no
+// query filters (docs/decisions.md makes them an optional extension):
+// where the server advertises list-filters it is asked to pre-filter by
+// what it can (client.QueryOf), and Keep still runs on its answer.
 type RequestFilterFlags struct {
 	Statuses   []string
 	Priorities []string
@@ -49,8 +54,8 @@ func (ff *RequestFilterFlags) addFlags(f *Factory, cmd *cobra.Command, subject s
 // parse checks what needs no call — the enumerations and the form of
 // --due-before — so that a typo costs none, and returns the filter as
 // far as it goes without the deal (see resolveOnDeal, resolveSection).
-func (ff *RequestFilterFlags) parse() (requestFilter, error) {
-	var flt requestFilter
+func (ff *RequestFilterFlags) parse() (domain.ListFilter, error) {
+	var flt domain.ListFilter
 	if err := ff.refuseBlank(); err != nil {
 		return flt, err
 	}
@@ -69,7 +74,6 @@ func (ff *RequestFilterFlags) parse() (requestFilter, error) {
 			return flt, err
 		}
 	}
-	flt.overdue = ff.Overdue
 	return flt, nil
 }
 
@@ -95,18 +99,36 @@ func (ff *RequestFilterFlags) refuseBlank() error {
 	return nil
 }
 
-// onClientOnly reports whether a filter is given that only the client
-// applies (the list-filters and search extensions have no section or
-// due-date filter): --section, --overdue, --due-before.
-func (ff *RequestFilterFlags) onClientOnly() bool {
-	return ff.Section != "" || ff.Overdue || ff.DueBefore != ""
+// given reports whether any of the filters is given; --overdue and
+// the others that need the deal are in the filter only once resolveOnDeal
+// has run.
+func (ff *RequestFilterFlags) given() bool {
+	return len(ff.Statuses) > 0 || len(ff.Priorities) > 0 || len(ff.Categories) > 0 || ff.Assignee != "" ||
+		ff.Section != "" || ff.Overdue || ff.DueBefore != ""
+}
+
+// onClientOnly is the filters given that only the client applies (the
+// list-filters and search extensions have no section or due-date
+// filter), as typed: --section, --overdue, --due-before.
+func (ff *RequestFilterFlags) onClientOnly() []string {
+	var given []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"--section", ff.Section != ""}, {"--overdue", ff.Overdue}, {"--due-before", ff.DueBefore != ""}} {
+		if f.set {
+			given = append(given, f.name)
+		}
+	}
+	return given
 }
 
 // resolveOnDeal completes flt with what needs the deal: its today (in
 // the deal's time zone) for --overdue and --due-before, and the id of
-// the person --assignee names.
-func (ff *RequestFilterFlags) resolveOnDeal(ctx context.Context, s *dealScope, now time.Time, flt *requestFilter) error {
-	if flt.overdue {
+// the person --assignee names. --overdue is said one way, as
+// dealctl mcp says it: OverdueOn set to the deal's today.
+func (ff *RequestFilterFlags) resolveOnDeal(ctx context.Context, s *dealScope, now time.Time, flt *domain.ListFilter) error {
+	if ff.Overdue {
 		flt.OverdueOn = s.Today(now)
 	}
 	if ff.DueBefore != "" {
@@ -114,7 +136,7 @@ func (ff *RequestFilterFlags) resolveOnDeal(ctx context.Context, s *dealScope, n
 		if err != nil {
 			return err
 		}
-		flt.dueBefore = day
+		flt.DueBefore = day
 	}
 	if ff.Assignee != "" {
 		flt.Assignees = []string{string(api.AssigneeNone)}
@@ -132,7 +154,7 @@ func (ff *RequestFilterFlags) resolveOnDeal(ctx context.Context, s *dealScope, n
 // resolveSection sets flt's section to the one --section names, looked
 // for among rows first (no call), then in the deal's whole list: rows
 // filtered by the server may lack a section nothing under it matched.
-func (ff *RequestFilterFlags) resolveSection(ctx context.Context, s *dealScope, rows []api.DealRequest, flt *requestFilter) error {
+func (ff *RequestFilterFlags) resolveSection(ctx context.Context, s *dealScope, rows []api.DealRequest, flt *domain.ListFilter) error {
 	if ff.Section == "" {
 		return nil
 	}
@@ -146,6 +168,6 @@ func (ff *RequestFilterFlags) resolveSection(ctx context.Context, s *dealScope, 
 	if sec.Kind != api.KindSection {
 		return cmdutil.UsageErrorf("--section %s: %s is a request, not a section", ff.Section, sec.Number)
 	}
-	flt.sectionID = sec.ID
+	flt.SectionID = sec.ID
 	return nil
 }

@@ -67,18 +67,18 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 	if err != nil {
 		return err
 	}
-	flt.search = o.Search
+	flt.Search = o.Search
 
 	p := o.Printer()
-	if p.Format == output.FormatJSON && p.JQ == "" && !flt.active() && o.Assignee == "" && o.Section == "" && o.DueBefore == "" && !o.ExitCode {
+	if p.Format == output.FormatJSON && p.JQ == "" && !o.given() && o.Search == "" && !o.ExitCode {
 		return requestsListJSON(ctx, o, p)
 	}
 	s, err := o.openDeal(ctx)
 	if err != nil {
 		return err
 	}
-	if flt.search != "" {
-		if flt.found, err = searchOnServer(ctx, s, flt.search); err != nil {
+	if flt.Search != "" {
+		if flt.Found, err = searchOnServer(ctx, s, flt.Search); err != nil {
 			return err
 		}
 	}
@@ -91,7 +91,7 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 	// Where the server advertises list filters it is asked to filter what
 	// it can, so less is sent; the answer is filtered here again either
 	// way, so the rows printed are the same with or without them.
-	rows, filtered, err := s.c.RequestsFiltered(ctx, s.Deal.ID, flt.serverQuery())
+	rows, filtered, err := s.c.RequestsFiltered(ctx, s.Deal.ID, client.QueryOf(&flt.RequestFilter))
 	if err != nil {
 		return err
 	}
@@ -107,11 +107,11 @@ func requestsListRun(ctx context.Context, o *RequestsListOptions) error {
 			return err
 		}
 	}
-	rows = flt.apply(rows)
+	rows = flt.Keep(rows)
 	if err := p.Print(output.View{Data: rows, Table: requestsTable(s, rows, today)}); err != nil {
 		return err
 	}
-	if len(rows) == 0 && flt.active() && !p.Machine() {
+	if len(rows) == 0 && flt.Active() && !p.Machine() {
 		// On stderr: a header alone, or nothing piped, reads as a failure.
 		o.Infof("No request matches these filters")
 	}

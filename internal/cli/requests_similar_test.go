@@ -77,12 +77,25 @@ func TestAnswerSimilarShowsWhatThatSideMaySee(t *testing.T) {
 		t.Errorf("--similar on a section: exit %d %q", r.code, r.err)
 	}
 	// A flag about what to post is not ignored silently: the user may
-	// believe a status moved or a note was kept internal.
-	r = run(t, ts, runOpts{}, "answer", "2.2", "--similar", "--partial", "--kind", "question")
-	if r.code != cmdutil.ExitUsage || !strings.Contains(r.err, "leave out --partial, --kind, or leave out --similar") {
-		t.Errorf("--similar with --partial --kind: exit %d %q", r.code, r.err)
+	// believe a status moved or a note was kept internal. Every one given
+	// is named at once, with why.
+	for args, want := range map[string]string{
+		"--partial --kind question": "--similar shows the answers given to similar requests and posts nothing: leave out --kind and --partial, or leave out --similar (see 'dealctl answer --help')",
+		"--internal -F notes.md --link https://x/ --no-status": "--similar shows the answers given to similar requests and posts nothing: " +
+			"leave out -F/--file, --internal, --link and --no-status, or leave out --similar (see 'dealctl answer --help')",
+	} {
+		r = run(t, ts, runOpts{}, append([]string{"answer", "2.2", "--similar"}, strings.Fields(args)...)...)
+		if r.code != cmdutil.ExitUsage || strings.TrimSpace(r.err) != "dealctl: "+want {
+			t.Errorf("--similar %s: exit %d %q, want exit 2 saying %q", args, r.code, r.err, want)
+		}
 	}
 	if messagePosts() != posts {
 		t.Error("--similar posted")
+	}
+	// Cobra's completion knows the rule: after --similar, no flag about
+	// what to post is offered.
+	r = run(t, ts, runOpts{}, "__complete", "answer", "2.2", "--similar", "--")
+	if r.code != cmdutil.ExitOK || strings.Contains(r.out, "--partial") || strings.Contains(r.out, "--message") || !strings.Contains(r.out, "--output") {
+		t.Errorf("completion after --similar: exit %d %q", r.code, r.out)
 	}
 }

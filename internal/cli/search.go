@@ -13,6 +13,8 @@ import (
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/display"
+	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/search"
 )
 
@@ -109,10 +111,10 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	if err := o.resolveOnDeal(ctx, s, o.Now(), &flt); err != nil {
 		return err
 	}
-	q.Filter = flt.serverQuery()
+	q.Filter = client.QueryOf(&flt.RequestFilter)
 	onClient := o.onClientOnly()
 	var rows []api.DealRequest
-	if onClient {
+	if len(onClient) > 0 {
 		q.Limit = api.SearchMaxLimit // --limit counts the hits that pass here
 		// The list, and the section in it, before the search: a
 		// mistyped --section costs no search of 500 hits.
@@ -130,23 +132,38 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	if err != nil {
 		return err
 	}
-	hits, more := res.Hits, res.More
-	if onClient {
-		hits, more = filterHits(o, &flt, rows, res)
+	hits, more, cut := res.Hits, res.More, false
+	if len(onClient) > 0 {
+		hits, more, cut = filterHits(o, &flt, rows, res, onClient)
 	}
 	p := o.Printer()
 	if err := p.Print(output.View{Data: hits, Table: searchTable(hits)}); err != nil {
 		return err
 	}
 	if !p.Machine() {
-		switch {
-		case len(hits) == 0:
-			o.Infof("Nothing found for %s", o.Query)
-		case more:
-			o.Infof("More than %d hits: narrow the search, or ask for more with --limit (up to %d)", len(hits), api.SearchMaxLimit)
-		}
+		o.sayWhatIsLeftOut(res, hits, more, cut, onClient)
 	}
 	return nil
+}
+
+// sayWhatIsLeftOut says on stderr, under a table, why it is empty — the
+// server found nothing, or the client's filters left none of what it
+// found — or that more hits are there and how to see them: --limit,
+// unless it is at its most, or the server's answer was cut before the
+// filters here (cut: filterHits warned of it, and a higher --limit would
+// not look further). onClient is the filters applied here.
+func (o *SearchOptions) sayWhatIsLeftOut(res *api.SearchResults, hits []api.SearchHit, more, cut bool, onClient []string) {
+	switch {
+	case len(res.Hits) == 0:
+		o.Infof("Nothing found for %s", o.Query)
+	case len(hits) == 0:
+		o.Infof("No hit for %s passes %s: the search's %d %s on other requests", o.Query, strings.Join(onClient, " and "), len(res.Hits), english.Plural(len(res.Hits), "hit is", "hits are"))
+	case !more, cut:
+	case o.Limit < api.SearchMaxLimit:
+		o.Infof("More than %d hits: narrow the search, or ask for more with --limit (up to %d)", len(hits), api.SearchMaxLimit)
+	default:
+		o.Infof("More than %d hits, the most one search answers: narrow the search", len(hits))
+	}
 }
 
 // checkQuery refuses, before any call, a query the server's parser
@@ -169,10 +186,11 @@ func checkQuery(q string) error {
 // server's search could not apply (--section, --overdue, --due-before),
 // at most o.Limit of them; more says others passed too. Where the server
 // found more than it answered, hits past its answer were never looked
-// at: the user is warned, since fewer may show than there are.
-func filterHits(o *SearchOptions, flt *requestFilter, rows []api.DealRequest, res *api.SearchResults) (hits []api.SearchHit, more bool) {
+// at: the user is warned, since fewer may show than there are, and cut
+// says so. onClient names the filters applied here.
+func filterHits(o *SearchOptions, flt *domain.ListFilter, rows []api.DealRequest, res *api.SearchResults, onClient []string) (hits []api.SearchHit, more, cut bool) {
 	passed := make(map[string]bool)
-	for _, r := range flt.apply(rows) {
+	for _, r := range flt.Keep(rows) {
 		passed[r.ID] = true
 	}
 	hits = []api.SearchHit{}
@@ -181,14 +199,15 @@ func filterHits(o *SearchOptions, flt *requestFilter, rows []api.DealRequest, re
 			continue
 		}
 		if len(hits) == o.Limit {
-			return hits, true
+			return hits, true, false
 		}
 		hits = append(hits, h)
 	}
 	if res.More {
-		o.Warnf("the search found more than %d hits before --section, --overdue and --due-before were applied here: hits past the %dth were not looked at, so some may be missing; add words to narrow it", len(res.Hits), len(res.Hits))
+		o.Warnf("the search found more than %d hits before %s %s applied here: hits past the %dth were not looked at, so some may be missing; add words to narrow it",
+			len(res.Hits), strings.Join(onClient, " and "), english.Plural(len(onClient), "was", "were"), len(res.Hits))
 	}
-	return hits, res.More
+	return hits, res.More, res.More
 }
 
 // snippetColumn is the search table's SNIPPET column and matchesColumn

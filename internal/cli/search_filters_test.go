@@ -55,7 +55,7 @@ keys:
 	// 2.1 matches, and is overdue, but comes after 501 hits in 1.
 	r := run(t, ts, heron, "search", "accounts", "--in", "requests", "--section", "2", "--json")
 	r.must(t, cmdutil.ExitOK)
-	if strings.TrimSpace(r.out) != "[]" || !strings.Contains(r.err, "warning: the search found more than 500 hits before --section, --overdue and --due-before were applied here") {
+	if strings.TrimSpace(r.out) != "[]" || !strings.Contains(r.err, "warning: the search found more than 500 hits before --section was applied here") {
 		t.Errorf("hits past the server's 500: stdout %q, stderr %q", r.out, r.err)
 	}
 	if n := ts.callsTo("GET /api/v1/deals/" + ts.dealID() + "/search"); n != 1 {
@@ -66,5 +66,28 @@ keys:
 	r.must(t, cmdutil.ExitOK)
 	if r.out != "1.1 1.2 1.3\n" || r.err != "" {
 		t.Errorf("--section 1 --limit 3: stdout %q, stderr %q", r.out, r.err)
+	}
+
+	// On a terminal, what is said under the table: that the filters
+	// here, not the search, left nothing; that more are there, and
+	// --limit only where a higher one would show them.
+	for _, c := range []struct {
+		args      []string
+		say, omit string
+	}{
+		{[]string{"nowhere", "--section", "1"}, "Nothing found for nowhere", "passes"},
+		{[]string{"group", "--in", "requests", "--section", "1"}, "No hit for group passes --section: the search's 2 hits are on other requests", "warning"},
+		{[]string{"accounts", "--in", "requests", "--section", "2", "--overdue"},
+			"warning: the search found more than 500 hits before --section and --overdue were applied here", "--limit"},
+		{[]string{"accounts", "--in", "requests", "--section", "2"}, "No hit for accounts passes --section: the search's 500 hits are on other requests", "Nothing found"},
+		{[]string{"accounts", "--in", "requests", "--limit", "5"}, "More than 5 hits: narrow the search, or ask for more with --limit (up to 500)", "warning"},
+		{[]string{"accounts", "--in", "requests", "--limit", "500"}, "More than 500 hits, the most one search answers: narrow the search", "--limit"},
+		{[]string{"accounts", "--in", "requests", "--section", "1", "--limit", "500"}, "warning: the search found more than 500 hits before --section", "--limit"},
+	} {
+		r := run(t, ts, runOpts{tty: true, env: heron.env}, append([]string{"search"}, c.args...)...)
+		r.must(t, cmdutil.ExitOK)
+		if !strings.Contains(r.err, c.say) || strings.Contains(r.err, c.omit) {
+			t.Errorf("search %s: stderr %q, want it to say %q and not %q", strings.Join(c.args, " "), r.err, c.say, c.omit)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
+	"github.com/dealctl/dealctl/internal/domain"
 )
 
 // Me answers GET /me: who the key acts as.
@@ -190,6 +191,21 @@ type RequestsQuery struct {
 	Categories   []api.RequestCategory
 	AssigneeID   string // a person id, or "none" for unassigned requests
 	UpdatedSince time.Time
+}
+
+// QueryOf is the part of f the list-filters extension applies, asked
+// of the server by the CLI and dealctl mcp alike: status, priority,
+// category, the first assignee and updated-since. OverdueOn is not among
+// them; the caller filters the answer again (domain.ListFilter.Keep).
+func QueryOf(f *domain.RequestFilter) RequestsQuery {
+	q := RequestsQuery{Statuses: f.Statuses, Priorities: f.Priorities, Categories: f.Categories}
+	if len(f.Assignees) > 0 {
+		q.AssigneeID = f.Assignees[0]
+	}
+	if f.UpdatedSince != nil {
+		q.UpdatedSince = *f.UpdatedSince
+	}
+	return q
 }
 
 // IsZero reports whether q filters nothing.

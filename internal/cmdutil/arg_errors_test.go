@@ -76,3 +76,42 @@ func TestFlagGroupsAreUsageErrorsInDealctlsWords(t *testing.T) {
 		t.Errorf("every group kept: %v", err)
 	}
 }
+
+// TestFlagExcludingOthersIsOneMessage: a flag made exclusive with others
+// a pair each (MarkFlagExcludes) is refused with every one given named
+// in one message, and why where it says; the others still go together.
+func TestFlagExcludingOthersIsOneMessage(t *testing.T) {
+	run := func(why string, args ...string) error {
+		root := &cobra.Command{Use: "dealctl", SilenceErrors: true, SilenceUsage: true}
+		cmd := &cobra.Command{Use: "answer", RunE: func(*cobra.Command, []string) error { return nil }}
+		cmd.Flags().Bool("similar", false, "")
+		cmd.Flags().StringP("message", "m", "", "")
+		cmd.Flags().Bool("partial", false, "")
+		cmd.Flags().String("kind", "", "")
+		MarkFlagExcludes(cmd, "similar", why, "message", "partial", "kind")
+		root.AddCommand(cmd)
+		RefuseUsageMistakes(root)
+		root.SetArgs(args)
+		return root.Execute()
+	}
+	for _, c := range []struct {
+		why, args, want string
+	}{
+		{"--similar posts nothing", "answer --similar --partial --kind q -m x",
+			"--similar posts nothing: leave out --kind, -m/--message and --partial, or leave out --similar (see 'dealctl answer --help')"},
+		{"--similar posts nothing", "answer --similar --partial",
+			"--similar posts nothing: leave out --partial, or leave out --similar (see 'dealctl answer --help')"},
+		{"", "answer --similar --partial --kind q",
+			"--similar cannot be used with --kind or --partial: leave out --kind and --partial, or leave out --similar (see 'dealctl answer --help')"},
+		{"", "answer --similar --partial",
+			"--partial and --similar cannot be used together: give only one (see 'dealctl answer --help')"},
+	} {
+		err := run(c.why, strings.Fields(c.args)...)
+		if ExitCode(err) != ExitUsage || err.Error() != c.want {
+			t.Errorf("%s (why %q): %v (exit %d), want exit 2 saying %q", c.args, c.why, err, ExitCode(err), c.want)
+		}
+	}
+	if err := run("", "answer", "--partial", "--kind", "q", "-m", "x"); err != nil {
+		t.Errorf("the others together: %v", err)
+	}
+}

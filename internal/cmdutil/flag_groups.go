@@ -36,12 +36,76 @@ func checkFlagGroups(c *cobra.Command) error {
 			return UsageErrorf("give %s %s", flagList(c, group, "or"), help)
 		}
 	}
+	var broken [][]string
 	for _, group := range groupsOf(flags, groupExclusive) {
 		if set, _ := setAndUnset(flags, group); len(set) > 1 {
-			return UsageErrorf("%s cannot be used together: give only one %s", flagList(c, set, "and"), help)
+			broken = append(broken, set)
 		}
 	}
+	if len(broken) > 0 {
+		return exclusiveError(c, broken, help)
+	}
 	return nil
+}
+
+// ExcludesWhyAnnotation, on a flag, says why it cannot go with the flags
+// it excludes (MarkFlagExcludes): the usage error says it.
+const ExcludesWhyAnnotation = "dealctl/excludes-why"
+
+// MarkFlagExcludes makes flag and each of others mutually exclusive with
+// cobra's MarkFlagsMutuallyExclusive, a pair each, so that the others may
+// still go together; why ("--similar posts nothing") is what the usage
+// error says when they are given with it. Cobra's completion then stops
+// offering the others once flag is typed, and the reverse.
+func MarkFlagExcludes(cmd *cobra.Command, flag, why string, others ...string) {
+	for _, other := range others {
+		cmd.MarkFlagsMutuallyExclusive(flag, other)
+	}
+	if why != "" {
+		_ = cmd.Flags().SetAnnotation(flag, ExcludesWhyAnnotation, []string{why})
+	}
+}
+
+// exclusiveError refuses the flags given together that may not be. Where
+// one flag is in every pair broken (--similar with --partial and --kind)
+// it is named once with all the others, so that one message fixes the
+// line, with why it excludes them where it says (ExcludesWhyAnnotation).
+func exclusiveError(c *cobra.Command, broken [][]string, help string) error {
+	hub, why := hubOf(c, broken)
+	if hub == "" {
+		return UsageErrorf("%s cannot be used together: give only one %s", flagList(c, broken[0], "and"), help)
+	}
+	var others []string
+	for _, set := range broken {
+		for _, name := range set {
+			if name != hub && !slices.Contains(others, name) {
+				others = append(others, name)
+			}
+		}
+	}
+	slices.Sort(others)
+	if why == "" {
+		why = fmt.Sprintf("%s cannot be used with %s", flagList(c, []string{hub}, ""), flagList(c, others, "or"))
+	}
+	return UsageErrorf("%s: leave out %s, or leave out %s %s", why, flagList(c, others, "and"), flagList(c, []string{hub}, ""), help)
+}
+
+// hubOf is the flag in every group of broken, where there is one: the
+// one that says why it excludes the others, else, where several groups
+// are broken, the first by name; "" where none is common, or one group
+// alone is broken and neither of its flags says why.
+func hubOf(c *cobra.Command, broken [][]string) (hub, why string) {
+	for _, name := range broken[0] {
+		if !slices.ContainsFunc(broken, func(set []string) bool { return !slices.Contains(set, name) }) {
+			if w := c.Flags().Lookup(name).Annotations[ExcludesWhyAnnotation]; len(w) > 0 && w[0] != "" {
+				return name, w[0]
+			}
+			if hub == "" && len(broken) > 1 {
+				hub = name
+			}
+		}
+	}
+	return hub, ""
 }
 
 // groupsOf lists, sorted, the groups of kind whose flags are all defined

@@ -83,9 +83,9 @@ func (sc *scope) Rows(ctx context.Context) ([]api.DealRequest, error) {
 	return rows, nil
 }
 
-// RowsFor is the deal's list for a filter (rowFilter.keep applies the
-// whole of it after): the list this call read already, else the rows the
-// server's list-filters extension keeps for q.
+// RowsFor is the deal's list for a filter (domain.ListFilter.Keep
+// applies the whole of it after): the list this call read already, else
+// the rows the server's list-filters extension keeps for q.
 func (sc *scope) RowsFor(ctx context.Context, q client.RequestsQuery) ([]api.DealRequest, error) {
 	if sc.rows != nil {
 		return sc.rows, nil

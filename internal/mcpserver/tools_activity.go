@@ -122,14 +122,14 @@ func (s *Server) events(ctx context.Context, sc *scope, since time.Time, onlyID 
 // requests updated since then.
 func (s *Server) updatedSince(ctx context.Context, sc *scope, since time.Time, onlyID string, out *ActivityOut) error {
 	out.Source = "updated_requests"
-	f := &rowFilter{RequestFilter: domain.RequestFilter{UpdatedSince: &since}}
-	rows, err := sc.RowsFor(ctx, f.query())
+	f := &domain.ListFilter{RequestFilter: domain.RequestFilter{UpdatedSince: &since}}
+	rows, err := sc.RowsFor(ctx, client.QueryOf(&f.RequestFilter))
 	if err != nil {
 		return err
 	}
 	today := sc.today(s)
 	out.Updated = []Row{}
-	for _, r := range f.keep(rows) {
+	for _, r := range f.Keep(rows) {
 		if onlyID != "" && r.ID != onlyID {
 			continue
 		}

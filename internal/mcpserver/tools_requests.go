@@ -38,22 +38,10 @@ type ListRequestsOut struct {
 	Requests  []Row   `json:"requests"`
 }
 
-// rowFilter is list_requests' filters, checked and resolved.
-type rowFilter struct {
-	domain.RequestFilter
-	dueBefore string
-	sectionID string
-	search    string
-}
-
-// active reports whether any filter is set.
-func (f *rowFilter) active() bool {
-	return len(f.Statuses)+len(f.Priorities)+len(f.Categories)+len(f.Assignees) > 0 || f.UpdatedSince != nil ||
-		f.OverdueOn != "" || f.dueBefore != "" || f.sectionID != "" || f.search != ""
-}
-
-func (s *Server) filterOf(ctx context.Context, sc *scope, in ListRequestsIn) (*rowFilter, error) {
-	f := &rowFilter{dueBefore: in.DueBefore, search: domain.SearchQuery(in.Search)}
+// filterOf is list_requests' filters, checked and resolved: the
+// matching is domain.ListFilter's, which `dealctl requests ls` shares.
+func (s *Server) filterOf(ctx context.Context, sc *scope, in ListRequestsIn) (*domain.ListFilter, error) {
+	f := &domain.ListFilter{DueBefore: in.DueBefore, Search: domain.SearchQuery(in.Search)}
 	var err error
 	if f.Statuses, err = enumList(in.Status, "status", api.RequestStatuses); err != nil {
 		return nil, err
@@ -98,43 +86,9 @@ func (s *Server) filterOf(ctx context.Context, sc *scope, in ListRequestsIn) (*r
 		if sec.Kind != api.KindSection {
 			return nil, fmt.Errorf("%s is a request, not a section", sec.Number)
 		}
-		f.sectionID = sec.ID
+		f.SectionID = sec.ID
 	}
 	return f, nil
-}
-
-// query is the part of f the server's list-filters extension applies.
-func (f *rowFilter) query() client.RequestsQuery {
-	q := client.RequestsQuery{Statuses: f.Statuses, Priorities: f.Priorities, Categories: f.Categories}
-	if len(f.Assignees) > 0 {
-		q.AssigneeID = f.Assignees[0]
-	}
-	if f.UpdatedSince != nil {
-		q.UpdatedSince = *f.UpdatedSince
-	}
-	return q
-}
-
-// keep applies f to rows: with a filter, requests only (as `requests ls`
-// shows them); without, every row, sections too, so the list reads as the
-// deal's outline.
-func (f *rowFilter) keep(rows []api.DealRequest) []api.DealRequest {
-	if !f.active() {
-		return rows
-	}
-	parent := domain.ParentIDs(rows)
-	var out []api.DealRequest
-	for _, r := range rows {
-		switch {
-		case r.Kind != api.KindRequest, !f.Matches(&r),
-			f.dueBefore != "" && (r.DueDate == nil || *r.DueDate >= f.dueBefore),
-			f.sectionID != "" && !domain.Under(r.ID, f.sectionID, parent),
-			f.search != "" && !domain.SearchMatches(domain.SearchText(&r), f.search):
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
 }
 
 func enumList[T ~string](vals []string, what string, allowed []T) ([]T, error) {
@@ -178,11 +132,11 @@ func (s *Server) listRequests(ctx context.Context, _ *mcp.CallToolRequest, in Li
 	if err != nil {
 		return nil, ListRequestsOut{}, toolError(err)
 	}
-	rows, err := sc.RowsFor(ctx, f.query())
+	rows, err := sc.RowsFor(ctx, client.QueryOf(&f.RequestFilter))
 	if err != nil {
 		return nil, ListRequestsOut{}, toolError(err)
 	}
-	out := s.rowsOut(ctx, sc, f.keep(rows), in.Limit)
+	out := s.rowsOut(ctx, sc, f.Keep(rows), in.Limit)
 	return result(out), out, nil
 }
 

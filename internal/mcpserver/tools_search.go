@@ -124,8 +124,8 @@ func (s *Server) clientSearch(ctx context.Context, sc *scope, in SearchIn, out *
 	if err != nil {
 		return err
 	}
-	f := &rowFilter{search: domain.SearchQuery(in.Query)}
-	list := s.rowsOut(ctx, sc, f.keep(rows), in.Limit)
+	f := &domain.ListFilter{Search: domain.SearchQuery(in.Query)}
+	list := s.rowsOut(ctx, sc, f.Keep(rows), in.Limit)
 	out.Method, out.More, out.Requests = searchByClient, list.Truncated, list.Requests
 	return nil
 }

@@ -42,23 +42,31 @@ func CPU(pid int, children bool) (time.Duration, int, error) {
 }
 
 // ClusterCPU is the CPU time of a PostgreSQL cluster: the postmaster,
-// the backends that ended (its children's time) and the live ones; 0 for
-// pid 0.
+// the backends that ended (its children's time) and the live ones
+// (TreeCPU); 0 for pid 0.
 func ClusterCPU(postmaster int) time.Duration {
 	if postmaster == 0 {
 		return 0
 	}
-	total, _, err := CPU(postmaster, true)
+	return TreeCPU(postmaster)
+}
+
+// TreeCPU is the CPU time of process pid, of its children that ended
+// and were waited for, and of its live children (found by their parent
+// in /proc): a server and the processes it runs, or a benchmark and the
+// server it started (versitygw). 0 when pid cannot be read.
+func TreeCPU(pid int) time.Duration {
+	total, _, err := CPU(pid, true)
 	if err != nil {
 		return 0
 	}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
+		child, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if cpu, ppid, err := CPU(pid, false); err == nil && ppid == postmaster {
+		if cpu, ppid, err := CPU(child, false); err == nil && ppid == pid {
 			total += cpu
 		}
 	}

@@ -2,6 +2,7 @@ package procstat
 
 import (
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 )
@@ -26,6 +27,34 @@ func TestCPUOfThisProcess(t *testing.T) {
 	}
 	if _, _, err := CPU(-1, false); err == nil {
 		t.Error("CPU(-1) read something")
+	}
+}
+
+// TreeCPU counts a live child's CPU with the process's own: read after
+// both, it is at least their sum read before (CPU time only grows).
+func TestTreeCPUCountsLiveChildren(t *testing.T) {
+	child := exec.Command("sh", "-c", "while :; do :; done")
+	if err := child.Start(); err != nil {
+		t.Skip("no sh to start a child:", err)
+	}
+	defer func() { _ = child.Process.Kill(); _ = child.Wait() }()
+	var childCPU time.Duration
+	for deadline := time.Now().Add(10 * time.Second); childCPU < 50*time.Millisecond && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		childCPU, _, _ = CPU(child.Process.Pid, false)
+	}
+	if childCPU == 0 {
+		t.Fatal("the child used no CPU")
+	}
+	self, _, err := CPU(os.Getpid(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree := TreeCPU(os.Getpid()); tree < self+childCPU {
+		t.Errorf("TreeCPU %v, want at least this process's %v and its child's %v", tree, self, childCPU)
+	}
+	if TreeCPU(-1) != 0 {
+		t.Error("TreeCPU(-1) read something")
 	}
 }
 

@@ -101,11 +101,11 @@ func (s *Server) WatchSchema(ctx context.Context, every time.Duration) {
 	}
 }
 
-// isWrite tells the API calls that write: every call under /api/v1/
-// that does not only read, except a download link, which only signs a
-// token.
+// isWrite tells the API calls that write (api.IsWriteCall): every call
+// under /api/v1/ that does not only read, except a download link.
 func isWrite(r *http.Request) bool {
-	return !readsOnly(r) && strings.HasPrefix(r.URL.Path, "/api/v1/") && !strings.HasSuffix(r.URL.Path, "/download-link")
+	path, ok := strings.CutPrefix(r.URL.Path, "/api/v1/")
+	return ok && api.IsWriteCall(r.Method, "/"+path)
 }
 
 // schemaGate answers writes with 503 once the watch has seen a newer

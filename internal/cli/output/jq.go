@@ -27,9 +27,17 @@ func CompileJQ(expr string) (*gojq.Code, error) {
 type JQError struct {
 	Expr string
 	Err  error
+	// Written, when the command made a write, is its output (what --json
+	// prints: the new or changed object, its number and id), which the
+	// error carries (params.written) so that what was written is known
+	// and the command is not run again to see.
+	Written any
 }
 
 func (e *JQError) Error() string {
+	if e.Written != nil {
+		return fmt.Sprintf("--jq %q: %v: the command ran and its write was made (params.written is what it wrote): do not run it again; its output did not fit the expression; --json shows the JSON --jq reads", e.Expr, e.Err)
+	}
 	return fmt.Sprintf("--jq %q: %v: the command ran, and its output did not fit the expression; --json shows the JSON --jq reads", e.Expr, e.Err)
 }
 

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -36,6 +37,11 @@ type Printer struct {
 	Format string // one of Formats; "" means table
 	JQ     string // a jq expression; implies JSON input
 	Theme  *display.Theme
+	// Wrote, when set, reports whether the command has made a write: a
+	// --jq that fails on the output of one keeps that output in its
+	// error (JQError.Written), so that the user learns what was written
+	// and does not run the command again to see.
+	Wrote func() bool
 }
 
 // View is one result: Data is what json, yaml and --jq see (the API's own
@@ -73,7 +79,12 @@ func (p *Printer) Print(v View) error {
 	tty := p.IO.IsStdoutTTY()
 	switch {
 	case p.JQ != "":
-		return runJQ(w, p.JQ, v.Data, tty)
+		err := runJQ(w, p.JQ, v.Data, tty)
+		var jqe *JQError
+		if errors.As(err, &jqe) && p.Wrote != nil && p.Wrote() {
+			jqe.Written = v.Data
+		}
+		return err
 	case p.Format == FormatJSON:
 		return display.WriteJSON(w, v.Data)
 	case p.Format == FormatYAML:
