@@ -32,8 +32,9 @@ type keyHolder struct {
 
 // dealMembers is who is on a deal: its parties and people.
 type dealMembers struct {
-	parties []store.Party
-	people  []store.Person
+	parties   []store.Party
+	people    []store.Person
+	peopleKey string // peopleKey(people), for the list's context
 }
 
 // seat finds the user's person on the deal.
@@ -119,7 +120,7 @@ func (s *Server) dealMembersOf(ctx context.Context, dealID string) (dealMembers,
 // readMembers reads a deal's parties and people from the store.
 func (s *Server) readMembers(ctx context.Context, dealID string) (dealMembers, error) {
 	parties, people, err := s.store.Members(ctx, dealID)
-	return dealMembers{parties: parties, people: people}, err
+	return dealMembers{parties: parties, people: people, peopleKey: peopleKey(people)}, err
 }
 
 // anyone reports whether someone is on the deal. Only such a deal's

@@ -158,8 +158,10 @@ type dealCall struct {
 	deal    store.Deal
 	parties []store.Party
 	people  []store.Person // everyone on the deal; shared, read only
-	seat    store.Person
-	caller  domain.Caller
+	// peopleKey is peopleKey(people), worked out once per read of them.
+	peopleKey string
+	seat      store.Person
+	caller    domain.Caller
 	// actor is who makes the call, as the service's writes take it.
 	actor service.Actor
 }
@@ -284,8 +286,8 @@ func (st seating) reach(c *call, deal store.Deal, err error) (*dealCall, error) 
 		return nil, errNotFound
 	}
 	actor := service.NewActor(deal, st.members.parties, st.members.people, st.seat, c.key.Access, c.user.Email)
-	return &dealCall{call: c, deal: deal, parties: st.members.parties, people: st.members.people, seat: st.seat,
-		caller: actor.Caller, actor: actor}, nil
+	return &dealCall{call: c, deal: deal, parties: st.members.parties, people: st.members.people, peopleKey: st.members.peopleKey,
+		seat: st.seat, caller: actor.Caller, actor: actor}, nil
 }
 
 // denyWrite refuses any write on a read key or an archived deal.

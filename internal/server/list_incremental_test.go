@@ -178,3 +178,40 @@ func sectionIDs(rows []api.DealRequest) []string {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestListShowsAPersonRenamed: the rows are encoded again when what they
+// show of the deal's people changes: an answer's author renamed shows in
+// the next list read once the members are read again.
+func TestListShowsAPersonRenamed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	falcon, id := e.deal("falcon"), e.row("falcon/1.1")
+	ben := e.as(t, "ben-write")
+	author := func() string {
+		t.Helper()
+		for _, r := range ben.get(requestsPath(falcon)).want(http.StatusOK).requests() {
+			if r.ID == id && r.LatestAnswer != nil && r.LatestAnswer.Author != nil && r.LatestAnswer.Author.Name != nil {
+				return *r.LatestAnswer.Author.Name
+			}
+		}
+		t.Fatal("1.1 has no answer with its author's name in the list")
+		return ""
+	}
+	if got := author(); got != "Bella Buyer" {
+		t.Fatalf("1.1's answer is by %q, want Bella Buyer", got)
+	}
+	ctx := context.Background()
+	bella, err := e.st.User(ctx, e.ids.Users["bella"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := "Bella Renamed"
+	bella.Name = &renamed
+	if err := e.st.Apply(ctx, func(tx store.AdminTx) error { return tx.PutUser(bella) }); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(server.DefaultAccessCacheTTL)
+	if got := author(); got != renamed {
+		t.Errorf("after the rename, 1.1's answer is by %q, want %q", got, renamed)
+	}
+}

@@ -39,7 +39,7 @@ func BenchmarkRowsBodyWrite(b *testing.B) {
 	}
 	seat := people[0]
 	actor := service.NewActor(deal, parties, people, seat, api.KeyWrite, nil)
-	dc := &dealCall{deal: deal, parties: parties, people: people, seat: seat, caller: actor.Caller, actor: actor}
+	dc := &dealCall{deal: deal, parties: parties, people: people, peopleKey: peopleKey(people), seat: seat, caller: actor.Caller, actor: actor}
 	changes, err := st.ListChanges(ctx, dealID, 0, !dc.caller.OwnerSide, seat.PartyID, api.MaxPreviewLen)
 	if err != nil {
 		b.Fatal(err)

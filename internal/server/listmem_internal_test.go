@@ -134,7 +134,7 @@ func seedScaleDeal(t *testing.T, st *sqlstore.DB, rows int) *dealCall {
 	for _, seat := range people {
 		if seat.PartyID == sell {
 			actor := service.NewActor(deal, parties, people, seat, api.KeyWrite, nil)
-			return &dealCall{deal: deal, parties: parties, people: people, seat: seat, caller: actor.Caller, actor: actor}
+			return &dealCall{deal: deal, parties: parties, people: people, peopleKey: peopleKey(people), seat: seat, caller: actor.Caller, actor: actor}
 		}
 	}
 	t.Fatal("no owner seat")

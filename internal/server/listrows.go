@@ -60,13 +60,18 @@ func listVersion(dc *dealCall) int64 {
 }
 
 // listContext is what every row depends on besides its own request: the
-// deal's archived flag and the people (an answer's author). When it
-// changes, the rows are all encoded again.
+// deal's archived flag and the people (an answer's author), hashed once
+// per read of them (peopleKey). When it changes, the rows are all
+// encoded again.
 func listContext(dc *dealCall) string {
+	return strconv.FormatBool(dc.deal.Archived) + "." + dc.peopleKey
+}
+
+// peopleKey hashes what a list's rows show of a deal's people: their
+// ids, names and addresses.
+func peopleKey(people []store.Person) string {
 	h := fnv.New64a()
-	h.Write([]byte(strconv.FormatBool(dc.deal.Archived)))
-	for _, p := range dc.people {
-		h.Write([]byte{0})
+	for _, p := range people {
 		h.Write([]byte(p.ID))
 		h.Write([]byte{0})
 		if p.Name != nil {
@@ -74,6 +79,7 @@ func listContext(dc *dealCall) string {
 		}
 		h.Write([]byte{0})
 		h.Write([]byte(p.Email))
+		h.Write([]byte{0})
 	}
 	return strconv.FormatUint(h.Sum64(), 36)
 }

@@ -47,7 +47,7 @@ func TestRowSetRowsAreWhatJSONMarshalWrites(t *testing.T) {
 		for _, seat := range people {
 			for _, access := range []api.KeyAccess{api.KeyRead, api.KeyWrite} {
 				actor := service.NewActor(deal, parties, people, seat, access, nil)
-				dc := &dealCall{deal: deal, parties: parties, people: people, seat: seat,
+				dc := &dealCall{deal: deal, parties: parties, people: people, peopleKey: peopleKey(people), seat: seat,
 					caller: actor.Caller, actor: actor}
 				view := newDealView(dc)
 				changes, err := st.ListChanges(ctx, dealID, 0, !dc.caller.OwnerSide, seat.PartyID, api.MaxPreviewLen)
