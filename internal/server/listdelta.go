@@ -25,8 +25,17 @@ import (
 // for: a cursor sent back by another view, for another filter, or from
 // before the rows' context changed cannot be followed (its check part no
 // longer matches), and is answered with the whole list.
-func listCursor(dc *dealCall, filter listFilter, version int64, context string) string {
-	return "c1." + strconv.FormatInt(version, 10) + "." + cursorCheck(dc, filter, context)
+type listCursor struct {
+	check string // cursorCheck of the list
+}
+
+func cursorFor(dc *dealCall, filter listFilter, context string) listCursor {
+	return listCursor{check: cursorCheck(dc, filter, context)}
+}
+
+// at is the cursor of the list at version.
+func (c listCursor) at(version int64) string {
+	return "c1." + strconv.FormatInt(version, 10) + "." + c.check
 }
 
 func cursorCheck(dc *dealCall, filter listFilter, context string) string {
@@ -38,11 +47,11 @@ func cursorCheck(dc *dealCall, filter listFilter, context string) string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
-// followCursor reads the version a cursor names, when it was cut for
+// follow reads the version a cursor sent back names, when it was cut for
 // this list; ok is false otherwise.
-func followCursor(cursor string, dc *dealCall, filter listFilter, context string) (version int64, ok bool) {
+func (c listCursor) follow(cursor string) (version int64, ok bool) {
 	parts := strings.Split(cursor, ".")
-	if len(parts) != 3 || parts[0] != "c1" || parts[2] != cursorCheck(dc, filter, context) {
+	if len(parts) != 3 || parts[0] != "c1" || parts[2] != c.check {
 		return 0, false
 	}
 	v, err := strconv.ParseInt(parts[1], 10, 64)
@@ -70,10 +79,12 @@ func sinceParam(q url.Values) (string, error) {
 // after the cursor's version, those gone from the caller's list, and the
 // list's cursor now; the whole list when the cursor cannot be followed.
 func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *dealCall, filter listFilter, set *rowSet, since string) error {
-	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))
-	from, ok := followCursor(since, dc, filter, set.context)
+	cursor := cursorFor(dc, filter, set.context)
+	now := cursor.at(set.version)
+	w.Header().Set(api.ListCursorHeader, now)
+	from, ok := cursor.follow(since)
 	if !ok || from > set.version {
-		writeRows(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), true, listBody(dc, set, filter), nil))
+		writeRows(w, http.StatusOK, deltaBody(now, true, listBody(dc, set, filter), nil))
 		return nil
 	}
 	var ids changedIDs
@@ -87,7 +98,7 @@ func (s *Server) writeListDelta(w http.ResponseWriter, r *http.Request, dc *deal
 		}
 	}
 	rows, gone := set.delta(newCallerParts(dc.caller), filter, ids.changed, ids.removed)
-	writeRows(w, http.StatusOK, deltaBody(listCursor(dc, filter, set.version, set.context), false, rows, gone))
+	writeRows(w, http.StatusOK, deltaBody(now, false, rows, gone))
 	return nil
 }
 

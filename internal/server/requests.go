@@ -60,7 +60,7 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request, c *call, delt
 	if delta {
 		return s.writeListDelta(w, r, dc, filter, set, since)
 	}
-	w.Header().Set(api.ListCursorHeader, listCursor(dc, filter, set.version, set.context))
+	w.Header().Set(api.ListCursorHeader, cursorFor(dc, filter, set.context).at(set.version))
 	writeRows(w, http.StatusOK, listBody(dc, set, filter))
 	return nil
 }
