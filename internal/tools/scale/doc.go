@@ -22,6 +22,10 @@
 // mixed), to profile one; the post cell waits until the server (and a
 // PostgreSQL on the same machine) is idle again, so that the posts'
 // notification deliveries count; -quiet watches the RSS with no calls
-// after the mixed load.
+// after the mixed load. On a host whose speed drifts (a shared VM),
+// -rounds 8 runs the list 304 and mixed cells in alternating rounds, so
+// that their ratio, the figure compared, weighs both alike:
+//
+//	./scale -dealctl ./dealctl -cores 1 -server-cpus 0 -loadgen-cpus 1 -big-rows 0 -cells list304,mixed -seconds 16 -rounds 8
 // docs/server.md ("Scaling with cores") has the figures and what they mean.
 package main

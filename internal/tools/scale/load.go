@@ -53,6 +53,21 @@ type result struct {
 
 func (r result) perSecond() float64 { return float64(r.calls) / r.seconds }
 
+// add is r and o taken as one cell: a cell run in rounds.
+func (r result) add(o result) result {
+	sum := result{calls: r.calls + o.calls, errors: r.errors + o.errors, seconds: r.seconds + o.seconds,
+		posts: append(slices.Clip(r.posts), o.posts...), unwanted: map[int]int64{}}
+	for _, u := range []map[int]int64{r.unwanted, o.unwanted} {
+		for status, n := range u {
+			sum.unwanted[status] += n
+		}
+	}
+	if sum.calls > 0 {
+		sum.cpuMicros = (r.cpuMicros*float64(r.calls) + o.cpuMicros*float64(o.calls)) / float64(sum.calls)
+	}
+	return sum
+}
+
 // percentile of the posts' latencies, in milliseconds.
 func (r result) postMillis(p float64) float64 {
 	if len(r.posts) == 0 {

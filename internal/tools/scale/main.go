@@ -26,6 +26,7 @@ type options struct {
 	serverCPUs  []int // the cores the server may be pinned to, in order
 	loadgenCPUs string
 	seconds     float64
+	rounds      int           // the pure polls and the mixed load, taken turn about this many times
 	quiet       time.Duration // after the mixed load, how long to watch the server idle
 	workers     int
 	shape       worldShape
@@ -48,6 +49,7 @@ func main() {
 	flag.StringVar(&serverCPUs, "server-cpus", "0-7", "cores the server is pinned to: the first N of them for N cores (empty: no taskset)")
 	flag.StringVar(&o.loadgenCPUs, "loadgen-cpus", "8-15", "cores this load generator runs on (empty: not pinned)")
 	flag.Float64Var(&o.seconds, "seconds", 8, "duration of each cell, in seconds")
+	flag.IntVar(&o.rounds, "rounds", 1, "run the list 304 and mixed cells in this many alternating rounds of -seconds/rounds each, so that a host whose speed drifts weighs on both alike (their ratio is the figure compared)")
 	flag.IntVar(&o.workers, "workers", 128, "calls in flight at once")
 	flag.DurationVar(&o.quiet, "quiet", 0, "after the mixed load, send no calls for this long and print the server's RSS every 30 s of it (0: none; the server drops lists no call read for 2 minutes, so 150s shows it)")
 	flag.IntVar(&o.shape.deals, "deals", 64, "deals seeded")
@@ -57,6 +59,9 @@ func main() {
 	flag.IntVar(&o.shape.bigRows, "big-rows", 21000, "rows of one more deal, measured after the matrix (0: none)")
 	flag.StringVar(&cells, "cells", "", "the cells to run, comma-separated, of "+strings.Join(cellNames, ",")+" (empty: all; to profile one load)")
 	flag.Parse()
+	if o.rounds < 1 {
+		fail(fmt.Errorf("-rounds %d: give 1 or more", o.rounds))
+	}
 	if cells != "" {
 		o.cells = map[string]bool{}
 		for _, c := range strings.Split(cells, ",") {
@@ -256,7 +261,28 @@ func measure(o options, s *server, ids worldIDs, n int) (row, error) {
 		}
 		return res
 	}
-	r.list304 = cell("list304", l.list304)
+	// The pure polls, and the mixed load below, run in o.rounds turns
+	// taken about: each turn of the polls starts from ETags made current
+	// again (warm), since the mixed load's posts moved them on.
+	pureAndMixed := o.runs("list304") && o.runs("mixed") && o.rounds > 1
+	rounds := 1
+	if pureAndMixed {
+		rounds, d = o.rounds, d/time.Duration(o.rounds)
+	}
+	for i := range rounds {
+		if i > 0 {
+			if err := l.warm(); err != nil {
+				return row{}, err
+			}
+		}
+		r.list304 = r.list304.add(cell("list304", l.list304))
+		if pureAndMixed {
+			if err := l.warm(); err != nil {
+				return row{}, err
+			}
+			r.mixed = r.mixed.add(cell("mixed", l.mixed))
+		}
+	}
 	r.request200 = cell("request", l.request200)
 	r.list200 = cell("list200", l.list200)
 	if o.runs("post") {
@@ -282,7 +308,7 @@ func measure(o options, s *server, ids worldIDs, n int) (row, error) {
 		}
 		r.mixedWhole = cell("mixed-whole", l.mixedWhole)
 	}
-	if o.runs("mixed") {
+	if o.runs("mixed") && !pureAndMixed {
 		if err := l.warm(); err != nil {
 			return row{}, err
 		}
@@ -317,8 +343,9 @@ func printRow(r row) {
 	fmt.Printf("%d core(s): list 304 %.0f/s, one request %.0f/s, list 200 %.0f/s, post %.0f/s (p50 %.1f ms, p99 %.1f ms, server CPU %.2f ms + database %.2f ms a post), mixed with deltas %.0f/s (posts p50 %.1f ms, p99 %.1f ms), mixed with whole lists %.0f/s (posts p50 %.1f ms, p99 %.1f ms), RSS %.0f MiB (peak %.0f)\n",
 		r.cores, r.list304.perSecond(), r.request200.perSecond(), r.list200.perSecond(), r.post.perSecond(), r.post.postMillis(0.5), r.post.postMillis(0.99), r.postCPUms, r.postDBCPUms,
 		r.mixed.perSecond(), r.mixed.postMillis(0.5), r.mixed.postMillis(0.99), r.mixedWhole.perSecond(), r.mixedWhole.postMillis(0.5), r.mixedWhole.postMillis(0.99), r.rss, r.peakRSS)
-	fmt.Printf("%d core(s), server CPU a call: list 304 %.0f µs, one request %.0f µs, list 200 %.0f µs, post %.0f µs, mixed with deltas %.0f µs, mixed with whole lists %.0f µs\n",
-		r.cores, r.list304.cpuMicros, r.request200.cpuMicros, r.list200.cpuMicros, r.post.cpuMicros, r.mixed.cpuMicros, r.mixedWhole.cpuMicros)
+	fmt.Printf("%d core(s), server CPU a call: list 304 %.0f µs, one request %.0f µs, list 200 %.0f µs, post %.0f µs, mixed with deltas %.0f µs, mixed with whole lists %.0f µs (list 304 / mixed: %.0f %%)\n",
+		r.cores, r.list304.cpuMicros, r.request200.cpuMicros, r.list200.cpuMicros, r.post.cpuMicros, r.mixed.cpuMicros, r.mixedWhole.cpuMicros,
+		100*r.list304.cpuMicros/r.mixed.cpuMicros)
 	if len(r.quietRSS) > 0 {
 		fmt.Printf("%d core(s), quiet: RSS %.0f MiB at the end of the mixed load", r.cores, r.rss)
 		for _, q := range r.quietRSS {
@@ -334,7 +361,11 @@ func printRow(r row) {
 }
 
 func printTable(rows []row, o options) {
-	fmt.Printf("\n%d deals × %d rows, %d keys, %d calls in flight, %.0f s a cell\n\n", o.shape.deals, o.shape.rows, o.shape.keys, o.workers, o.seconds)
+	fmt.Printf("\n%d deals × %d rows, %d keys, %d calls in flight, %.0f s a cell", o.shape.deals, o.shape.rows, o.shape.keys, o.workers, o.seconds)
+	if o.rounds > 1 {
+		fmt.Printf(" (list 304 and mixed in %d rounds taken in turn)", o.rounds)
+	}
+	fmt.Print("\n\n")
 	fmt.Println("| server cores | list 304 | one request 200 | list 200 | post | post p50 / p99 | mixed, deltas | its posts p50 / p99 | mixed / pure poll | mixed, whole lists | its posts p50 / p99 | RSS MiB (peak) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
