@@ -14,6 +14,7 @@ import (
 	"github.com/dealctl/dealctl/internal/cli/output"
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/english"
 	"github.com/dealctl/dealctl/internal/termsafe"
 )
 
@@ -192,7 +193,7 @@ func importUndoRun(ctx context.Context, o *ImportOptions, args []string) error {
 		}
 		return cmdutil.WithExit(cmdutil.ExitConflict, fmt.Errorf("rows changed or answered since the import were kept as they are (%d %s); the rest is undone. "+
 			"'dealctl history NUMBER' shows each row's changes, 'dealctl revert NUMBER --to EVENT_ID --force' takes one back anyway:\n%s",
-			len(res.Conflicts), plural(len(res.Conflicts), "change", "changes"), strings.Join(lines, "\n")))
+			len(res.Conflicts), english.Plural(len(res.Conflicts), "change", "changes"), strings.Join(lines, "\n")))
 	}
 	return nil
 }
@@ -214,13 +215,6 @@ func markKept(res *undoResult, id string) {
 			res.Requests[i].Action = "kept"
 		}
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // chooseRun is the run named, or the last this machine made on the deal.
@@ -257,9 +251,9 @@ func printUndo(w io.Writer, res undoResult) error {
 			fmt.Fprintf(w, "    %s: %s → %s\n", r.Field, oneLineValue(r.Field, r.Now, activity.Names{}), oneLineValue(r.Field, r.Back, activity.Names{}))
 		}
 		if u.AnswersKept > 0 && u.Action != "answered" {
-			fmt.Fprintf(w, "    %d imported %s %s: messages are never deleted\n", u.AnswersKept, plural(u.AnswersKept, "answer", "answers"), plural(u.AnswersKept, "stays", "stay"))
+			fmt.Fprintf(w, "    %d imported %s %s: messages are never deleted\n", u.AnswersKept, english.Plural(u.AnswersKept, "answer", "answers"), english.Plural(u.AnswersKept, "stays", "stay"))
 		}
 	}
-	_, err := fmt.Fprintf(w, "Import run %s: %d %s.\n", termsafe.Line(res.Run), len(res.Requests), plural(len(res.Requests), "request", "requests"))
+	_, err := fmt.Fprintf(w, "Import run %s: %d %s.\n", termsafe.Line(res.Run), len(res.Requests), english.Plural(len(res.Requests), "request", "requests"))
 	return err
 }
