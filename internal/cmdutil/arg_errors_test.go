@@ -86,9 +86,11 @@ func TestFlagExcludingOthersIsOneMessage(t *testing.T) {
 		cmd := &cobra.Command{Use: "answer", RunE: func(*cobra.Command, []string) error { return nil }}
 		cmd.Flags().Bool("similar", false, "")
 		cmd.Flags().StringP("message", "m", "", "")
+		cmd.Flags().StringP("file", "F", "", "")
 		cmd.Flags().Bool("partial", false, "")
 		cmd.Flags().String("kind", "", "")
-		MarkFlagExcludes(cmd, "similar", why, "message", "partial", "kind")
+		cmd.MarkFlagsMutuallyExclusive("message", "file")
+		MarkFlagExcludes(cmd, "similar", why, "message", "file", "partial", "kind")
 		root.AddCommand(cmd)
 		RefuseUsageMistakes(root)
 		root.SetArgs(args)
@@ -105,6 +107,12 @@ func TestFlagExcludingOthersIsOneMessage(t *testing.T) {
 			"--similar cannot be used with --kind or --partial: leave out --kind and --partial, or leave out --similar (see 'dealctl answer --help')"},
 		{"", "answer --similar --partial",
 			"--partial and --similar cannot be used together: give only one (see 'dealctl answer --help')"},
+		// -m and -F exclude each other too: every flag is in two broken
+		// pairs, and --similar, which says why, is named with both.
+		{"--similar posts nothing", "answer --similar -m x -F f",
+			"--similar posts nothing: leave out -F/--file and -m/--message, or leave out --similar; and -F/--file and -m/--message cannot be used together (see 'dealctl answer --help')"},
+		{"", "answer -m x -F f --partial",
+			"-F/--file and -m/--message cannot be used together: give only one (see 'dealctl answer --help')"},
 	} {
 		err := run(c.why, strings.Fields(c.args)...)
 		if ExitCode(err) != ExitUsage || err.Error() != c.want {
@@ -113,5 +121,24 @@ func TestFlagExcludingOthersIsOneMessage(t *testing.T) {
 	}
 	if err := run("", "answer", "--partial", "--kind", "q", "-m", "x"); err != nil {
 		t.Errorf("the others together: %v", err)
+	}
+}
+
+// Two pairs broken that share no flag are both named, in one message.
+func TestTwoExclusivePairsBrokenAreOneMessage(t *testing.T) {
+	root := &cobra.Command{Use: "dealctl", SilenceErrors: true, SilenceUsage: true}
+	cmd := &cobra.Command{Use: "edit", RunE: func(*cobra.Command, []string) error { return nil }}
+	for _, name := range []string{"body", "body-file", "title", "title-file"} {
+		cmd.Flags().String(name, "", "")
+	}
+	cmd.MarkFlagsMutuallyExclusive("body", "body-file")
+	cmd.MarkFlagsMutuallyExclusive("title", "title-file")
+	root.AddCommand(cmd)
+	RefuseUsageMistakes(root)
+	root.SetArgs([]string{"edit", "--body", "b", "--body-file", "f", "--title", "t", "--title-file", "g"})
+	err := root.Execute()
+	want := "--body and --body-file cannot be used together; --title and --title-file cannot be used together: give only one of each (see 'dealctl edit --help')"
+	if ExitCode(err) != ExitUsage || err == nil || err.Error() != want {
+		t.Errorf("%v (exit %d), want exit 2 saying %q", err, ExitCode(err), want)
 	}
 }

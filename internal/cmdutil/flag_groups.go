@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -66,43 +67,65 @@ func MarkFlagExcludes(cmd *cobra.Command, flag, why string, others ...string) {
 	}
 }
 
-// exclusiveError refuses the flags given together that may not be. Where
-// one flag is in every pair broken (--similar with --partial and --kind)
-// it is named once with all the others, so that one message fixes the
-// line, with why it excludes them where it says (ExcludesWhyAnnotation).
+// exclusiveError refuses the flags given together that may not be, in
+// one message for the whole line. The flag in the most broken pairs (the
+// one that says why it excludes the others first: --similar with
+// --partial and --kind) is named once with all the others, with why it
+// excludes them where it says (ExcludesWhyAnnotation); the pairs broken
+// without it follow.
 func exclusiveError(c *cobra.Command, broken [][]string, help string) error {
 	hub, why := hubOf(c, broken)
-	if hub == "" {
-		return UsageErrorf("%s cannot be used together: give only one %s", flagList(c, broken[0], "and"), help)
-	}
 	var others []string
+	var parts []string
 	for _, set := range broken {
+		if hub == "" || !slices.Contains(set, hub) {
+			parts = append(parts, flagList(c, set, "and")+" cannot be used together")
+			continue
+		}
 		for _, name := range set {
 			if name != hub && !slices.Contains(others, name) {
 				others = append(others, name)
 			}
 		}
 	}
+	if hub == "" {
+		only := "give only one"
+		if len(parts) > 1 {
+			only += " of each"
+		}
+		return UsageErrorf("%s: %s %s", strings.Join(parts, "; "), only, help)
+	}
 	slices.Sort(others)
 	if why == "" {
 		why = fmt.Sprintf("%s cannot be used with %s", flagList(c, []string{hub}, ""), flagList(c, others, "or"))
 	}
-	return UsageErrorf("%s: leave out %s, or leave out %s %s", why, flagList(c, others, "and"), flagList(c, []string{hub}, ""), help)
+	first := fmt.Sprintf("%s: leave out %s, or leave out %s", why, flagList(c, others, "and"), flagList(c, []string{hub}, ""))
+	return UsageErrorf("%s %s", strings.Join(append([]string{first}, parts...), "; and "), help)
 }
 
-// hubOf is the flag in every group of broken, where there is one: the
-// one that says why it excludes the others, else, where several groups
-// are broken, the first by name; "" where none is common, or one group
-// alone is broken and neither of its flags says why.
+// hubOf is the flag to name once with the others it excludes: of the
+// flags that say why they exclude others, the one in the most broken
+// groups; else the flag in the most groups, where it is in more than
+// one; "" where none is (one group alone is broken, and neither of its
+// flags says why). Ties go to the first by name.
 func hubOf(c *cobra.Command, broken [][]string) (hub, why string) {
-	for _, name := range broken[0] {
-		if !slices.ContainsFunc(broken, func(set []string) bool { return !slices.Contains(set, name) }) {
-			if w := c.Flags().Lookup(name).Annotations[ExcludesWhyAnnotation]; len(w) > 0 && w[0] != "" {
-				return name, w[0]
-			}
-			if hub == "" && len(broken) > 1 {
-				hub = name
-			}
+	count := map[string]int{}
+	for _, set := range broken {
+		for _, name := range set {
+			count[name]++
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(count)) {
+		if w := c.Flags().Lookup(name).Annotations[ExcludesWhyAnnotation]; len(w) > 0 && w[0] != "" && (why == "" || count[name] > count[hub]) {
+			hub, why = name, w[0]
+		}
+	}
+	if why != "" {
+		return hub, why
+	}
+	for _, name := range slices.Sorted(maps.Keys(count)) {
+		if count[name] > 1 && (hub == "" || count[name] > count[hub]) {
+			hub = name
 		}
 	}
 	return hub, ""
