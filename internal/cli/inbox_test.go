@@ -80,6 +80,7 @@ func TestInboxPostsAHeldReply(t *testing.T) {
 		err  string
 	}{
 		{[]string{"show", "zz!!"}, cmdutil.ExitUsage, `dealctl: "zz!!" is not a held reply's id: give its id or the start of one ('dealctl inbox ls' lists them)` + "\n"},
+		{[]string{"show", " "}, cmdutil.ExitUsage, `dealctl: the held reply's ID is empty: give its id or the start of one ('dealctl inbox ls' lists them)` + "\n"},
 		{[]string{"discard", h.ID + "0", "--json"}, cmdutil.ExitUsage, `{"code":"bad_request","params":{"message":"\"` + h.ID + `0\" is not a held reply's id: give its id or the start of one ('dealctl inbox ls' lists them)"}}` + "\n"},
 		{[]string{"show", none}, cmdutil.ExitNotFound, `dealctl: no reply by e-mail whose id starts "` + none + `" waits for your side on this deal: 'dealctl inbox ls' lists those that do` + "\n"},
 		{[]string{"show", none, "--json"}, cmdutil.ExitNotFound, `{"code":"not_found","params":{"message":"no reply by e-mail whose id starts \"` + none + `\" waits for your side on this deal: 'dealctl inbox ls' lists those that do"}}` + "\n"},

@@ -11,8 +11,9 @@ import (
 // DefaultAccessCacheTTL is how long an instance trusts what it read of
 // keys, users, organizations, parties and people for a read: a revoked
 // key, a person taken off a deal or a changed access is refused by every
-// instance's reads within this bound, and by writes at once (a write reads
-// the key again, and takes the people at the deal's members version). docs/server.md, "What a call reads", says why.
+// instance's reads within this bound, and by writes at once (a write
+// reads the key again, and takes the people at the deal's members
+// version). docs/server.md, "What a call reads", says why.
 const DefaultAccessCacheTTL = 2 * time.Second
 
 // versionedMembersTTL is how long a deal's members are kept for writes
@@ -120,7 +121,12 @@ func (s *Server) dealMembersOf(ctx context.Context, dealID string) (dealMembers,
 // readMembers reads a deal's parties and people from the store.
 func (s *Server) readMembers(ctx context.Context, dealID string) (dealMembers, error) {
 	parties, people, err := s.store.Members(ctx, dealID)
-	return dealMembers{parties: parties, people: people, peopleKey: peopleKey(people)}, err
+	return membersOf(parties, people), err
+}
+
+// membersOf is a deal's members as read.
+func membersOf(parties []store.Party, people []store.Person) dealMembers {
+	return dealMembers{parties: parties, people: people, peopleKey: peopleKey(people)}
 }
 
 // anyone reports whether someone is on the deal. Only such a deal's

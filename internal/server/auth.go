@@ -190,41 +190,42 @@ func (s *Server) reachDeal(ctx context.Context, c *call, dealID string) (*dealCa
 
 // reachDealToWrite is reachDeal for a write: the deal's row is read
 // first, and the caller's seat found among the members at its members
-// version (seatToWrite). What is refused, and how, is reachDeal's.
+// version (reachToWrite). What is refused, and how, is reachDeal's.
 func (s *Server) reachDealToWrite(ctx context.Context, c *call, dealID string) (*dealCall, error) {
 	dealID, ok := keyReaches(c, dealID)
 	if !ok {
 		return nil, errNotFound
 	}
 	deal, err := s.store.Deal(ctx, dealID)
+	return s.reachToWrite(ctx, c, deal, err)
+}
+
+// reachToWrite is the caller's reach, for a write, of deal as just read
+// (err: its read's; not found is 404): the caller's seat is found among
+// the members at the deal's members version, so a write acts on members
+// no older than the call, and reads them only after they changed
+// (membersAt).
+func (s *Server) reachToWrite(ctx context.Context, c *call, deal store.Deal, err error) (*dealCall, error) {
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.seatToWrite(ctx, c, deal)
+	members, err := s.membersAt(ctx, deal.ID, deal.MembersVersion)
+	if err != nil {
+		return nil, err
+	}
+	st, err := seatIn(c, deal.ID, members)
 	if err != nil {
 		return nil, err
 	}
 	return st.reach(c, deal, nil)
 }
 
-// seatToWrite finds the caller's seat on deal, as just read, among its
-// members at the deal's members version: a write acts on members no
-// older than the call, and reads them only after they changed
-// (membersAt).
-func (s *Server) seatToWrite(ctx context.Context, c *call, deal store.Deal) (seating, error) {
-	members, err := s.membersAt(ctx, deal.ID, deal.MembersVersion)
-	if err != nil {
-		return seating{}, err
-	}
-	return seatIn(c, deal.ID, members)
-}
-
-// seating is the caller's seat on a deal, found before the deal's row is
-// read, so that the reads a call needs next can go with that row in one
-// statement.
+// seating is the caller's seat on a deal. A read finds it before the
+// deal's row is read, so that the reads it needs next can go with that
+// row in one statement; a write, after (reachToWrite).
 type seating struct {
 	dealID  string
 	members dealMembers
@@ -285,9 +286,14 @@ func (st seating) reach(c *call, deal store.Deal, err error) (*dealCall, error) 
 	if !domain.DealVisible(deal.Archived, st.seat.IsProjectAdmin) {
 		return nil, errNotFound
 	}
-	actor := service.NewActor(deal, st.members.parties, st.members.people, st.seat, c.key.Access, c.user.Email)
-	return &dealCall{call: c, deal: deal, parties: st.members.parties, people: st.members.people, peopleKey: st.members.peopleKey,
-		seat: st.seat, caller: actor.Caller, actor: actor}, nil
+	return newDealCall(c, deal, st.members, st.seat), nil
+}
+
+// newDealCall is c's call on deal, seated at seat among members.
+func newDealCall(c *call, deal store.Deal, members dealMembers, seat store.Person) *dealCall {
+	actor := service.NewActor(deal, members.parties, members.people, seat, c.key.Access, c.user.Email)
+	return &dealCall{call: c, deal: deal, parties: members.parties, people: members.people, peopleKey: members.peopleKey,
+		seat: seat, caller: actor.Caller, actor: actor}
 }
 
 // denyWrite refuses any write on a read key or an archived deal.

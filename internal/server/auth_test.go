@@ -219,6 +219,8 @@ func TestUnreachableIsNotFound(t *testing.T) {
 		{"malformed deal id", "olivia-write", "GET", dealPath("falcon")},
 		{"malformed deal id on a write", "olivia-write", "POST", requestsPath("123")},
 		{"unknown deal id", "olivia-write", "GET", dealPath(unknown)},
+		{"unknown deal id on a write", "olivia-write", "POST", requestsPath(unknown)},
+		{"archived deal, create, not project admin", "oscar-write", "POST", requestsPath(heron)},
 		{"another deal's request", "olivia-write", "GET", requestPath(falcon, ospreyRow)},
 		{"another deal's request, PATCH", "olivia-write", "PATCH", requestPath(falcon, ospreyRow)},
 		{"another deal's request, messages", "olivia-write", "GET", messagesPath(falcon, ospreyRow)},

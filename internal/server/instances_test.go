@@ -244,7 +244,8 @@ func TestWarmCallsReadOnlyTheDeal(t *testing.T) {
 
 // TestDealWriteSeesSeatChangeAtOnce: a write on the deal itself (a new
 // request) after the owner's access was lowered is refused on every
-// instance, though each kept the deal's members from an earlier one.
+// instance, though each kept the deal's members from an earlier one; once
+// she is off the deal, it is 404.
 func TestDealWriteSeesSeatChangeAtOnce(t *testing.T) {
 	t.Parallel()
 	a := newEnv(t)
@@ -269,6 +270,15 @@ func TestDealWriteSeesSeatChangeAtOnce(t *testing.T) {
 	for _, in := range []*env{a, b} {
 		in.as(t, "olivia-write").post(requestsPath(falcon), map[string]any{"title": "After the change"}).
 			wantErr(http.StatusForbidden, "forbidden", "")
+	}
+	// Taken off the deal (not joined): the deal is out of reach, 404.
+	people[olivia].Joined = false
+	if err := a.st.Apply(ctx, func(tx store.AdminTx) error { _, err := tx.PutPerson(people[olivia]); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []*env{a, b} {
+		in.as(t, "olivia-write").post(requestsPath(falcon), map[string]any{"title": "After leaving"}).
+			wantErr(http.StatusNotFound, api.CodeNotFound, "")
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/service"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
 )
@@ -38,8 +37,7 @@ func BenchmarkRowsBodyWrite(b *testing.B) {
 		b.Fatal(err)
 	}
 	seat := people[0]
-	actor := service.NewActor(deal, parties, people, seat, api.KeyWrite, nil)
-	dc := &dealCall{deal: deal, parties: parties, people: people, peopleKey: peopleKey(people), seat: seat, caller: actor.Caller, actor: actor}
+	dc := newDealCall(keyCall(api.KeyWrite), deal, membersOf(parties, people), seat)
 	changes, err := st.ListChanges(ctx, dealID, 0, !dc.caller.OwnerSide, seat.PartyID, api.MaxPreviewLen)
 	if err != nil {
 		b.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/service"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 )
@@ -133,8 +132,7 @@ func seedScaleDeal(t *testing.T, st *sqlstore.DB, rows int) *dealCall {
 	}
 	for _, seat := range people {
 		if seat.PartyID == sell {
-			actor := service.NewActor(deal, parties, people, seat, api.KeyWrite, nil)
-			return &dealCall{deal: deal, parties: parties, people: people, peopleKey: peopleKey(people), seat: seat, caller: actor.Caller, actor: actor}
+			return newDealCall(keyCall(api.KeyWrite), deal, membersOf(parties, people), seat)
 		}
 	}
 	t.Fatal("no owner seat")

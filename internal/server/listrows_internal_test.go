@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/service"
+	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
 	"github.com/dealctl/dealctl/internal/world"
 )
@@ -46,9 +46,7 @@ func TestRowSetRowsAreWhatJSONMarshalWrites(t *testing.T) {
 		}
 		for _, seat := range people {
 			for _, access := range []api.KeyAccess{api.KeyRead, api.KeyWrite} {
-				actor := service.NewActor(deal, parties, people, seat, access, nil)
-				dc := &dealCall{deal: deal, parties: parties, people: people, peopleKey: peopleKey(people), seat: seat,
-					caller: actor.Caller, actor: actor}
+				dc := newDealCall(keyCall(access), deal, membersOf(parties, people), seat)
 				view := newDealView(dc)
 				changes, err := st.ListChanges(ctx, dealID, 0, !dc.caller.OwnerSide, seat.PartyID, api.MaxPreviewLen)
 				if err != nil {
@@ -84,6 +82,12 @@ func TestRowSetRowsAreWhatJSONMarshalWrites(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no row checked")
 	}
+}
+
+// keyCall is a call made with a key of access, by a user with no
+// address.
+func keyCall(access api.KeyAccess) *call {
+	return &call{key: store.APIKey{Access: access}}
 }
 
 // checkRowsBody checks that b, written in chunks, is want, and that its

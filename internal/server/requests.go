@@ -157,17 +157,7 @@ func (s *Server) reachRequestToWrite(ctx context.Context, c *call, r *http.Reque
 		return nil, store.Request{}, errNotFound
 	}
 	deal, row, err := s.store.DealRequest(ctx, dealID, canonicalID(id))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, store.Request{}, errNotFound
-	}
-	if err != nil {
-		return nil, store.Request{}, err
-	}
-	st, err := s.seatToWrite(ctx, c, deal)
-	if err != nil {
-		return nil, store.Request{}, err
-	}
-	dc, err := st.reach(c, deal, nil)
+	dc, err := s.reachToWrite(ctx, c, deal, err)
 	return dc, row, err
 }
 

@@ -13,7 +13,7 @@ type dealView struct {
 }
 
 // newDealView builds the view from the deal's people, as reachDeal found
-// them (current for a write: afresh, or at the deal's members version).
+// them (for a write, at the deal's members version).
 func newDealView(dc *dealCall) *dealView {
 	byID := make(map[string]store.Person, len(dc.people))
 	for _, p := range dc.people {

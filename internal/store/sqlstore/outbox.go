@@ -28,8 +28,9 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, 
 		out, err = collect(ctx, preparedTx{db, tx}, scanNotification, query, args...)
 		return err
 	})})
-	// RETURNING gives no order: a batch goes out in the order its rows
-	// were made (the claim took the oldest due).
+	// RETURNING gives no order, nor a row's due time before the claim: a
+	// batch, the oldest due rows, goes out in the order its rows were
+	// made, not the order they were due.
 	slices.SortFunc(out, func(a, b store.Notification) int {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
 	})
