@@ -27,5 +27,6 @@
 // that their ratio, the figure compared, weighs both alike:
 //
 //	./scale -dealctl ./dealctl -cores 1 -server-cpus 0 -loadgen-cpus 1 -big-rows 0 -cells list304,mixed -seconds 16 -rounds 8
+//
 // docs/server.md ("Scaling with cores") has the figures and what they mean.
 package main
