@@ -157,7 +157,7 @@ func (o *SearchOptions) sayWhatIsLeftOut(res *api.SearchResults, hits []api.Sear
 	case len(res.Hits) == 0:
 		o.Infof("Nothing found for %s", o.Query)
 	case len(hits) == 0:
-		o.Infof("No hit for %s passes %s: the search's %d %s on other requests", o.Query, strings.Join(onClient, " and "), len(res.Hits), english.Plural(len(res.Hits), "hit is", "hits are"))
+		o.Infof("No hit for %s passes %s (the search found %d before %s)", o.Query, strings.Join(onClient, " and "), len(res.Hits), english.Plural(len(onClient), "it", "them"))
 	case !more, cut:
 	case o.Limit < api.SearchMaxLimit:
 		o.Infof("More than %d hits: narrow the search, or ask for more with --limit (up to %d)", len(hits), api.SearchMaxLimit)

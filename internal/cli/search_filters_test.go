@@ -76,10 +76,10 @@ keys:
 		say, omit string
 	}{
 		{[]string{"nowhere", "--section", "1"}, "Nothing found for nowhere", "passes"},
-		{[]string{"group", "--in", "requests", "--section", "1"}, "No hit for group passes --section: the search's 2 hits are on other requests", "warning"},
+		{[]string{"group", "--in", "requests", "--section", "1"}, "No hit for group passes --section (the search found 2 before it)", "warning"},
 		{[]string{"accounts", "--in", "requests", "--section", "2", "--overdue"},
 			"warning: the search found more than 500 hits before --section and --overdue were applied here", "--limit"},
-		{[]string{"accounts", "--in", "requests", "--section", "2"}, "No hit for accounts passes --section: the search's 500 hits are on other requests", "Nothing found"},
+		{[]string{"accounts", "--in", "requests", "--section", "2"}, "No hit for accounts passes --section (the search found 500 before it)", "Nothing found"},
 		{[]string{"accounts", "--in", "requests", "--limit", "5"}, "More than 5 hits: narrow the search, or ask for more with --limit (up to 500)", "warning"},
 		{[]string{"accounts", "--in", "requests", "--limit", "500"}, "More than 500 hits, the most one search answers: narrow the search", "--limit"},
 		{[]string{"accounts", "--in", "requests", "--section", "1", "--limit", "500"}, "warning: the search found more than 500 hits before --section", "--limit"},
