@@ -3,13 +3,9 @@ package server
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/dealctl/dealctl/internal/api"
-	"github.com/dealctl/dealctl/internal/store/sqlstore"
-	"github.com/dealctl/dealctl/internal/world"
 )
 
 // BenchmarkRowsBodyWrite measures what a list 200 costs past the store
@@ -18,15 +14,7 @@ import (
 // repeated) as a writer sees it.
 func BenchmarkRowsBodyWrite(b *testing.B) {
 	ctx := context.Background()
-	st, err := sqlstore.Open(ctx, filepath.Join(b.TempDir(), "rows.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
-	ids, err := world.ApplyFile(ctx, st, filepath.Join("testdata", "world.yaml"), time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC))
-	if err != nil {
-		b.Fatal(err)
-	}
+	st, ids := testWorldStore(b)
 	dealID := ids.Deals["falcon"]
 	deal, err := st.Deal(ctx, dealID)
 	if err != nil {

@@ -25,15 +25,7 @@ import (
 func TestRowSetRowsAreWhatJSONMarshalWrites(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "rows.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	ids, err := world.ApplyFile(ctx, st, filepath.Join("testdata", "world.yaml"), time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, ids := testWorldStore(t)
 	checked := 0
 	for _, dealID := range ids.Deals {
 		deal, err := st.Deal(ctx, dealID)
@@ -82,6 +74,23 @@ func TestRowSetRowsAreWhatJSONMarshalWrites(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no row checked")
 	}
+}
+
+// testWorldStore is a SQLite store in a temporary folder with the test
+// world (testdata/world.yaml) applied.
+func testWorldStore(tb testing.TB) (*sqlstore.DB, *world.Result) {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := sqlstore.Open(ctx, filepath.Join(tb.TempDir(), "rows.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	ids, err := world.ApplyFile(ctx, st, filepath.Join("testdata", "world.yaml"), time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st, ids
 }
 
 // keyCall is a call made with a key of access, by a user with no
