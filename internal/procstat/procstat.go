@@ -6,6 +6,7 @@ package procstat
 import (
 	"bytes"
 	"database/sql"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -32,6 +33,9 @@ func CPU(pid int, children bool) (time.Duration, int, error) {
 	if children {
 		last = 14
 	}
+	if len(f) <= last {
+		return 0, 0, fmt.Errorf("/proc/%d/stat: %d fields after the command, want %d", pid, len(f), last+1)
+	}
 	ticks := 0
 	for _, v := range f[11 : last+1] {
 		n, _ := strconv.Atoi(v)
@@ -41,20 +45,11 @@ func CPU(pid int, children bool) (time.Duration, int, error) {
 	return time.Duration(ticks) * time.Second / clockTicksHz, ppid, nil
 }
 
-// ClusterCPU is the CPU time of a PostgreSQL cluster: the postmaster,
-// the backends that ended (its children's time) and the live ones
-// (TreeCPU); 0 for pid 0.
-func ClusterCPU(postmaster int) time.Duration {
-	if postmaster == 0 {
-		return 0
-	}
-	return TreeCPU(postmaster)
-}
-
 // TreeCPU is the CPU time of process pid, of its children that ended
 // and were waited for, and of its live children (found by their parent
-// in /proc): a server and the processes it runs, or a benchmark and the
-// server it started (versitygw). 0 when pid cannot be read.
+// in /proc): a server and the processes it runs (a PostgreSQL cluster's
+// postmaster and its backends), or a benchmark and the server it started
+// (versitygw). 0 when pid cannot be read, and for pid 0 (no server found).
 func TreeCPU(pid int) time.Duration {
 	total, _, err := CPU(pid, true)
 	if err != nil {

@@ -237,7 +237,7 @@ func measure(b *testing.B, ch *child, postmaster int, c costCase, d time.Duratio
 	}
 	var db0 time.Duration
 	if postmaster != 0 {
-		db0 = procstat.ClusterCPU(postmaster)
+		db0 = procstat.TreeCPU(postmaster)
 	}
 	calls := load(b, ch.base, c, d)
 	if c.settle {
@@ -246,7 +246,7 @@ func measure(b *testing.B, ch *child, postmaster int, c costCase, d time.Duratio
 	s1, _, _ := procstat.CPU(ch.cmd.Process.Pid, false)
 	server = (s1 - s0) / time.Duration(calls)
 	if postmaster != 0 {
-		database = (procstat.ClusterCPU(postmaster) - db0) / time.Duration(calls)
+		database = (procstat.TreeCPU(postmaster) - db0) / time.Duration(calls)
 	}
 	return server, database
 }
@@ -257,7 +257,7 @@ func measure(b *testing.B, ch *child, postmaster int, c costCase, d time.Duratio
 func settle(pid, postmaster int) {
 	procstat.Settle(func() time.Duration {
 		s, _, _ := procstat.CPU(pid, false)
-		return s + procstat.ClusterCPU(postmaster)
+		return s + procstat.TreeCPU(postmaster)
 	}, 30*time.Second)
 }
 

@@ -17,7 +17,7 @@ func (s *server) cpuSeconds() float64 {
 func postmaster(url string) int { return procstat.Postmaster(url) }
 
 // treeCPU is the CPU time of a PostgreSQL server's processes, in seconds.
-func treeCPU(pid int) float64 { return procstat.ClusterCPU(pid).Seconds() }
+func treeCPU(pid int) float64 { return procstat.TreeCPU(pid).Seconds() }
 
 // settle waits until the server and the database are idle (at most 20 s):
 // the notification worker has delivered what the posts queued, so that
