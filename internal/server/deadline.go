@@ -32,7 +32,7 @@ func (s *Server) bounded(next http.Handler) http.Handler {
 			return
 		}
 		parent := r.Context()
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if !readsOnly(r) {
 			parent = context.WithoutCancel(parent)
 		}
 		ctx, cancel := context.WithTimeout(parent, s.dbTimeout)

@@ -32,8 +32,9 @@ import (
 // reported yet. A statement is interrupted when its write's context
 // ends; the statements run with the contexts their callers gave, so the
 // API server does not cancel a write's context when its client goes away
-// (internal/server/deadline.go), only at its deadline. A write alone (no one else waiting) takes no savepoint:
-// on a quiet server it runs exactly as it did before groups.
+// (internal/server/deadline.go), only at its deadline. A write alone (no
+// one else waiting) takes no savepoint: on a quiet server it runs exactly
+// as it did before groups.
 //
 // The queue is served in arrival order; the first writer of a group runs
 // it (the leader), and hands the turn to the next waiting writer when it
