@@ -89,10 +89,16 @@ func peopleKey(people []store.Person) string {
 // a set built whole. Calls that want the same set at once share one
 // build.
 func (s *Server) listRows(ctx context.Context, dc *dealCall) (*rowSet, error) {
+	return s.listRowsFrom(ctx, dc, s.lists.get(rowSlot(dc)))
+}
+
+// listRowsFrom is listRows for a caller that looked in the cache already
+// and found cached (nil: none).
+func (s *Server) listRowsFrom(ctx context.Context, dc *dealCall, cached *rowSet) (*rowSet, error) {
 	slot := rowSlot(dc)
 	version, context := listVersion(dc), listContext(dc)
-	if set := s.lists.get(slot); set != nil && set.version == version && set.context == context {
-		return set, nil
+	if cached != nil && cached.version == version && cached.context == context {
+		return cached, nil
 	}
 	return s.listBuilds.do(slot+"|"+strconv.FormatInt(version, 10)+"|"+context, func() (*rowSet, error) {
 		prev := s.lists.get(slot)

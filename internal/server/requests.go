@@ -93,14 +93,15 @@ func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) err
 	if !api.IsID(id) {
 		return errNotFound
 	}
-	if s.lists.get(rowSlot(dc)) == nil {
+	cached := s.lists.get(rowSlot(dc))
+	if cached == nil {
 		// No list of this party's is kept (the deal is cold, or went
 		// quiet and was dropped): read the one row rather than build the
 		// whole list for it (0.4 s on a 21,000-row deal). A kept list,
 		// even of an older version, is brought up to date for less.
 		return s.getRequestAlone(w, r, dc, id)
 	}
-	set, err := s.listRows(ctx, dc)
+	set, err := s.listRowsFrom(ctx, dc, cached)
 	if err != nil {
 		return err
 	}
