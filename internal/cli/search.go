@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-
 	"strings"
 
 	"github.com/spf13/cobra"
