@@ -88,7 +88,7 @@ func (ff *RequestFilterFlags) refuseBlank() error {
 		name  string
 		blank bool
 	}{
-		{"status", len(ff.Statuses) == 0}, {"priority", len(ff.Priorities) == 0}, {"category", len(ff.Categories) == 0},
+		{"status", blankList(ff.Statuses)}, {"priority", blankList(ff.Priorities)}, {"category", blankList(ff.Categories)},
 		{"assignee", strings.TrimSpace(ff.Assignee) == ""}, {"section", strings.TrimSpace(ff.Section) == ""},
 		{"due-before", strings.TrimSpace(ff.DueBefore) == ""},
 	} {
@@ -97,6 +97,12 @@ func (ff *RequestFilterFlags) refuseBlank() error {
 		}
 	}
 	return nil
+}
+
+// blankList reports whether a list flag's values name nothing: none,
+// or only spaces and commas (--status "$A,$B" with both unset).
+func blankList(values []string) bool {
+	return strings.Trim(strings.Join(values, ","), ", \t") == ""
 }
 
 // given reports whether any of the filters is given; --overdue and
