@@ -74,7 +74,7 @@ func TestJQFailingAtRunTime(t *testing.T) {
 	// posts again to see; any command's write, not one command's.
 	msg = refusal(run(t, ts, runOpts{}, "answer", "1.1", "-m", "Attached.", "--jq", ".message.text - 1"))
 	if !strings.HasPrefix(msg, `--jq ".message.text - 1": cannot subtract`) || strings.Contains(msg, "nothing was done") ||
-		!strings.Contains(msg, "its write was made (params.written is what it wrote): do not run it again") {
+		!strings.Contains(msg, "its write was made: do not run it again; params.written is its output") || strings.Contains(msg, "--json shows") {
 		t.Errorf("message %q", msg)
 	}
 	written, _ := json.Marshal(refused.Params["written"])

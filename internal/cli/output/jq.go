@@ -36,7 +36,7 @@ type JQError struct {
 
 func (e *JQError) Error() string {
 	if e.Written != nil {
-		return fmt.Sprintf("--jq %q: %v: the command ran and its write was made (params.written is what it wrote): do not run it again; its output did not fit the expression; --json shows the JSON --jq reads", e.Expr, e.Err)
+		return fmt.Sprintf("--jq %q: %v: the command ran and its write was made: do not run it again; params.written is its output, the JSON --jq read: try the expression on that", e.Expr, e.Err)
 	}
 	return fmt.Sprintf("--jq %q: %v: the command ran, and its output did not fit the expression; --json shows the JSON --jq reads", e.Expr, e.Err)
 }
