@@ -129,6 +129,21 @@ func (ff *RequestFilterFlags) onClientOnly() []string {
 	return given
 }
 
+// onServer is the filters given that the server's search applies, as
+// typed (--status open,partial): a search they leave nothing of says so.
+func (ff *RequestFilterFlags) onServer() []string {
+	var given []string
+	for _, f := range []struct {
+		name   string
+		values []string
+	}{{"--status", ff.Statuses}, {"--priority", ff.Priorities}, {"--category", ff.Categories}, {"--assignee", []string{ff.Assignee}}} {
+		if v := strings.Join(f.values, ","); v != "" {
+			given = append(given, f.name+" "+v)
+		}
+	}
+	return given
+}
+
 // resolveOnDeal completes flt with what needs the deal: its today (in
 // the deal's time zone) for --overdue and --due-before, and the id of
 // the person --assignee names. --overdue is said one way, as

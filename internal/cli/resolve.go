@@ -10,6 +10,7 @@ import (
 	"github.com/dealctl/dealctl/internal/client"
 	"github.com/dealctl/dealctl/internal/cmdutil"
 	"github.com/dealctl/dealctl/internal/domain"
+	"github.com/dealctl/dealctl/internal/english"
 )
 
 // dealScope is the deal a command works on, with what has been fetched
@@ -147,7 +148,7 @@ func matchDeal(deals []api.Deal, ref string) (*api.Deal, error) {
 	found := domain.DealsNamed(deals, ref, func(d api.Deal) (string, string, string) { return d.ID, d.Codename, d.Name })
 	switch len(found) {
 	case 0:
-		return nil, cmdutil.NotFoundErrorf("no deal %q among the %d deals this key reaches: see 'dealctl deals ls'", ref, len(deals))
+		return nil, cmdutil.NotFoundErrorf("no deal %q among the %d %s this key reaches: see 'dealctl deals ls'", ref, len(deals), english.Plural(len(deals), "deal", "deals"))
 	case 1:
 		return &found[0], nil
 	}

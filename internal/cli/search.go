@@ -156,13 +156,15 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 // not look further). onClient is the filters applied here.
 func (o *SearchOptions) sayWhatIsLeftOut(res *api.SearchResults, hits []api.SearchHit, more, cut bool, onClient []string) {
 	switch {
+	case len(res.Hits) == 0 && len(o.onServer()) > 0:
+		o.Infof("Nothing found for %s with %s", o.Query, strings.Join(o.onServer(), " and "))
 	case len(res.Hits) == 0:
 		o.Infof("Nothing found for %s", o.Query)
 	case len(hits) == 0:
 		o.Infof("No hit for %s passes %s (the search found %d before %s)", o.Query, strings.Join(onClient, " and "), len(res.Hits), english.Plural(len(onClient), "it", "them"))
 	case !more, cut:
 	case o.Limit < api.SearchMaxLimit:
-		o.Infof("More than %d hits: narrow the search, or ask for more with --limit (up to %d)", len(hits), api.SearchMaxLimit)
+		o.Infof("More than %d %s: narrow the search, or ask for more with --limit (up to %d)", len(hits), english.Plural(len(hits), "hit", "hits"), api.SearchMaxLimit)
 	default:
 		o.Infof("More than %d hits, the most one search answers: narrow the search", len(hits))
 	}
