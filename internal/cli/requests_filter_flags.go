@@ -183,6 +183,9 @@ func (ff *RequestFilterFlags) resolveSection(ctx context.Context, s *dealScope, 
 	if sec == nil {
 		var err error
 		if sec, err = s.Request(ctx, ff.Section); err != nil {
+			if cmdutil.ExitCode(err) == cmdutil.ExitNotFound {
+				return cmdutil.NotFoundErrorf("--section %s: no such section on %s: 'dealctl requests ls' lists them", ff.Section, s.Deal.Codename)
+			}
 			return err
 		}
 	}

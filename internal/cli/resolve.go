@@ -232,6 +232,10 @@ func (s *dealScope) Requests(ctx context.Context) ([]api.DealRequest, error) {
 // Request finds a row by number (2.3) or id. An id is read on its own,
 // unless the list is loaded already and so holds it.
 func (s *dealScope) Request(ctx context.Context, ref string) (*api.DealRequest, error) {
+	if strings.TrimSpace(ref) == "" {
+		// An unset variable in a script: nothing to look up.
+		return nil, cmdutil.UsageErrorf("the request is empty: give its number (2.3) or id; 'dealctl requests ls' lists them")
+	}
 	if api.IsID(ref) && s.rows == nil {
 		return s.readRequest(ctx, ref)
 	}
