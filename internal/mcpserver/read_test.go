@@ -241,3 +241,25 @@ func TestSchemasNameEnums(t *testing.T) {
 		t.Errorf("list_requests' rows' status: %s", b)
 	}
 }
+
+// TestListRequestsRefusesBlankFilters: a filter given with nothing in it
+// is a tool error, as `dealctl requests ls` refuses it, not read as no
+// filter (which would keep every request).
+func TestListRequestsRefusesBlankFilters(t *testing.T) {
+	a := startAPI(t)
+	s := a.session(t, aliceKey, sessionOptions{})
+	for _, args := range []map[string]any{
+		{"status": []string{" "}},
+		{"category": []string{",", ""}},
+		{"assignee": "  "},
+		{"search": " "},
+	} {
+		res := s.call("list_requests", args)
+		if !res.IsError || !strings.Contains(text(res), "leave it out to keep every request") {
+			t.Errorf("list_requests(%v): error %v, %q; want a tool error saying the filter is blank", args, res.IsError, text(res))
+		}
+	}
+	if all := callOK[ListRequestsOut](s, "list_requests", map[string]any{"status": []string{}}); all.Matched == 0 {
+		t.Errorf("an empty list of statuses: matched %d, want every request", all.Matched)
+	}
+}

@@ -41,6 +41,11 @@ type ListRequestsOut struct {
 // filterOf is list_requests' filters, checked and resolved: the
 // matching is domain.ListFilter's, which `dealctl requests ls` shares.
 func (s *Server) filterOf(ctx context.Context, sc *scope, in ListRequestsIn) (*domain.ListFilter, error) {
+	for _, given := range []struct{ name, value string }{{"assignee", in.Assignee}, {"search", in.Search}} {
+		if given.value != "" && strings.TrimSpace(given.value) == "" {
+			return nil, fmt.Errorf("%s is blank: give a value, or leave it out to keep every request", given.name)
+		}
+	}
 	f := &domain.ListFilter{DueBefore: in.DueBefore, Search: domain.SearchQuery(in.Search)}
 	var err error
 	if f.Statuses, err = enumList(in.Status, "status", api.RequestStatuses); err != nil {
@@ -104,6 +109,10 @@ func enumList[T ~string](vals []string, what string, allowed []T) ([]T, error) {
 			}
 			out = append(out, t)
 		}
+	}
+	if len(vals) > 0 && len(out) == 0 {
+		// Read as no filter, blanks would keep every request.
+		return nil, fmt.Errorf("%s holds no value: give %s, or leave it out to keep every request", what, orList(allowed))
 	}
 	return out, nil
 }
