@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"io"
 	"path/filepath"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/dealctl/dealctl/internal/cli/config"
@@ -76,7 +74,7 @@ See docs/mcp.md for the client configuration, the tools and the safety model.`,
 			}
 			s := mcpserver.New(mcpserver.Options{Client: c, Server: server, Deal: deal, DealID: dealID,
 				AllowWrites: allowWrites, Now: f.Now, Version: version(), TokenSecret: f.mcpTokenSecret()})
-			return s.Run(cmd.Context(), &mcp.IOTransport{Reader: io.NopCloser(f.IO.In), Writer: nopWriteCloser{f.IO.Out}})
+			return s.Run(cmd.Context(), mcpserver.StdioTransport(f.IO.In, f.IO.Out))
 		},
 	}
 	cmd.Flags().BoolVar(&allowWrites, "allow-writes", false, "offer the write tools (answer, move_status, assign, create_request, edit_request), each confirmed by the user")
@@ -102,8 +100,3 @@ func (f *Factory) mcpTokenSecret() []byte {
 	f.Warnf("confirmation tokens will not outlive this process: %v", err)
 	return nil
 }
-
-// nopWriteCloser keeps stdout open when the MCP session ends.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
