@@ -9,35 +9,17 @@ import (
 	"net/http"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/syncbuf"
 )
 
 // server is one `dealctl serve` process.
 type server struct {
 	cmd *exec.Cmd
 	url string
-	log *syncBuffer // what it wrote to stderr: the access log
-}
-
-// syncBuffer is a bytes.Buffer safe to write from the process's copier
-// while a test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	log *syncbuf.Buffer // what it wrote to stderr: the access log
 }
 
 // startServer runs `dealctl serve` on a free port of db and waits until
@@ -46,7 +28,7 @@ func startServer(t *testing.T, db string, extra ...string) *server {
 	t.Helper()
 	args := append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, extra...)
 	cmd := exec.Command(binary, args...)
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	cmd.Stderr = logs
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -30,6 +30,7 @@ import (
 	"github.com/dealctl/dealctl/internal/signing"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
+	"github.com/dealctl/dealctl/internal/syncbuf"
 	"github.com/dealctl/dealctl/internal/world"
 )
 
@@ -47,7 +48,7 @@ type env struct {
 	baseURL  string
 	smtpAddr string
 	signer   *replyaddr.Signer
-	logs     *syncBuffer
+	logs     *syncbuf.Buffer
 }
 
 type clock struct {
@@ -62,18 +63,6 @@ func (c *clock) Add(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	return newEnvOn(t, filepath.Join(t.TempDir(), "mail.db"))
@@ -83,7 +72,7 @@ func newEnv(t *testing.T) *env {
 func newEnvOn(t *testing.T, dsn string) *env {
 	t.Helper()
 	ctx := context.Background()
-	e := &env{clk: &clock{now: time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)}, logs: &syncBuffer{}}
+	e := &env{clk: &clock{now: time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)}, logs: &syncbuf.Buffer{}}
 	db, err := sqlstore.OpenWith(ctx, dsn, sqlstore.OpenOptions{Now: e.clk.Now})
 	if err != nil {
 		t.Fatal(err)

@@ -1,27 +1,15 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/syncbuf"
 )
-
-// lockedBuffer is stdout written from the session's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
 
 // TestPipedRequestsAreAllAnswered: a script pipes its requests and
 // closes stdin; every request is answered before the session ends, the
@@ -37,14 +25,14 @@ func TestPipedRequestsAreAllAnswered(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"four","method":"tools/call","params":{"name":"whoami","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_request","arguments":{"request":"2.1"}}}`,
 	}, "\n") + "\n"
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := s.Run(ctx, StdioTransport(strings.NewReader(in), &out)); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, line := range strings.Split(strings.TrimSpace(out.b.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var m struct {
 			ID    json.RawMessage `json:"id"`
 			Error json.RawMessage `json:"error"`

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dealctl/dealctl/internal/syncbuf"
 )
 
 // webhookReceiver checks signatures as a receiver would and answers the
@@ -152,7 +154,7 @@ func TestWebhookTransportErrorKeepsTheURLsTokenOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logBuf syncBuffer
+	var logBuf syncbuf.Buffer
 	w := &Worker{Store: f.st, Sender: sender, Now: func() time.Time { return t0 },
 		Log: slog.New(slog.NewTextHandler(&logBuf, nil))}
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
+	"github.com/dealctl/dealctl/internal/syncbuf"
 )
 
 func quietLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
@@ -109,7 +110,7 @@ func TestWorkerGivesUpAfterMaxAttempts(t *testing.T) {
 	srv := newSMTPServer(t)
 	srv.FailNext(100)
 	id := f.post(t, "Answer.", f.bob())[0]
-	var logBuf syncBuffer
+	var logBuf syncbuf.Buffer
 	clk := &clock{t0}
 	w := &Worker{Store: f.st, Sender: smtpSender(t, srv.URL("")), MaxAttempts: 3, Now: clk.Now,
 		Log: slog.New(slog.NewTextHandler(&logBuf, nil))}
@@ -315,19 +316,6 @@ func TestLogSenderKeepsContentAtDebug(t *testing.T) {
 		}
 	}
 }
-
-// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
 
 func contains(xs []string, x string) bool {
 	for _, v := range xs {

@@ -15,6 +15,7 @@ import (
 	"github.com/dealctl/dealctl/internal/s3test"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store"
+	"github.com/dealctl/dealctl/internal/syncbuf"
 )
 
 // TestS3DownloadAcrossMigration: a /dl download of a file the database
@@ -28,7 +29,7 @@ func TestS3DownloadAcrossMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log logBuffer
+	var log syncbuf.Buffer
 	e := newEnv(t, func(c *server.Config) {
 		c.Objects = objects
 		c.Logger = slog.New(slog.NewTextHandler(&log, nil))

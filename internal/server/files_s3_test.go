@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
+	"github.com/dealctl/dealctl/internal/syncbuf"
 )
 
 // filesEnv=s3 runs the suite with every seeded file's bytes moved to a
@@ -89,26 +89,8 @@ func TestFileCasesOnS3(t *testing.T) {
 	}
 }
 
-// logBuffer collects a server's log for a test to read.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // newS3Env serves the test world with its files in a fresh bucket.
-func newS3Env(t *testing.T, proxy bool, log *logBuffer) (*env, *blob.S3) {
+func newS3Env(t *testing.T, proxy bool, log *syncbuf.Buffer) (*env, *blob.S3) {
 	t.Helper()
 	var objects *blob.S3
 	e := newEnv(t, func(c *server.Config) {
@@ -190,7 +172,7 @@ func TestS3FileStillInDatabase(t *testing.T) {
 // for the caller and an error in the log for the operator.
 func TestS3ObjectMissingIs404(t *testing.T) {
 	t.Parallel()
-	var log logBuffer
+	var log syncbuf.Buffer
 	e, objects := newS3Env(t, true, &log)
 	falcon := e.deal("falcon")
 	f, err := e.st.File(context.Background(), falcon, e.fileID(certPDF))

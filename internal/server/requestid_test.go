@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dealctl/dealctl/internal/server"
+	"github.com/dealctl/dealctl/internal/syncbuf"
 )
 
 // A caller's X-Request-Id is echoed and logged only when it is a safe,
@@ -15,7 +16,7 @@ import (
 // caller puts raw bytes in the log or the answer.
 func TestRequestIDIsKeptOnlyWhenSafe(t *testing.T) {
 	t.Parallel()
-	log := &lockedBuffer{}
+	log := &syncbuf.Buffer{}
 	e := newEnv(t, func(c *server.Config) { c.Logger = slog.New(slog.NewJSONHandler(log, nil)) })
 	for _, id := range []string{"3f2c9a1e-7b4d-4f0e-9c1a-2b3c4d5e6f70", "trace_01J9:span.7"} {
 		rec := httptest.NewRecorder()

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,30 +18,13 @@ import (
 	"github.com/dealctl/dealctl/internal/pgtest"
 	"github.com/dealctl/dealctl/internal/server"
 	"github.com/dealctl/dealctl/internal/store/sqlstore"
+	"github.com/dealctl/dealctl/internal/syncbuf"
 	"github.com/dealctl/dealctl/internal/world"
 )
 
-// lockedBuffer is a log sink the server and the test share.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // schemaEnv serves testdata/world.yaml on the database dsn names, logging
 // into the returned buffer.
-func schemaEnv(t *testing.T, dsn string) (*env, *lockedBuffer) {
+func schemaEnv(t *testing.T, dsn string) (*env, *syncbuf.Buffer) {
 	t.Helper()
 	ctx := context.Background()
 	clk := &clock{now: t0.Add(time.Hour)}
@@ -56,7 +37,7 @@ func schemaEnv(t *testing.T, dsn string) (*env, *lockedBuffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &syncbuf.Buffer{}
 	ts := httptest.NewUnstartedServer(nil)
 	srv, err := server.New(ctx, server.Config{Store: st, BaseURL: "http://" + ts.Listener.Addr().String(), Now: clk.Now,
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})

@@ -11,11 +11,11 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dealctl/dealctl/internal/cmdutil"
+	"github.com/dealctl/dealctl/internal/syncbuf"
 )
 
 func TestListenSaysWhatIsWrongWithAddr(t *testing.T) {
@@ -34,31 +34,13 @@ func TestListenSaysWhatIsWrongWithAddr(t *testing.T) {
 	}
 }
 
-// lockedBuffer collects what a running server logs.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // startServe runs `dealctl serve` in process until the test ends and
 // returns the lines it printed up to the start-up line, and its log.
-func startServe(t *testing.T, o *serveOptions) ([]string, *lockedBuffer) {
+func startServe(t *testing.T, o *serveOptions) ([]string, *syncbuf.Buffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	logs := &lockedBuffer{}
+	logs := &syncbuf.Buffer{}
 	done := make(chan error, 1)
 	go func() {
 		err := runServe(ctx, o, pw, logs)
