@@ -24,7 +24,7 @@ func (db *DB) Ref(ctx context.Context, kind, name string) (string, error) {
 // Apply runs fn in one write transaction. Deals it touches get their
 // version bumped so that cached lists are not served stale.
 func (db *DB) Apply(ctx context.Context, fn func(tx store.AdminTx) error) error {
-	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		a := &adminTx{ctx: ctx, db: db, tx: tx, touched: map[string]bool{}, moved: map[string]bool{}}
 		return fn(a)
 	})})
@@ -295,7 +295,7 @@ func (db *DB) RevokeAPIKey(ctx context.Context, idOrPrefix string, at time.Time)
 
 // SetDealArchived archives or unarchives a deal.
 func (db *DB) SetDealArchived(ctx context.Context, dealID string, archived bool) error {
-	return db.writeTx(ctx, writeOp{deal: dealID, shared: true, fn: noDeal(func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{deal: dealID, shared: true, fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, db.q("UPDATE deals SET archived = ? WHERE id = ?"), archived, dealID)
 		return err
 	})})
@@ -336,7 +336,7 @@ func (db *DB) attach(ctx context.Context, f store.File, put func(tx *sql.Tx) (st
 	if err := db.read.QueryRowContext(ctx, db.q("SELECT internal FROM messages WHERE deal_id = ? AND id = ?"), f.DealID, f.MessageID).Scan(&internal); err != nil {
 		return f, notFound(err)
 	}
-	err := db.writeTx(ctx, writeOp{deal: f.DealID, shared: !internal, fn: func(tx *sql.Tx, rec *recorder) error {
+	err := db.writeTx(ctx, writeOp{deal: f.DealID, shared: !internal, fn: func(ctx context.Context, tx *sql.Tx, rec *recorder) error {
 		m, err := scanMessage(tx.QueryRowContext(ctx, db.q("SELECT "+messageCols+" FROM messages WHERE deal_id = ? AND id = ?"), f.DealID, f.MessageID))
 		if err != nil {
 			return notFound(err)

@@ -52,7 +52,7 @@ func (db *DB) PutBlob(ctx context.Context, r io.Reader) (blob.Info, error) {
 		}
 	}
 	info := h.Info()
-	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error { return db.namePending(ctx, tx, pending, info) })})
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error { return db.namePending(ctx, tx, pending, info) })})
 	if err != nil {
 		db.dropChunks(ctx, pending)
 		return blob.Info{}, err
@@ -141,7 +141,7 @@ func (db *DB) BlobsIn(ctx context.Context, storage string) ([]blob.Info, error) 
 // MovedToObjectStore records that a content's bytes are now in the object
 // store (verified by the caller) and removes them from the database.
 func (db *DB) MovedToObjectStore(ctx context.Context, sha string) error {
-	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, db.q("UPDATE blobs SET storage = ?, data = ? WHERE sha256 = ? AND storage = ?"),
 			store.BlobInObjectStore, []byte{}, sha, store.BlobInDatabase)
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 // needs the counts before the DELETE is sent.
 func (db *DB) DeleteRequest(ctx context.Context, dealID, id string, check store.DeleteCheck) (store.Request, error) {
 	var out store.Request
-	err := db.writeTx(ctx, writeOp{deal: dealID, shared: true, fn: func(tx *sql.Tx, rec *recorder) error {
+	err := db.writeTx(ctx, writeOp{deal: dealID, shared: true, fn: func(ctx context.Context, tx *sql.Tx, rec *recorder) error {
 		r, err := getRequest(ctx, db, tx, dealID, id)
 		if err != nil {
 			return err

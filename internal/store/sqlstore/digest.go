@@ -53,7 +53,7 @@ const insertDigestNotification = "INSERT INTO notifications (" + notificationCol
 // primary key (person, slot) stops a duplicate should that ever fail.
 func (db *DB) ClaimDigest(ctx context.Context, r store.DigestRecord, n *store.Notification) (bool, error) {
 	claimed := false
-	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		lock := "SELECT id FROM people WHERE id = ?"
 		if db.dialect == Postgres {
 			// NO KEY: posts by the person (whose foreign keys take KEY
@@ -117,7 +117,7 @@ func sameInstant(a, b *time.Time) bool {
 // SetDigestOptOut turns a person's digest off or back on.
 func (db *DB) SetDigestOptOut(ctx context.Context, personID string, optOut bool) (bool, error) {
 	changed := false
-	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) (err error) {
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) (err error) {
 		changed, err = setDigestOptOut(ctx, db, tx, personID, optOut, db.now())
 		return err
 	})})

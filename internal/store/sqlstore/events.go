@@ -113,7 +113,7 @@ func (db *DB) RecordEvents(ctx context.Context, dealID string, events ...store.E
 	if len(events) == 0 {
 		return nil
 	}
-	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		rec := &recorder{dealID: dealID}
 		if err := tx.QueryRowContext(ctx, db.q("UPDATE deals SET event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq"), dealID).Scan(&rec.seq); err != nil {
 			return notFound(err)

@@ -51,7 +51,7 @@ func (db *DB) HoldReply(ctx context.Context, h store.HeldReply, confirm store.No
 	if h.State == "" {
 		h.State = store.HeldStateHeld
 	}
-	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, db.q("INSERT INTO held_replies ("+heldCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, NULL)"),
 			h.ID, h.Token, h.DealID, h.RequestID, h.PersonID, h.Sender, h.Subject, h.Text, h.State, h.ConfirmHash,
 			micros(h.ConfirmExpires), micros(h.CreatedAt), micros(h.ExpiresAt), false); err != nil {
@@ -116,7 +116,7 @@ func (db *DB) DecideHeldReply(ctx context.Context, id string, d store.HeldDecisi
 	if d.MessageID != "" {
 		message = d.MessageID
 	}
-	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, db.q("UPDATE held_replies SET state = ?, decided_at = ?, decided_by = ?, on_behalf = ?, message_id = ? WHERE id = ? AND state = ?"),
 			d.State, micros(d.At), d.By, d.OnBehalf, message, id, store.HeldStateHeld)
 		if err != nil {
@@ -131,7 +131,7 @@ func (db *DB) DecideHeldReply(ctx context.Context, id string, d store.HeldDecisi
 
 // ReleaseHeldReply puts a decided reply back to held.
 func (db *DB) ReleaseHeldReply(ctx context.Context, id string) error {
-	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, db.q("UPDATE held_replies SET state = ?, decided_at = NULL, decided_by = NULL, on_behalf = ?, message_id = NULL WHERE id = ?"),
 			store.HeldStateHeld, false, id)
 		return err
@@ -140,7 +140,7 @@ func (db *DB) ReleaseHeldReply(ctx context.Context, id string) error {
 
 // SetHeldReplyMessage records the message a posted reply became.
 func (db *DB) SetHeldReplyMessage(ctx context.Context, id, messageID string) error {
-	return db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	return db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, db.q("UPDATE held_replies SET message_id = ? WHERE id = ?"), messageID, id)
 		return mapErr(err)
 	})})

@@ -16,7 +16,7 @@ import (
 func (db *DB) ReserveResponse(ctx context.Context, keyID, idemKey string, r store.SavedResponse, expireBefore, staleBefore time.Time) (store.SavedResponse, bool, error) {
 	var kept store.SavedResponse
 	reserved := false
-	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		if err := db.purgeExpired(ctx, tx, expireBefore); err != nil {
 			return err
 		}

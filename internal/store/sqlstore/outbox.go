@@ -19,7 +19,7 @@ import (
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]store.Notification, error) {
 	var out []store.Notification
 	until := now.Add(lease)
-	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		query, args := claimDueSQLite, []any{micros(until), micros(now), limit}
 		if db.dialect == Postgres {
 			query, args = db.q(claimDuePostgres), []any{micros(now), limit, micros(until)}
@@ -70,7 +70,7 @@ func (db *DB) RenewClaims(ctx context.Context, claims []store.Notification, unti
 		return nil, nil
 	}
 	var held []string
-	err := db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if db.dialect == SQLite {
 			pairs := make([][2]any, len(claims))

@@ -22,7 +22,9 @@ func BenchmarkPostMessageNotifying(b *testing.B) {
 	for _, people := range []int{0, 8} {
 		b.Run(fmt.Sprintf("notify %d", people), func(b *testing.B) {
 			db, w := benchWorld(b)
-			ctx := context.Background()
+			// With a deadline, as the API gives every call (internal/server/deadline.go).
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
 			body := strings.Repeat("A new answer on request 1 of Project Bench. ", 10)
 			partial := api.StatusPartial
 			measureCPU(b, func() {

@@ -73,7 +73,16 @@ func (p *preparedReads) QueryContext(ctx context.Context, query string, args ...
 	return s.QueryContext(ctx, args...)
 }
 
+// QueryRowContext runs a read of one row. On SQLite (where statements
+// are kept) it runs to its end once started, like a write of a group
+// (steady): every such read finds its row by key in microseconds, and a
+// context that can end costs each statement two goroutines, the
+// driver's watch and database/sql's, on the path of nearly every call.
+// A context that has ended already still refuses the read.
 func (p *preparedReads) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if p.prepare && ctx.Err() == nil {
+		ctx = steady(ctx)
+	}
 	s, err := p.stmt(ctx, query)
 	if err != nil || s == nil {
 		// Unprepared, the query reports its own error through the row.

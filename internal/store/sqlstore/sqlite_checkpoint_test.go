@@ -18,7 +18,7 @@ func TestSQLiteLogCheckpointedBesideTheWriter(t *testing.T) {
 	if _, err := db.write.Exec("CREATE TABLE checkpointed (n INTEGER)"); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.writeTx(context.Background(), writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	if err := db.writeTx(context.Background(), writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.Exec("INSERT INTO checkpointed (n) VALUES (42)")
 		return err
 	})}); err != nil {

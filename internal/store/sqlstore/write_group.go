@@ -29,10 +29,10 @@ import (
 // is durable. SQLite rolls a whole transaction back on some errors (a full
 // disk, an I/O error, an interrupted statement): the savepoint is gone
 // then, and every write of the group fails with that error; none was
-// reported yet. A statement is interrupted when its write's context
-// ends; the statements run with the contexts their callers gave, so the
-// API server does not cancel a write's context when its client goes away
-// (internal/server/deadline.go), only at its deadline. A write alone (no
+// reported yet. A write's statements are never interrupted (steady): its
+// context is checked when its turn comes, and a write whose call ended
+// by then is skipped; a deadline that passes while its statements run
+// no longer rolls back the group. A write alone (no
 // one else waiting) takes no savepoint: on a quiet server it runs exactly
 // as it did before groups.
 //
@@ -190,12 +190,12 @@ func (db *DB) commitGroup(batch []*groupedWrite) {
 			continue
 		}
 		if alone {
-			if w.err = w.body(w.ctx, tx); w.err != nil {
+			if w.err = w.body(steady(w.ctx), tx); w.err != nil {
 				return
 			}
 			continue
 		}
-		if err := db.inSavepoint(ctx, tx, w); err != nil {
+		if err := db.inSavepoint(steady(ctx), tx, w); err != nil {
 			failAll(fmt.Errorf("the transaction this write shared with others was lost: %w", err))
 			return
 		}
@@ -214,7 +214,7 @@ func (db *DB) inSavepoint(ctx context.Context, tx *sql.Tx, w *groupedWrite) erro
 	if _, err := in.ExecContext(ctx, savepointSQL); err != nil {
 		return err
 	}
-	if w.err = w.body(w.ctx, tx); w.err != nil {
+	if w.err = w.body(steady(w.ctx), tx); w.err != nil {
 		if _, err := in.ExecContext(ctx, rollbackToSavepointSQL); err != nil {
 			return w.err // SQLite rolled the whole transaction back
 		}
@@ -230,10 +230,22 @@ const (
 	releaseSavepointSQL    = "RELEASE grouped_write"
 )
 
-// groupContext bounds the group's own statements (BEGIN, the savepoints,
-// COMMIT) by the latest deadline of its writes, and cancels them with no
-// single caller: one caller that goes away must not roll back the
-// others' writes.
+// steady is ctx without its end, for the statements of a write taken
+// into a group. A write's context is checked before its turn (a write
+// whose call ended by then is skipped); once its statements start they
+// run to the end. An interrupted statement makes SQLite roll back the
+// whole transaction, so a deadline that passed in the middle of one
+// write failed every write of its group; and the SQLite driver watches a
+// statement's context with a goroutine of its own (database/sql one more
+// for each row set), two goroutines to start and wake per statement on
+// the one connection every write waits for. The group's statements are
+// short ones on rows found by key; the transaction itself still ends at
+// the group's latest deadline (groupContext).
+func steady(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
+// groupContext bounds the group's transaction (its BEGIN and COMMIT) by
+// the latest deadline of its writes, and ends it with no single caller:
+// one caller that goes away must not roll back the others' writes.
 func groupContext(batch []*groupedWrite) (context.Context, context.CancelFunc) {
 	var latest time.Time
 	for _, w := range batch {

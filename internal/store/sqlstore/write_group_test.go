@@ -26,7 +26,7 @@ func newGroupTest(t *testing.T) *groupTest {
 
 // insert is a write of row n that then does what after says.
 func (g *groupTest) insert(ctx context.Context, n int, after func(tx *sql.Tx) error) error {
-	return g.db.writeTx(ctx, writeOp{fn: noDeal(func(tx *sql.Tx) error {
+	return g.db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO grouped_rows (n) VALUES (?)", n); err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func (g *groupTest) queued(n int) {
 func (g *groupTest) holdWriter() (release func()) {
 	running, proceed, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
-		done <- g.db.writeTx(context.Background(), writeOp{fn: noDeal(func(*sql.Tx) error {
+		done <- g.db.writeTx(context.Background(), writeOp{fn: noDeal(func(context.Context, *sql.Tx) error {
 			close(running)
 			<-proceed
 			return nil
@@ -279,5 +279,49 @@ func TestGroupWritesInArrivalOrder(t *testing.T) {
 	}
 	if want := []int{0, 1, 2, 3, 4, 5, 6, 7}; !slices.Equal(got, want) {
 		t.Errorf("written in the order %v, want %v", got, want)
+	}
+}
+
+// A write whose call ends while its statements run is written whole, and
+// so are the other writes of its group: once a write's turn has come,
+// its statements are not interrupted (steady). Alone, the same.
+func TestGroupWriteEndingMidwayIsWritten(t *testing.T) {
+	for _, grouped := range []bool{true, false} {
+		g := newGroupTest(t)
+		var release func()
+		if grouped {
+			release = g.holdWriter()
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		ending := make(chan error, 1)
+		go func() {
+			ending <- g.db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
+				if _, err := tx.ExecContext(ctx, "INSERT INTO grouped_rows (n) VALUES (1)"); err != nil {
+					return err
+				}
+				cancel() // the call ends between two statements of its write
+				_, err := tx.ExecContext(ctx, "INSERT INTO grouped_rows (n) VALUES (2)")
+				return err
+			})})
+		}()
+		want := []int{1, 2}
+		if grouped {
+			g.queued(2)
+			other := make(chan error, 1)
+			go func() { other <- g.insert(context.Background(), 3, nil) }()
+			g.queued(3)
+			release()
+			if err := <-other; err != nil {
+				t.Errorf("the other write of the group: %v", err)
+			}
+			want = []int{1, 2, 3}
+		}
+		if err := <-ending; err != nil {
+			t.Errorf("grouped %v: the write whose call ended midway = %v, want it written", grouped, err)
+		}
+		if got := g.rows(); !slices.Equal(got, want) {
+			t.Errorf("grouped %v: rows %v, want %v", grouped, got, want)
+		}
+		cancel()
 	}
 }

@@ -44,8 +44,9 @@ type writeOp struct {
 	// the row inside the transaction. fn is not used then.
 	request string
 	plan    requestPlan
-	// fn is the write; rec is nil unless deal is set.
-	fn func(tx *sql.Tx, rec *recorder) error
+	// fn is the write; rec is nil unless deal is set. Its statements
+	// run with ctx, which on SQLite cannot end mid-write (commitGroup).
+	fn func(ctx context.Context, tx *sql.Tx, rec *recorder) error
 }
 
 // writeTx runs op in one write transaction and commits it.
@@ -54,7 +55,7 @@ func (db *DB) writeTx(ctx context.Context, op writeOp) error {
 		if db.dialect == Postgres {
 			return db.pipelineOnRequest(ctx, op.deal, op.request, op.shared, op.plan)
 		}
-		op.fn = func(tx *sql.Tx, rec *recorder) error {
+		op.fn = func(ctx context.Context, tx *sql.Tx, rec *recorder) error {
 			r, err := getRequest(ctx, db, preparedTx{db, tx}, op.deal, op.request)
 			if err != nil {
 				return err
@@ -81,7 +82,7 @@ func (db *DB) writeTx(ctx context.Context, op writeOp) error {
 			rec = newRecorder(ctx, op.deal)
 			rec.seq = seq
 		}
-		if err := op.fn(tx, rec); err != nil {
+		if err := op.fn(ctx, tx, rec); err != nil {
 			return err
 		}
 		if rec != nil {
@@ -104,6 +105,6 @@ func (db *DB) writeTx(ctx context.Context, op writeOp) error {
 }
 
 // noDeal adapts a write that records no events to writeOp.fn.
-func noDeal(fn func(tx *sql.Tx) error) func(*sql.Tx, *recorder) error {
-	return func(tx *sql.Tx, _ *recorder) error { return fn(tx) }
+func noDeal(fn func(ctx context.Context, tx *sql.Tx) error) func(context.Context, *sql.Tx, *recorder) error {
+	return func(ctx context.Context, tx *sql.Tx, _ *recorder) error { return fn(ctx, tx) }
 }

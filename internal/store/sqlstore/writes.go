@@ -78,7 +78,7 @@ func (db *DB) CreateRequest(ctx context.Context, r store.Request) (store.Request
 	}
 	r.CreatedAt, r.UpdatedAt = fromMicros(micros(r.CreatedAt)), fromMicros(micros(r.UpdatedAt))
 	r.StatusChangedAt = roundPtr(r.StatusChangedAt)
-	err := db.writeTx(ctx, writeOp{deal: r.DealID, shared: true, fn: func(tx *sql.Tx, rec *recorder) error {
+	err := db.writeTx(ctx, writeOp{deal: r.DealID, shared: true, fn: func(ctx context.Context, tx *sql.Tx, rec *recorder) error {
 		if r.Number == "" {
 			n, err := nextNumber(ctx, db, tx, r.DealID, r.ParentID)
 			if err != nil {
