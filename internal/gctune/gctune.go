@@ -60,11 +60,15 @@ func ForLongRuns() {
 // ServerLimit sets, for `dealctl serve`, a soft memory limit made of
 // the bytes its list cache may hold (cacheBytes; 0: no cache, no limit):
 // the cache full, plus serverReserve for the rest of what the server
-// keeps live, and half as much again for the garbage made between two
-// collections. Go's target alone lets the heap grow to twice what is
-// live: with a 64-deal world's lists kept (about 45 MB live) that was
-// 150–200 MiB resident, where the limit keeps it near 100 MiB of Go
-// memory. While the live heap is well under the limit, it only brings
+// keeps live, and a quarter as much again for the garbage made between
+// two collections. Go's target alone lets the heap grow to twice what
+// is live: with a 64-deal world's lists kept (about 45 MB live) that was
+// 150–200 MiB resident. A half as much again (120 MiB by default) kept
+// the server at 141 MiB resident on one core but 165 MiB on eight, where
+// more garbage is made between two collections and SQLite's connections
+// (two a core) hold more; a quarter (100 MiB) kept it at 146 MiB on
+// eight cores, with no loss of calls a second (docs/server.md, "Scaling
+// with cores", session 12). While the live heap is well under the limit, it only brings
 // collections forward; a server that keeps more than its cache and
 // reserve collects more often, up to the runtime's cap on the CPU it
 // gives the collector (docs/server.md, "Scaling with cores"). It
@@ -74,7 +78,7 @@ func ServerLimit(cacheBytes int64) int64 {
 	if userSet() || cacheBytes <= 0 {
 		return 0
 	}
-	limit := (cacheBytes + serverReserve) / 2 * 3
+	limit := (cacheBytes + serverReserve) / 4 * 5
 	debug.SetMemoryLimit(limit)
 	return limit
 }

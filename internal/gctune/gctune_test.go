@@ -58,7 +58,7 @@ func withoutGCEnv(env []string) []string {
 }
 
 // TestServerLimit: serve's soft memory limit is the list cache's budget
-// and the reserve, half as much again; none without a cache, and none
+// and the reserve, a quarter as much again; none without a cache, and none
 // when GOGC or GOMEMLIMIT is set (each in a child process, with the
 // environment asked for).
 func TestServerLimit(t *testing.T) {
@@ -74,7 +74,7 @@ func TestServerLimit(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{nil, "limit 100663296 100663296"}, // (48 + 16) MiB × 1.5 = 96 MiB
+		{nil, "limit 83886080 83886080"}, // (48 + 16) MiB × 1.25 = 80 MiB
 		{[]string{"GOGC=250"}, "limit 0 " + strconv.FormatInt(math.MaxInt64, 10)},
 		{[]string{"GOMEMLIMIT=1GiB"}, "limit 0 1073741824"},
 	} {
