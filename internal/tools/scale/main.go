@@ -339,49 +339,6 @@ func watchQuiet(s *server, quiet time.Duration) []quietSample {
 	return samples
 }
 
-func printRow(r row) {
-	fmt.Printf("%d core(s): list 304 %.0f/s, one request %.0f/s, list 200 %.0f/s, post %.0f/s (p50 %.1f ms, p99 %.1f ms, server CPU %.2f ms + database %.2f ms a post), mixed with deltas %.0f/s (posts p50 %.1f ms, p99 %.1f ms), mixed with whole lists %.0f/s (posts p50 %.1f ms, p99 %.1f ms), RSS %.0f MiB (peak %.0f)\n",
-		r.cores, r.list304.perSecond(), r.request200.perSecond(), r.list200.perSecond(), r.post.perSecond(), r.post.postMillis(0.5), r.post.postMillis(0.99), r.postCPUms, r.postDBCPUms,
-		r.mixed.perSecond(), r.mixed.postMillis(0.5), r.mixed.postMillis(0.99), r.mixedWhole.perSecond(), r.mixedWhole.postMillis(0.5), r.mixedWhole.postMillis(0.99), r.rss, r.peakRSS)
-	fmt.Printf("%d core(s), server CPU a call: list 304 %.0f µs, one request %.0f µs, list 200 %.0f µs, post %.0f µs, mixed with deltas %.0f µs, mixed with whole lists %.0f µs (list 304 / mixed: %.0f %%)\n",
-		r.cores, r.list304.cpuMicros, r.request200.cpuMicros, r.list200.cpuMicros, r.post.cpuMicros, r.mixed.cpuMicros, r.mixedWhole.cpuMicros,
-		100*r.list304.cpuMicros/r.mixed.cpuMicros)
-	if len(r.quietRSS) > 0 {
-		fmt.Printf("%d core(s), quiet: RSS %.0f MiB at the end of the mixed load", r.cores, r.rss)
-		for _, q := range r.quietRSS {
-			fmt.Printf(", %.0f after %s", q.rss, q.after)
-		}
-		fmt.Println(" without calls")
-	}
-	for name, res := range map[string]result{"list 304": r.list304, "one request": r.request200, "list 200": r.list200, "post": r.post, "mixed": r.mixed, "mixed whole": r.mixedWhole} {
-		if res.errors > 0 || len(res.unwanted) > 0 {
-			fmt.Printf("  %s: %d errors, unexpected statuses %v\n", name, res.errors, res.unwanted)
-		}
-	}
-}
-
-func printTable(rows []row, o options) {
-	fmt.Printf("\n%d deals × %d rows, %d keys, %d calls in flight, %.0f s a cell", o.shape.deals, o.shape.rows, o.shape.keys, o.workers, o.seconds)
-	if o.rounds > 1 {
-		fmt.Printf(" (list 304 and mixed in %d rounds taken in turn)", o.rounds)
-	}
-	fmt.Print("\n\n")
-	fmt.Println("| server cores | list 304 | one request 200 | list 200 | post | post p50 / p99 | mixed, deltas | its posts p50 / p99 | mixed / pure poll | mixed, whole lists | its posts p50 / p99 | RSS MiB (peak) |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, r := range rows {
-		fmt.Printf("| %d | %.0f | %.0f | %.0f | %.0f | %.1f / %.1f ms | %.0f | %.1f / %.1f ms | %.0f %% | %.0f | %.1f / %.1f ms | %.0f (%.0f) |\n",
-			r.cores, r.list304.perSecond(), r.request200.perSecond(), r.list200.perSecond(), r.post.perSecond(),
-			r.post.postMillis(0.5), r.post.postMillis(0.99), r.mixed.perSecond(), r.mixed.postMillis(0.5), r.mixed.postMillis(0.99),
-			100*r.mixed.perSecond()/r.list304.perSecond(), r.mixedWhole.perSecond(), r.mixedWhole.postMillis(0.5), r.mixedWhole.postMillis(0.99), r.rss, r.peakRSS)
-	}
-	if len(rows) > 1 {
-		first, last := rows[0], rows[len(rows)-1]
-		fmt.Printf("\n%d-core / %d-core: list 304 %.1f×, one request %.1f×, list 200 %.1f×, post %.1f×, mixed %.1f×\n",
-			last.cores, first.cores, last.list304.perSecond()/first.list304.perSecond(), last.request200.perSecond()/first.request200.perSecond(),
-			last.list200.perSecond()/first.list200.perSecond(), last.post.perSecond()/first.post.perSecond(), last.mixed.perSecond()/first.mixed.perSecond())
-	}
-}
-
 // measureBig times, on deal "big", the first list read after a one-row
 // write (time to the first byte: the server's work before it answers),
 // and what a client holding the previous version is sent.
