@@ -20,11 +20,12 @@ const DefaultDBTimeout = 8 * time.Second
 // and is left alone.
 //
 // A write is not cancelled when its client goes away, only by the
-// deadline: on SQLite it may share its transaction with other callers'
-// writes (write_group.go), and a statement interrupted by one caller's
-// cancellation makes SQLite roll back the whole transaction, failing
-// every write of the group. A client that left cannot tell whether its
-// write was made either way, and retries it with its Idempotency-Key.
+// deadline: a write that has begun is finished, whoever still waits for
+// it. (On SQLite it may share its transaction with other callers'
+// writes, write_group.go, whose statements are not interrupted at all
+// once their turn has come; a write that is still queued at its deadline
+// is skipped.) A client that left cannot tell whether its write was made
+// either way, and retries it with its Idempotency-Key.
 func (s *Server) bounded(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, "/api/") {

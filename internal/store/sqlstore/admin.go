@@ -306,7 +306,7 @@ func (db *DB) SetDealArchived(ctx context.Context, dealID string, archived bool)
 // internal flag never changes, so it is read before the transaction,
 // which must know it from the start.)
 func (db *DB) AttachFile(ctx context.Context, f store.File, data []byte) (store.File, error) {
-	return db.attach(ctx, f, func(tx *sql.Tx) (string, int64, error) {
+	return db.attach(ctx, f, func(ctx context.Context, tx *sql.Tx) (string, int64, error) {
 		sha, err := putBlob(ctx, db, tx, data)
 		return sha, int64(len(data)), err
 	})
@@ -319,7 +319,7 @@ func (db *DB) AttachBlob(ctx context.Context, f store.File) (store.File, error) 
 	if f.Size == nil {
 		return f, fmt.Errorf("AttachBlob: the file's size is not set")
 	}
-	return db.attach(ctx, f, func(tx *sql.Tx) (string, int64, error) {
+	return db.attach(ctx, f, func(ctx context.Context, tx *sql.Tx) (string, int64, error) {
 		var size int64
 		err := tx.QueryRowContext(ctx, db.q("SELECT size FROM blobs WHERE sha256 = ?"), f.SHA256).Scan(&size)
 		if err == nil && size != *f.Size {
@@ -331,7 +331,7 @@ func (db *DB) AttachBlob(ctx context.Context, f store.File) (store.File, error) 
 
 // attach writes the file row; put, inside the transaction, names the
 // content and its size.
-func (db *DB) attach(ctx context.Context, f store.File, put func(tx *sql.Tx) (string, int64, error)) (store.File, error) {
+func (db *DB) attach(ctx context.Context, f store.File, put func(ctx context.Context, tx *sql.Tx) (string, int64, error)) (store.File, error) {
 	var internal bool
 	if err := db.read.QueryRowContext(ctx, db.q("SELECT internal FROM messages WHERE deal_id = ? AND id = ?"), f.DealID, f.MessageID).Scan(&internal); err != nil {
 		return f, notFound(err)
@@ -349,7 +349,7 @@ func (db *DB) attach(ctx context.Context, f store.File, put func(tx *sql.Tx) (st
 			return err
 		}
 		f.Kind = api.FileKindFile
-		sha, size, err := put(tx)
+		sha, size, err := put(ctx, tx)
 		if err != nil {
 			return err
 		}

@@ -52,7 +52,11 @@ func (db *DB) PutBlob(ctx context.Context, r io.Reader) (blob.Info, error) {
 		}
 	}
 	info := h.Info()
-	err := db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error { return db.namePending(ctx, tx, pending, info) })})
+	// Naming the chunks rewrites every one of them (a gigabyte for a
+	// large file): unlike the short statements of other writes (steady),
+	// it stays stoppable by its caller, so it runs with the caller's ctx.
+	callerCtx := ctx
+	err := db.writeTx(ctx, writeOp{fn: noDeal(func(_ context.Context, tx *sql.Tx) error { return db.namePending(callerCtx, tx, pending, info) })})
 	if err != nil {
 		db.dropChunks(ctx, pending)
 		return blob.Info{}, err

@@ -78,9 +78,13 @@ func (p *preparedReads) QueryContext(ctx context.Context, query string, args ...
 // (steady): every such read finds its row by key in microseconds, and a
 // context that can end costs each statement two goroutines, the
 // driver's watch and database/sql's, on the path of nearly every call.
-// A context that has ended already still refuses the read.
+// But only while the pool has a connection idle: database/sql waits for
+// a connection with the statement's context, and a read that has to
+// wait for one (every connection taken, on a disk that stopped
+// answering, say) must still end at its deadline. A context that has
+// ended already refuses the read.
 func (p *preparedReads) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if p.prepare && ctx.Err() == nil {
+	if p.prepare && ctx.Err() == nil && p.pool.Stats().Idle > 0 {
 		ctx = steady(ctx)
 	}
 	s, err := p.stmt(ctx, query)

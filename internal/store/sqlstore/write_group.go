@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -29,12 +30,14 @@ import (
 // is durable. SQLite rolls a whole transaction back on some errors (a full
 // disk, an I/O error, an interrupted statement): the savepoint is gone
 // then, and every write of the group fails with that error; none was
-// reported yet. A write's statements are never interrupted (steady): its
+// reported yet. A write's statements are not interrupted (steady): its
 // context is checked when its turn comes, and a write whose call ended
 // by then is skipped; a deadline that passes while its statements run
-// no longer rolls back the group. A write alone (no
-// one else waiting) takes no savepoint: on a quiet server it runs exactly
-// as it did before groups.
+// no longer rolls back the others of its group. The group's latest
+// deadline still ends its transaction, after the statement running, and
+// every write of the group then fails with that deadline (groupLost). A
+// write alone (no one else waiting) takes no savepoint: on a quiet server
+// it runs exactly as it did before groups.
 //
 // The queue is served in arrival order; the first writer of a group runs
 // it (the leader), and hands the turn to the next waiting writer when it
@@ -191,17 +194,18 @@ func (db *DB) commitGroup(batch []*groupedWrite) {
 		}
 		if alone {
 			if w.err = w.body(steady(w.ctx), tx); w.err != nil {
+				w.err = groupLost(ctx, w.err)
 				return
 			}
 			continue
 		}
 		if err := db.inSavepoint(steady(ctx), tx, w); err != nil {
-			failAll(fmt.Errorf("the transaction this write shared with others was lost: %w", err))
+			failAll(fmt.Errorf("the transaction this write shared with others was lost: %w", groupLost(ctx, err)))
 			return
 		}
 	}
 	err = tx.Commit()
-	failAll(err)
+	failAll(groupLost(ctx, err))
 	if err == nil {
 		db.noteWritten()
 	}
@@ -239,9 +243,24 @@ const (
 // statement's context with a goroutine of its own (database/sql one more
 // for each row set), two goroutines to start and wake per statement on
 // the one connection every write waits for. The group's statements are
-// short ones on rows found by key; the transaction itself still ends at
-// the group's latest deadline (groupContext).
+// short ones on rows found by key (the one long statement, naming a large
+// upload's chunks, runs with its caller's context: PutBlob); the
+// transaction itself still ends at the group's latest deadline
+// (groupContext, groupLost).
 func steady(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
+// groupLost is err, or the end of the group's context (ctx) when that is
+// what lost the transaction: database/sql rolls back a transaction whose
+// context ended, once the statement running is done, and what follows
+// says only that the transaction is over (sql.ErrTxDone). A deadline is
+// an answer the API gives as 503, database_unavailable; "the transaction
+// is over" would be a 500.
+func groupLost(ctx context.Context, err error) error {
+	if ended := ctx.Err(); ended != nil && errors.Is(err, sql.ErrTxDone) {
+		return ended
+	}
+	return err
+}
 
 // groupContext bounds the group's transaction (its BEGIN and COMMIT) by
 // the latest deadline of its writes, and ends it with no single caller:
