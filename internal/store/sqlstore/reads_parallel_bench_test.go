@@ -35,6 +35,21 @@ func BenchmarkParallelReads(b *testing.B) {
 			}
 		})
 	})
+	// As the API reads it: under a deadline (internal/server/deadline.go).
+	// A context that can end cost two goroutines a statement, the
+	// driver's watch and database/sql's, until one-row reads ran steady.
+	b.Run("deal row, deadline", func(b *testing.B) {
+		ctx, cancel := context.WithTimeout(ctx, time.Hour)
+		defer cancel()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if _, err := db.Deal(ctx, w.deal); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	})
 	b.Run("request view", func(b *testing.B) {
 		var next atomic.Int64
 		b.RunParallel(func(pb *testing.PB) {
