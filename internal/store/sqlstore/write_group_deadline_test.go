@@ -35,9 +35,7 @@ func TestGroupOutlivesAnEarlierDeadline(t *testing.T) {
 		})})
 	}()
 	g.queued(2)
-	other := make(chan error, 1)
-	go func() { other <- g.insert(context.Background(), 2, nil) }()
-	g.queued(3)
+	other := g.insertQueued(2, 3)
 	release()
 	if err := <-slow; err != nil {
 		t.Errorf("the write whose deadline passed while it ran = %v, want it written", err)

@@ -69,6 +69,15 @@ func (g *groupTest) queued(n int) {
 	g.t.Fatalf("fewer than %d writes queued", n)
 }
 
+// insertQueued starts a write of row n and returns once it is the
+// queue's nth write; its outcome comes on the channel returned.
+func (g *groupTest) insertQueued(n, nth int) <-chan error {
+	done := make(chan error, 1)
+	go func() { done <- g.insert(context.Background(), n, nil) }()
+	g.queued(nth)
+	return done
+}
+
 // holdWriter starts a write that waits, inside its group, until
 // released, so that the writes that come meanwhile queue behind it.
 func (g *groupTest) holdWriter() (release func()) {
@@ -307,9 +316,7 @@ func TestGroupWriteEndingMidwayIsWritten(t *testing.T) {
 		want := []int{1, 2}
 		if grouped {
 			g.queued(2)
-			other := make(chan error, 1)
-			go func() { other <- g.insert(context.Background(), 3, nil) }()
-			g.queued(3)
+			other := g.insertQueued(3, 3)
 			release()
 			if err := <-other; err != nil {
 				t.Errorf("the other write of the group: %v", err)
