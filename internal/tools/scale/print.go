@@ -41,6 +41,14 @@ func percent(a, b float64) string {
 	return fmt.Sprintf("%.0f %%", v)
 }
 
+// times is how many times b's rate a's is, for one cell on two core counts.
+func times(a, b result) string {
+	if a.calls == 0 || b.calls == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f×", a.perSecond()/b.perSecond())
+}
+
 func printRow(r row) {
 	postCPU := "—"
 	if r.post.calls > 0 {
@@ -82,16 +90,8 @@ func printTable(rows []row, o options) {
 	}
 	if len(rows) > 1 {
 		first, last := rows[0], rows[len(rows)-1]
-		times := func(pick func(row) result) string {
-			v := pick(last).perSecond() / pick(first).perSecond()
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return "—"
-			}
-			return fmt.Sprintf("%.1f×", v)
-		}
 		fmt.Printf("\n%d-core / %d-core: list 304 %s, one request %s, list 200 %s, post %s, mixed %s\n", last.cores, first.cores,
-			times(func(r row) result { return r.list304 }), times(func(r row) result { return r.request200 }),
-			times(func(r row) result { return r.list200 }), times(func(r row) result { return r.post }),
-			times(func(r row) result { return r.mixed }))
+			times(last.list304, first.list304), times(last.request200, first.request200), times(last.list200, first.list200),
+			times(last.post, first.post), times(last.mixed, first.mixed))
 	}
 }

@@ -20,6 +20,8 @@ func TestCellFigures(t *testing.T) {
 		{"cpu", cpu(ran), "81"},
 		{"latencies", latencies(ran), "4.0 / 4.0 ms"},
 		{"percent", percent(75, ran.perSecond()), "50 %"},
+		{"times, not run", times(ran, none), "—"},
+		{"times", times(result{calls: 600, seconds: 2}, ran), "2.0×"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)
