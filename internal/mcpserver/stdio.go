@@ -96,20 +96,41 @@ type requestReader struct {
 	r     io.Reader
 	p     *pendingCalls
 	lines lines
+	ended bool // the input ended after the bytes last returned
 }
 
 func (r *requestReader) Read(b []byte) (int, error) {
-	n, err := r.r.Read(b)
-	r.lines.feed(b[:n], func(line []byte) {
-		var m message
-		if json.Unmarshal(line, &m) == nil && m.request() {
-			r.p.add(1)
-		}
-	})
-	if err == io.EOF {
+	if r.ended {
 		r.p.drain(drainLimit)
+		return 0, io.EOF
 	}
-	return n, err
+	n, err := r.r.Read(b)
+	r.lines.feed(b[:n], r.count)
+	if err != io.EOF {
+		return n, err
+	}
+	// A last request need not end with a newline: the SDK reads it all
+	// the same, so it is counted too.
+	if len(r.lines.partial) > 0 {
+		r.count(r.lines.partial)
+		r.lines.partial = nil
+	}
+	if n > 0 {
+		// The SDK has not seen these bytes yet: they go first, and the
+		// end (after the wait for their answers) with the next read.
+		r.ended = true
+		return n, nil
+	}
+	r.p.drain(drainLimit)
+	return 0, io.EOF
+}
+
+// count counts line if it is a request.
+func (r *requestReader) count(line []byte) {
+	var m message
+	if json.Unmarshal(line, &m) == nil && m.request() {
+		r.p.add(1)
+	}
 }
 
 // Close leaves the process's stdin open.
