@@ -48,13 +48,6 @@ could not run" (dealctl requests ls --overdue --exit-code).`,
 			if cmd.Flags().Changed("search") && strings.TrimSpace(opts.Search) == "" {
 				return cmdutil.UsageErrorf("--search needs words, and TEXT is empty: e.g. --search accounts, or leave --search out to list every request")
 			}
-			if opts.Search != "" {
-				// As dealctl search refuses it: punctuation alone matches
-				// nothing the server's search reads.
-				if err := checkQuery(opts.Search, "--search accounts"); err != nil {
-					return err
-				}
-			}
 			if runF != nil {
 				return runF(opts)
 			}

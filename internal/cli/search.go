@@ -64,7 +64,7 @@ hits, and --limit counts those that pass; where the server found more than
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
-			if err := checkQuery(opts.Query, "dealctl search audited accounts"); err != nil {
+			if err := checkQuery(opts.Query); err != nil {
 				return err
 			}
 			if cmd.Flags().Changed("in") && strings.TrimSpace(opts.In) == "" {
@@ -173,16 +173,15 @@ func (o *SearchOptions) sayWhatIsLeftOut(res *api.SearchResults, hits []api.Sear
 // checkQuery refuses, before any call, a query the server's parser
 // (internal/search, which the server runs) finds nothing in or too much:
 // a usage error, exit 2, whether it is empty or punctuation alone.
-// example is how to give one, as the command takes it.
-func checkQuery(q, example string) error {
+func checkQuery(q string) error {
 	_, err := search.Parse(q)
 	switch {
 	case err == nil:
 		return nil
 	case strings.TrimSpace(q) == "":
-		return cmdutil.UsageErrorf("search needs words, and QUERY is empty: e.g. %s", example)
+		return cmdutil.UsageErrorf("search needs words, and QUERY is empty: e.g. dealctl search audited accounts")
 	case errors.Is(err, search.ErrQueryEmpty):
-		return cmdutil.UsageErrorf("%q has no word to search for (punctuation alone is not searched): give words, e.g. %s", q, example)
+		return cmdutil.UsageErrorf("%q has no word to search for (punctuation alone is not searched): give words, e.g. dealctl search audited accounts", q)
 	}
 	return cmdutil.UsageErrorf("%s: at most %d characters and %d words", err, search.MaxQueryLen, search.MaxTerms)
 }
