@@ -3,48 +3,69 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"modernc.org/sqlite"
 
 	"github.com/dealctl/dealctl/internal/store"
 )
 
-// longInsert writes row n with a statement that runs for a while (it
-// counts to count first): long enough to outlast a short deadline.
-func longInsert(ctx context.Context, tx *sql.Tx, n, count int) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO grouped_rows (n)
-		SELECT ? + 0 * COUNT(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT x FROM c)`, n, count)
-	return err
+// endCallMidStatement is the call that dealctl_test_end_call ends: it
+// lets a test end a write's call while SQLite runs one of its
+// statements, at a row of the test's choosing, with no timing.
+var endCallMidStatement atomic.Pointer[context.CancelFunc]
+
+func init() {
+	// dealctl_test_end_call(x) is x, and ends the call held in
+	// endCallMidStatement when x is 1.
+	sqlite.MustRegisterScalarFunction("dealctl_test_end_call", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		if x, _ := args[0].(int64); x == 1 {
+			if end := endCallMidStatement.Load(); end != nil {
+				(*end)()
+			}
+		}
+		return args[0], nil
+	})
 }
 
-// A deadline that passes while a write's statement runs does not roll
-// back the other writes of its group (an interrupted INSERT made SQLite
-// roll back the whole transaction, and every write of the group was
-// lost): the write runs to its end, and both are written.
-func TestGroupOutlivesAnEarlierDeadline(t *testing.T) {
+// A call that ends while its write's statement runs does not roll back
+// the other writes of its group: an interrupted INSERT made SQLite roll
+// back the whole transaction, and every write of the group was lost.
+// The statement runs to its end, and both writes are written.
+func TestGroupOutlivesACallEndingMidStatement(t *testing.T) {
 	g := newGroupTest(t)
 	release := g.holdWriter()
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	slow := make(chan error, 1)
+	endCallMidStatement.Store(&cancel)
+	defer endCallMidStatement.Store(nil)
+	ending := make(chan error, 1)
 	go func() {
-		slow <- g.db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
-			return longInsert(ctx, tx, 1, 3_000_000)
+		ending <- g.db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
+			// 200,000 rows after the call ends: SQLite looks for an
+			// interrupt every 1,000 steps.
+			_, err := tx.ExecContext(ctx, `INSERT INTO grouped_rows (n)
+				SELECT 1 + 0 * SUM(v) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000)
+				SELECT dealctl_test_end_call(x) AS v FROM c)`)
+			return err
 		})})
 	}()
 	g.queued(2)
 	other := g.insertQueued(2, 3)
 	release()
-	if err := <-slow; err != nil {
-		t.Errorf("the write whose deadline passed while it ran = %v, want it written", err)
+	if err := <-ending; err != nil {
+		t.Errorf("the write whose call ended in its statement = %v, want it written", err)
 	}
 	if err := <-other; err != nil {
 		t.Errorf("the other write of its group = %v, want it written", err)
 	}
 	if ctx.Err() == nil {
-		t.Log("the long statement ended before its deadline: this machine did not test the case")
+		t.Fatal("the call did not end: the test tested nothing")
 	}
 	if got, want := g.rows(), []int{1, 2}; !slices.Equal(got, want) {
 		t.Errorf("rows %v, want %v", got, want)
@@ -60,11 +81,12 @@ func TestGroupPastItsLastDeadlineFailsAsUnavailable(t *testing.T) {
 	g := newGroupTest(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
+	due, _ := ctx.Deadline()
 	err := g.db.writeTx(ctx, writeOp{fn: noDeal(func(ctx context.Context, tx *sql.Tx) error {
-		if err := longInsert(ctx, tx, 1, 3_000_000); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO grouped_rows (n) VALUES (1)"); err != nil {
 			return err
 		}
-		time.Sleep(200 * time.Millisecond) // past the deadline for sure
+		time.Sleep(time.Until(due) + 50*time.Millisecond) // past the deadline
 		_, err := tx.ExecContext(ctx, "INSERT INTO grouped_rows (n) VALUES (2)")
 		return err
 	})})
