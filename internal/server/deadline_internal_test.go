@@ -9,8 +9,10 @@ import (
 )
 
 // TestWritesOutliveTheirClient: an API write whose client went away goes
-// on, bounded by the database deadline alone (one caller's cancellation
-// would roll back the other writes of its SQLite group); a read stops.
+// on, bounded by the database deadline alone: a write begun is finished
+// on every store (a queued SQLite write and a PostgreSQL one included),
+// so its client, back with its Idempotency-Key, finds it made or not
+// made, never half-way; a read stops.
 func TestWritesOutliveTheirClient(t *testing.T) {
 	s := &Server{dbTimeout: time.Minute}
 	for method, wantCancelled := range map[string]bool{http.MethodPost: false, http.MethodPatch: false, http.MethodGet: true} {

@@ -81,8 +81,11 @@ func (p *preparedReads) QueryContext(ctx context.Context, query string, args ...
 // But only while the pool has a connection idle: database/sql waits for
 // a connection with the statement's context, and a read that has to
 // wait for one (every connection taken, on a disk that stopped
-// answering, say) must still end at its deadline. A context that has
-// ended already refuses the read.
+// answering, say) must still end at its deadline. The look and the take
+// are two steps, so a read that finds the last idle connection taken
+// between them waits without its deadline, for as long as another read
+// holds one: microseconds, except on a disk that stopped answering. A
+// context that has ended already refuses the read.
 func (p *preparedReads) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	if p.prepare && ctx.Err() == nil && p.pool.Stats().Idle > 0 {
 		ctx = steady(ctx)
