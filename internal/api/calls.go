@@ -12,9 +12,13 @@ import (
 // (a newer schema seen), and the client tells by it that a command made
 // its write before its output failed.
 func IsWriteCall(method, path string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		return false
-	}
-	return !strings.HasSuffix(path, "/download-link")
+	return !ReadOnlyMethod(method) && !strings.HasSuffix(path, "/download-link")
+}
+
+// ReadOnlyMethod reports whether a call of method only reads: GET, HEAD
+// and OPTIONS. (A download link is asked for with POST: it is no write,
+// IsWriteCall, but it hands out access, so the server reads the caller's
+// key afresh for it as for a write.)
+func ReadOnlyMethod(method string) bool {
+	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 }

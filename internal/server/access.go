@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/dealctl/dealctl/internal/api"
 	"github.com/dealctl/dealctl/internal/store"
 )
 
@@ -84,9 +85,7 @@ func accessCacheTTL(configured time.Duration) time.Duration {
 // readsOnly tells a call that changes nothing, by its method; the
 // others read access rows afresh, and those under the API are writes
 // (isWrite).
-func readsOnly(r *http.Request) bool {
-	return r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions
-}
+func readsOnly(r *http.Request) bool { return api.ReadOnlyMethod(r.Method) }
 
 // keyByPrefix reads a key and its user, from the cache unless fresh.
 func (s *Server) keyByPrefix(ctx context.Context, prefix string, fresh bool) (keyHolder, error) {
