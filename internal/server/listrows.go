@@ -89,13 +89,13 @@ func peopleKey(people []store.Person) string {
 // a set built whole. Calls that want the same set at once share one
 // build.
 func (s *Server) listRows(ctx context.Context, dc *dealCall) (*rowSet, error) {
-	return s.listRowsFrom(ctx, dc, s.lists.get(rowSlot(dc)))
+	slot := rowSlot(dc)
+	return s.listRowsFrom(ctx, dc, slot, s.lists.get(slot))
 }
 
-// listRowsFrom is listRows for a caller that looked in the cache already
-// and found cached (nil: none).
-func (s *Server) listRowsFrom(ctx context.Context, dc *dealCall, cached *rowSet) (*rowSet, error) {
-	slot := rowSlot(dc)
+// listRowsFrom is listRows for a caller that looked in the cache already,
+// at slot (rowSlot), and found cached (nil: none).
+func (s *Server) listRowsFrom(ctx context.Context, dc *dealCall, slot string, cached *rowSet) (*rowSet, error) {
 	version, context := listVersion(dc), listContext(dc)
 	if cached != nil && cached.version == version && cached.context == context {
 		return cached, nil

@@ -93,7 +93,8 @@ func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) err
 	if !api.IsID(id) {
 		return errNotFound
 	}
-	cached := s.lists.get(rowSlot(dc))
+	slot := rowSlot(dc)
+	cached := s.lists.get(slot)
 	if cached == nil {
 		// No list of this party's is kept (the deal is cold, or went
 		// quiet and was dropped): read the one row rather than build the
@@ -101,7 +102,7 @@ func (s *Server) getRequest(w http.ResponseWriter, r *http.Request, c *call) err
 		// even of an older version, is brought up to date for less.
 		return s.getRequestAlone(w, r, dc, id)
 	}
-	set, err := s.listRowsFrom(ctx, dc, cached)
+	set, err := s.listRowsFrom(ctx, dc, slot, cached)
 	if err != nil {
 		return err
 	}
