@@ -249,7 +249,7 @@ func runServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Posted: worker.Poke, Handoff: worker, FilesProxy: o.filesProxy,
+	cfg := server.Config{Store: db, BaseURL: baseURL, RateLimit: o.rateLimit, Logger: logger, Handoff: worker, FilesProxy: o.filesProxy,
 		ListCacheBytes: o.listCacheMiB << 20, ReleaseMemory: debug.FreeOSMemory}
 	if objects != nil {
 		cfg.Objects = objects
