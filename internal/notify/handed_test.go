@@ -22,9 +22,9 @@ func (c *claimCounter) ClaimNotifications(ctx context.Context, now time.Time, li
 	return c.Outbox.ClaimNotifications(ctx, now, limit, lease)
 }
 
-// handOver writes a post of alice's with its rows claimed until until,
-// as a service with a Handoff writes them, and returns the rows as
-// written.
+// handOver writes a post of alice's with its rows whole and claimed
+// until until, as a service with a Handoff writes them (service.claimed),
+// and returns the rows as written.
 func (f *fixture) handOver(t *testing.T, until time.Time, to ...recipient) []store.Notification {
 	t.Helper()
 	var written []store.Notification
@@ -34,8 +34,8 @@ func (f *fixture) handOver(t *testing.T, until time.Time, to ...recipient) []sto
 		Notify: func(m store.Message) []store.Notification {
 			written = nil
 			for _, r := range to {
-				written = append(written, store.Notification{PersonID: r.person, Email: r.email, Subject: "New answer on 2.1",
-					Body: m.Text, CreatedAt: t0, Attempts: 1, NextAttemptAt: until})
+				written = append(written, store.Notification{ID: store.NewID(), DealID: m.DealID, MessageID: m.ID, PersonID: r.person, Email: r.email,
+					Subject: "New answer on 2.1", Body: m.Text, CreatedAt: t0, Attempts: 1, NextAttemptAt: until})
 			}
 			return written
 		},
