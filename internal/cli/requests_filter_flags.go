@@ -87,13 +87,17 @@ func (ff *RequestFilterFlags) refuseBlank() error {
 	for _, f := range []struct {
 		name  string
 		blank bool
+		give  string // what a value is
 	}{
-		{"status", blankList(ff.Statuses)}, {"priority", blankList(ff.Priorities)}, {"category", blankList(ff.Categories)},
-		{"assignee", strings.TrimSpace(ff.Assignee) == ""}, {"section", strings.TrimSpace(ff.Section) == ""},
-		{"due-before", strings.TrimSpace(ff.DueBefore) == ""},
+		{"status", blankList(ff.Statuses), "one or more of " + joinEnum(api.RequestStatuses)},
+		{"priority", blankList(ff.Priorities), "one or more of " + joinEnum(api.Priorities)},
+		{"category", blankList(ff.Categories), "one or more of " + joinEnum(api.RequestCategories)},
+		{"assignee", strings.TrimSpace(ff.Assignee) == "", "me, an e-mail, a name or none"},
+		{"section", strings.TrimSpace(ff.Section) == "", "a section's number, like 2"},
+		{"due-before", strings.TrimSpace(ff.DueBefore) == "", "a date (YYYY-MM-DD, today, tomorrow)"},
 	} {
 		if f.blank && ff.flags.Changed(f.name) {
-			return cmdutil.UsageErrorf("--%s was given an empty value: give one (see --help), or leave the flag out", f.name)
+			return cmdutil.UsageErrorf("--%s was given an empty value: give %s, or leave the flag out", f.name, f.give)
 		}
 	}
 	return nil
