@@ -27,10 +27,7 @@ func TestWithWriteObserverSeesWritesMade(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c, err := New(Options{BaseURL: srv.URL + "/dealroom", Key: "k", MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := newTestClient(t, srv, func(o *Options) { o.BaseURL += "/dealroom"; o.MaxRetries = -1 })
 	var mu sync.Mutex
 	var writes []string
 	observed := c.WithWriteObserver(func(method, path string) {
