@@ -25,31 +25,27 @@ import (
 func BenchmarkParallelReads(b *testing.B) {
 	db, w, requests := benchWideDeal(b, 2000)
 	ctx := context.Background()
-	b.Run("deal row", func(b *testing.B) {
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				if _, err := db.Deal(ctx, w.deal); err != nil {
-					b.Error(err)
-					return
+	// "deadline" reads as the API does, under a deadline
+	// (internal/server/deadline.go): a context that can end cost two
+	// goroutines a statement, the driver's watch and database/sql's,
+	// until one-row reads ran steady.
+	withDeadline, cancel := context.WithTimeout(ctx, time.Hour)
+	defer cancel()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+	}{{"deal row", ctx}, {"deal row, deadline", withDeadline}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, err := db.Deal(c.ctx, w.deal); err != nil {
+						b.Error(err)
+						return
+					}
 				}
-			}
+			})
 		})
-	})
-	// As the API reads it: under a deadline (internal/server/deadline.go).
-	// A context that can end cost two goroutines a statement, the
-	// driver's watch and database/sql's, until one-row reads ran steady.
-	b.Run("deal row, deadline", func(b *testing.B) {
-		ctx, cancel := context.WithTimeout(ctx, time.Hour)
-		defer cancel()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				if _, err := db.Deal(ctx, w.deal); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-	})
+	}
 	b.Run("request view", func(b *testing.B) {
 		var next atomic.Int64
 		b.RunParallel(func(pb *testing.PB) {
