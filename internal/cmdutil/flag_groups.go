@@ -49,9 +49,9 @@ func checkFlagGroups(c *cobra.Command) error {
 	return nil
 }
 
-// ExcludesWhyAnnotation, on a flag, says why it cannot go with the flags
+// excludesWhyAnnotation, on a flag, says why it cannot go with the flags
 // it excludes (MarkFlagExcludes): the usage error says it.
-const ExcludesWhyAnnotation = "dealctl/excludes-why"
+const excludesWhyAnnotation = "dealctl/excludes-why"
 
 // MarkFlagExcludes makes flag and each of others mutually exclusive with
 // cobra's MarkFlagsMutuallyExclusive, a pair each, so that the others may
@@ -63,7 +63,7 @@ func MarkFlagExcludes(cmd *cobra.Command, flag, why string, others ...string) {
 		cmd.MarkFlagsMutuallyExclusive(flag, other)
 	}
 	if why != "" {
-		_ = cmd.Flags().SetAnnotation(flag, ExcludesWhyAnnotation, []string{why})
+		_ = cmd.Flags().SetAnnotation(flag, excludesWhyAnnotation, []string{why})
 	}
 }
 
@@ -71,7 +71,7 @@ func MarkFlagExcludes(cmd *cobra.Command, flag, why string, others ...string) {
 // one message for the whole line. The flag in the most broken pairs (the
 // one that says why it excludes the others first: --similar with
 // --partial and --kind) is named once with all the others, with why it
-// excludes them where it says (ExcludesWhyAnnotation); the pairs broken
+// excludes them where it says (excludesWhyAnnotation); the pairs broken
 // without it follow.
 func exclusiveError(c *cobra.Command, broken [][]string, help string) error {
 	hub, why := hubOf(c, broken)
@@ -116,7 +116,7 @@ func hubOf(c *cobra.Command, broken [][]string) (hub, why string) {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(count)) {
-		if w := c.Flags().Lookup(name).Annotations[ExcludesWhyAnnotation]; len(w) > 0 && w[0] != "" && (why == "" || count[name] > count[hub]) {
+		if w := c.Flags().Lookup(name).Annotations[excludesWhyAnnotation]; len(w) > 0 && w[0] != "" && (why == "" || count[name] > count[hub]) {
 			hub, why = name, w[0]
 		}
 	}
