@@ -156,6 +156,13 @@ func (f *Factory) clientFor(server, key string) (*client.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A key copied with more than itself (two lines of a file, a CR of a
+	// Windows one) cannot go in a header: Go's HTTP client refuses it, and
+	// the error read as a server that cannot be reached.
+	key = strings.TrimSpace(key)
+	if strings.IndexFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return nil, cmdutil.WithExit(cmdutil.ExitAuth, fmt.Errorf("the API key for %s holds a space, line break or other control character: set DEALCTL_API_KEY, or run 'dealctl auth login', with the key alone", server))
+	}
 	o := client.Options{
 		BaseURL:     server,
 		Key:         key,
