@@ -156,12 +156,9 @@ func ceilSeconds(d time.Duration) int {
 type dealCall struct {
 	*call
 	deal    store.Deal
-	parties []store.Party
-	people  []store.Person // everyone on the deal; shared, read only
-	// peopleKey is peopleKey(people), worked out once per read of them.
-	peopleKey string
-	seat      store.Person
-	caller    domain.Caller
+	members dealMembers // everyone on the deal; shared, read only
+	seat    store.Person
+	caller  domain.Caller
 	// actor is who makes the call, as the service's writes take it.
 	actor service.Actor
 }
@@ -292,8 +289,7 @@ func (st seating) reach(c *call, deal store.Deal, err error) (*dealCall, error) 
 // newDealCall is c's call on deal, seated at seat among members.
 func newDealCall(c *call, deal store.Deal, members dealMembers, seat store.Person) *dealCall {
 	actor := service.NewActor(deal, members.parties, members.people, seat, c.key.Access, c.user.Email)
-	return &dealCall{call: c, deal: deal, parties: members.parties, people: members.people, peopleKey: members.peopleKey,
-		seat: seat, caller: actor.Caller, actor: actor}
+	return &dealCall{call: c, deal: deal, members: members, seat: seat, caller: actor.Caller, actor: actor}
 }
 
 // denyWrite refuses any write on a read key or an archived deal.

@@ -60,7 +60,7 @@ func (s *Server) getDeal(w http.ResponseWriter, r *http.Request, c *call) error 
 		return err
 	}
 	writeJSON(w, http.StatusOK, api.DealDetail{
-		Deal: apiDeal(dc.deal, dc.parties),
+		Deal: apiDeal(dc.deal, dc.members.parties),
 		Me:   api.Seat{ParticipantID: dc.seat.ID, PartyID: dc.seat.PartyID, Access: dc.seat.Access, IsProjectAdmin: dc.seat.IsProjectAdmin},
 	})
 	return nil
@@ -71,8 +71,8 @@ func (s *Server) listPeople(w http.ResponseWriter, r *http.Request, c *call) err
 	if err != nil {
 		return err
 	}
-	out := make([]api.Person, 0, len(dc.people))
-	for _, p := range dc.people {
+	out := make([]api.Person, 0, len(dc.members.people))
+	for _, p := range dc.members.people {
 		out = append(out, apiPerson(p))
 	}
 	writeJSON(w, http.StatusOK, out)

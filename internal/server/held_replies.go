@@ -31,7 +31,7 @@ func (s *Server) heldCaller(ctx context.Context, c *call, r *http.Request) (*dea
 
 // mine reports whether h was mailed by someone of the caller's side.
 func mine(dc *dealCall, h store.HeldReply) bool {
-	for _, p := range dc.people {
+	for _, p := range dc.members.people {
 		if p.ID == h.PersonID {
 			return p.PartyID == dc.seat.PartyID
 		}

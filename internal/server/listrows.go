@@ -64,7 +64,7 @@ func listVersion(dc *dealCall) int64 {
 // per read of them (peopleKey). When it changes, the rows are all
 // encoded again.
 func listContext(dc *dealCall) string {
-	return strconv.FormatBool(dc.deal.Archived) + "." + dc.peopleKey
+	return strconv.FormatBool(dc.deal.Archived) + "." + dc.members.peopleKey
 }
 
 // peopleKey hashes what a list's rows show of a deal's people: their
@@ -144,7 +144,7 @@ func (s *Server) updateRows(ctx context.Context, dc *dealCall, prev *rowSet, ver
 // cached: a row without internal answers or files reads the same for
 // every party, so their sets share it (rowSet.share).
 func (s *Server) siblingRows(dc *dealCall) *rowSet {
-	for _, p := range dc.parties {
+	for _, p := range dc.members.parties {
 		if p.ID != dc.seat.PartyID {
 			if set := s.lists.get(dc.deal.ID + "|" + p.ID); set != nil {
 				return set

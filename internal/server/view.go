@@ -15,8 +15,8 @@ type dealView struct {
 // newDealView builds the view from the deal's people, as reachDeal found
 // them (for a write, at the deal's members version).
 func newDealView(dc *dealCall) *dealView {
-	byID := make(map[string]store.Person, len(dc.people))
-	for _, p := range dc.people {
+	byID := make(map[string]store.Person, len(dc.members.people))
+	for _, p := range dc.members.people {
 		byID[p.ID] = p
 	}
 	return &dealView{caller: dc.caller, people: byID}
